@@ -39,10 +39,12 @@ def test_unit_tests_pass_inside_pyodide(tmp_path: Path) -> None:
     build_attention_wheel(wheels)
     for wheel in pyodide_test_wheels():
         shutil.copy(wheel, wheels)
-    summary_file = tmp_path / "summary.json"
+    out = tmp_path / "out"
+    out.mkdir()
+    summary_file = out / "summary.json"
     run = subprocess.run(
-        [node, "tests/pyodide/run_pytest.mjs", "--wheels", str(wheels), "--tests", str(UNIT_TESTS),
-         "--summary", str(summary_file), "--", "-q", "-rs"],
+        [node, "devtools/run_in_pyodide.mjs", "--wheels", str(wheels), "--out", str(out),
+         "devtools/pytest_in_pyodide.py", "tests/unit", "-q", "-rs"],
         cwd=ROOT, capture_output=True, text=True, timeout=600,
     )
     print(run.stdout[-4000:], run.stderr[-4000:], sep="\n")
