@@ -53,7 +53,13 @@ def as_scalar(value: Any, name: str) -> float:
 def as_vector(value: Any, name: str) -> Vector:
     """A non-empty sequence of finite real numbers, as a list of floats."""
     items = _sequence(value, name, "sequence of numbers")
+    if all(map(_is_finite_float, items)):  # the common case, checked quickly
+        return list(items)
     return [_number(item, name, f"[{i}]") for i, item in enumerate(items)]
+
+
+def _is_finite_float(x: Any) -> bool:
+    return type(x) is float and x - x == 0.0  # inf - inf and nan - nan are nan
 
 
 def as_matrix(value: Any, name: str) -> Matrix:
@@ -62,7 +68,10 @@ def as_matrix(value: Any, name: str) -> Matrix:
     matrix: Matrix = []
     for i, row in enumerate(rows):
         row_items = _sequence(row, f"{name}[{i}]", "row (a sequence of numbers)")
-        matrix.append([_number(item, name, f"[{i}][{j}]") for j, item in enumerate(row_items)])
+        if all(map(_is_finite_float, row_items)):  # the common case, checked quickly
+            matrix.append(list(row_items))
+        else:
+            matrix.append([_number(item, name, f"[{i}][{j}]") for j, item in enumerate(row_items)])
         if len(matrix[i]) != len(matrix[0]):
             raise ValueError(
                 f"{name} is ragged: row {i} has {len(matrix[i])} entries but row 0 has "

@@ -84,12 +84,21 @@ def scaled_dot_product_attention(
         )
     n_q, n_k = len(q), len(k)
     keep = None if mask is None else as_mask_matrix(mask, "mask", (n_q, n_k))
-    if causal:
-        keep = [[j <= i and (keep is None or keep[i][j]) for j in range(n_k)] for i in range(n_q)]
     factor = 1.0 / math.sqrt(len(k[0])) if scale is None else as_scalar(scale, "scale")
+    return _attention(q, k, v, keep=keep, causal=causal, scale=factor)
+
+
+def _attention(
+    q: Matrix, k: Matrix, v: Matrix, *, keep: BoolMatrix | None, causal: bool, scale: float
+) -> tuple[Matrix, Matrix]:
+    """softmax(Q K^T * scale) V for inputs already checked to fit."""
+    if causal:
+        keep = [
+            [j <= i and (keep is None or keep[i][j]) for j in range(len(k))] for i in range(len(q))
+        ]
     scores = _matmul_transposed(q, k)
     weights = [
-        _softmax(row, factor, None if keep is None else keep[i], f"scores row {i}")
+        _softmax(row, scale, None if keep is None else keep[i], f"scores row {i}")
         for i, row in enumerate(scores)
     ]
     return _matmul(weights, v), weights

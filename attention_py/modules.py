@@ -8,12 +8,13 @@ show or set every number.
 
 from __future__ import annotations
 
+import math
 import random
 from typing import Any
 
-from ._checks import Matrix, Vector, as_matrix, as_size, as_vector, require_shape, shape
-from .attention import scaled_dot_product_attention
-from .linalg import _add_row, _hstack, _matmul
+from ._checks import Matrix, Vector, as_mask_matrix, as_matrix, as_size, as_vector, require_shape, shape
+from .attention import _attention
+from .linalg import _add_row, _hstack, _matmul, _matmul_transposed, _transpose
 from .rng import glorot_bound, uniform_matrix
 
 
@@ -32,9 +33,11 @@ class SelfAttention:
         self.d_k = as_size(d_k, "d_k")
         self.d_v = self.d_k if d_v is None else as_size(d_v, "d_v")
         rng = random.Random(seed)
-        self._W_Q = uniform_matrix(rng, self.d_model, self.d_k, glorot_bound(self.d_model, self.d_k))
-        self._W_K = uniform_matrix(rng, self.d_model, self.d_k, glorot_bound(self.d_model, self.d_k))
-        self._W_V = uniform_matrix(rng, self.d_model, self.d_v, glorot_bound(self.d_model, self.d_v))
+        # Stored transposed (one row per output column): every projection entry is then one
+        # C-level math.sumprod of two rows, the fastest dot product pure Python has.
+        self._W_Q_T = _transpose(uniform_matrix(rng, self.d_model, self.d_k, glorot_bound(self.d_model, self.d_k)))
+        self._W_K_T = _transpose(uniform_matrix(rng, self.d_model, self.d_k, glorot_bound(self.d_model, self.d_k)))
+        self._W_V_T = _transpose(uniform_matrix(rng, self.d_model, self.d_v, glorot_bound(self.d_model, self.d_v)))
         self.bias = bool(bias)
         self._b_Q: Vector | None = None
         self._b_K: Vector | None = None
@@ -52,27 +55,27 @@ class SelfAttention:
     # Weights: readable, and settable with a shape check.
     @property
     def W_Q(self) -> Matrix:
-        return [row[:] for row in self._W_Q]
+        return _transpose(self._W_Q_T)
 
     @W_Q.setter
     def W_Q(self, value: Any) -> None:
-        self._W_Q = self._checked_weight(value, "W_Q", self.d_k)
+        self._W_Q_T = self._checked_weight(value, "W_Q", self.d_k)
 
     @property
     def W_K(self) -> Matrix:
-        return [row[:] for row in self._W_K]
+        return _transpose(self._W_K_T)
 
     @W_K.setter
     def W_K(self, value: Any) -> None:
-        self._W_K = self._checked_weight(value, "W_K", self.d_k)
+        self._W_K_T = self._checked_weight(value, "W_K", self.d_k)
 
     @property
     def W_V(self) -> Matrix:
-        return [row[:] for row in self._W_V]
+        return _transpose(self._W_V_T)
 
     @W_V.setter
     def W_V(self, value: Any) -> None:
-        self._W_V = self._checked_weight(value, "W_V", self.d_v)
+        self._W_V_T = self._checked_weight(value, "W_V", self.d_v)
 
     @property
     def biases(self) -> tuple[Vector, Vector, Vector] | None:
@@ -91,9 +94,10 @@ class SelfAttention:
         self._b_V = self._checked_bias(b_v, "b_V", self.d_v)
 
     def _checked_weight(self, value: Any, name: str, cols: int) -> Matrix:
+        """The transpose of a checked d_model x cols weight matrix."""
         matrix = as_matrix(value, name)
         require_shape(matrix, name, (self.d_model, cols))
-        return matrix
+        return _transpose(matrix)
 
     @staticmethod
     def _checked_bias(value: Any, name: str, length: int) -> Vector:
@@ -107,7 +111,7 @@ class SelfAttention:
         x = as_matrix(X, "X")
         if shape(x)[1] != self.d_model:
             raise ValueError(f"X has shape {shape(x)} but this layer expects rows of width d_model={self.d_model}")
-        q, k, v = _matmul(x, self._W_Q), _matmul(x, self._W_K), _matmul(x, self._W_V)
+        q, k, v = (_matmul_transposed(x, w_t) for w_t in (self._W_Q_T, self._W_K_T, self._W_V_T))
         if self._b_Q is not None and self._b_K is not None and self._b_V is not None:
             q, k, v = _add_row(q, self._b_Q), _add_row(k, self._b_K), _add_row(v, self._b_V)
         return q, k, v
@@ -115,8 +119,9 @@ class SelfAttention:
     def __call__(self, X: Any, *, mask: Any = None, causal: bool = False) -> tuple[Matrix, Matrix]:
         """(output, weights) for the token rows X; output is n x d_v, weights n x n."""
         self.Q, self.K, self.V = self.project(X)
-        output, self.weights = scaled_dot_product_attention(
-            self.Q, self.K, self.V, mask=mask, causal=causal
+        keep = None if mask is None else as_mask_matrix(mask, "mask", (len(self.Q), len(self.K)))
+        output, self.weights = _attention(
+            self.Q, self.K, self.V, keep=keep, causal=causal, scale=1.0 / math.sqrt(self.d_k)
         )
         return output, self.weights
 

@@ -1,0 +1,156 @@
+"""Form controls in the shape the page's generic host understands (see README.md).
+
+* A control with ``name`` sends ``{name: value}`` (a dotted state path) on ``input``, or on
+  ``change`` when it says ``data-commit="change"`` (text boxes: no error while typing).
+* A button with ``data-set`` sends that JSON mapping of paths to values when activated.
+* ``data-focus-key`` lets the host put focus back if an element had to be replaced.
+
+Radio buttons are deliberately absent: radios group by ``name`` across the whole page, so
+two figures on one page would steal each other's selection. Segmented buttons with
+``aria-pressed`` do the same job without that trap.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ._format import num, plain_num
+from ._html import el, esc, to_json, void
+
+
+def slider(
+    name: str,
+    value: float,
+    *,
+    lo: float,
+    hi: float,
+    step: float,
+    label: str,
+    aria_label: str,
+    shown: str,
+    valuetext: str | None = None,
+    values: list[Any] | None = None,
+    digits: int = 2,
+) -> str:
+    """A labelled range input with its value printed beside it.
+
+    ``label`` is markup (it may hold a formula in a left-to-right span); ``aria_label`` is
+    the plain accessible name. With ``values`` the range runs over indexes 0..n-1 and the
+    host sends ``values[index]`` (a log-like scale such as 1, 2, 4, ..., 512).
+    """
+    if values is not None:
+        position = values.index(value) if value in values else 0
+        bounds = {"min": "0", "max": str(len(values) - 1), "step": "1", "value": str(position)}
+    else:
+        bounds = {"min": plain_num(lo, digits), "max": plain_num(hi, digits), "step": plain_num(step, digits),
+                  "value": plain_num(value, digits)}
+    return el(
+        "label",
+        {"class": "apy-slider"},
+        el("span", {"class": "apy-slider__label"}, label),
+        void(
+            "input",
+            {
+                "type": "range",
+                "name": name,
+                **bounds,
+                "data-values": to_json(values) if values is not None else None,
+                "aria-label": aria_label,
+                "aria-valuetext": valuetext or shown,
+                "data-focus-key": name,
+            },
+        ),
+        el("output", {"class": "apy-slider__value", "dir": "ltr"}, esc(shown)),
+    )
+
+
+def number_box(name: str, value: float, *, aria_label: str, digits: int = 2, label: str = "") -> str:
+    """A small text box for one number; sent on ``change`` so half-typed text is no error."""
+    box = void(
+        "input",
+        {
+            "type": "text",
+            "inputmode": "decimal",
+            "class": "apy-number",
+            "name": name,
+            "value": plain_num(value, digits),
+            "size": "5",
+            "dir": "ltr",
+            "autocomplete": "off",
+            "spellcheck": "false",
+            "data-commit": "change",
+            "aria-label": aria_label,
+            "data-focus-key": name,
+        },
+    )
+    if not label:
+        return box
+    return el("label", {"class": "apy-number-label"}, el("span", {}, label), box)
+
+
+def button(
+    label: str,
+    changes: dict[str, Any],
+    *,
+    pressed: bool | None = None,
+    aria_label: str | None = None,
+    focus_key: str | None = None,
+    classes: str = "apy-button",
+    disabled: bool = False,
+) -> str:
+    """A button that sends ``changes`` (state paths to values); ``label`` is markup."""
+    return el(
+        "button",
+        {
+            "type": "button",
+            "class": classes,
+            "data-set": to_json(changes),
+            "aria-pressed": None if pressed is None else ("true" if pressed else "false"),
+            "aria-label": aria_label,
+            "data-focus-key": focus_key or to_json(changes),
+            "disabled": disabled,
+        },
+        label,
+    )
+
+
+def segmented(label: str, options: list[tuple[str, dict[str, Any], bool]], *, key: str) -> str:
+    """A group of pressable buttons, one of them pressed: a radio group without radio's traps."""
+    buttons = "".join(
+        button(text, changes, pressed=pressed, focus_key=f"{key}:{i}", classes="apy-seg__button")
+        for i, (text, changes, pressed) in enumerate(options)
+    )
+    return el(
+        "div",
+        {"class": "apy-seg", "role": "group", "aria-label": label},
+        el("span", {"class": "apy-seg__label", "aria-hidden": "true"}, esc(label)),
+        el("span", {"class": "apy-seg__buttons"}, buttons),
+    )
+
+
+def checkbox(name: str, checked: bool, *, label: str) -> str:
+    """A labelled checkbox; the host sends its ``checked`` state as true/false."""
+    return el(
+        "label",
+        {"class": "apy-check"},
+        void("input", {"type": "checkbox", "name": name, "checked": checked, "data-focus-key": name}),
+        el("span", {}, esc(label)),
+    )
+
+
+def select(name: str, value: str, *, options: list[tuple[str, str]], aria_label: str) -> str:
+    """A drop-down of ``(value, visible text)`` pairs."""
+    items = "".join(
+        el("option", {"value": v, "selected": v == value}, esc(text)) for v, text in options
+    )
+    return el("select", {"name": name, "aria-label": aria_label, "data-focus-key": name}, items)
+
+
+def math(text: str) -> str:
+    """Inline mathematics: always left to right, isolated from the surrounding sentence."""
+    return el("span", {"class": "apy-math", "dir": "ltr"}, esc(text))
+
+
+def value(number: float, digits: int = 2) -> str:
+    """A number inside running text, isolated left to right so signs stay in place."""
+    return el("span", {"class": "apy-num", "dir": "ltr"}, num(number, digits))

@@ -1,0 +1,154 @@
+"""Translated figure strings: lookup while rendering, and a completeness check for the build.
+
+Strings live in one file per language, ``docs/figure-strings/<lang>.yml``, keyed by
+figure name and then by key, plus a ``common`` section shared by all figures::
+
+    common:
+      direction: rtl
+    softmax:
+      title: Softmax
+
+The package never parses YAML (Pyodide has no YAML library): the build parses the file
+and passes the resulting dict. A template may name values in braces ("{word}"); the check
+makes sure every translation uses exactly the placeholders of the English original, so a
+translator can reorder a sentence but cannot lose a number.
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from ._html import esc
+
+STRINGS_DIR = "docs/figure-strings"
+REFERENCE_LANG = "en"
+
+
+class MissingStringError(LookupError):
+    """A key a figure needs is absent from a language's strings file."""
+
+
+def strings_file(lang: str) -> str:
+    """The conventional path of a language's strings file, for error messages."""
+    return f"{STRINGS_DIR}/{lang}.yml"
+
+
+def placeholders(template: str) -> set[str]:
+    """The ``{names}`` a template uses; ValueError if the braces are malformed."""
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+class Text:
+    """The strings of one figure in one language, with clear errors for missing keys.
+
+    ``t("title")`` is the figure's own key, ``t("common.sum")`` a shared one. ``plain``
+    gives text for attributes (aria-label and the like); ``html`` gives escaped markup and
+    lets the caller insert ready-made fragments (a number wrapped in a left-to-right span).
+    Every key looked up is remembered in ``used`` so the tests can compare it with the
+    figure's declared keys.
+    """
+
+    def __init__(self, strings: Mapping[str, Any], lang: str, figure: str) -> None:
+        if not isinstance(strings, Mapping):
+            raise TypeError(f"strings must be a mapping (the parsed {strings_file(lang)}), got {type(strings).__name__}")
+        self.strings = strings
+        self.lang = lang
+        self.figure = figure
+        self.used: set[str] = set()
+
+    def _template(self, key: str) -> str:
+        section, _, name = key.rpartition(".")
+        section = section or self.figure
+        full = f"{section}.{name}"
+        self.used.add(full)
+        table = self.strings.get(section)
+        value = table.get(name) if isinstance(table, Mapping) else None
+        if not isinstance(value, str):
+            raise MissingStringError(
+                f"missing figure string {full!r} for language {self.lang!r}: "
+                f"add it to {strings_file(self.lang)} under {section}: {name}:"
+            )
+        return value
+
+    def plain(self, key: str, **values: Any) -> str:
+        """Unescaped text with ``{placeholders}`` filled in; escape it where it is used."""
+        template = self._template(key)
+        return template.format(**values) if values else template
+
+    __call__ = plain
+
+    def html(self, key: str, **fragments: str) -> str:
+        """Escaped text; placeholders are filled with the given (already safe) markup."""
+        template = esc(self._template(key))
+        return template.format(**fragments) if fragments else template
+
+    @property
+    def direction(self) -> str:
+        return "rtl" if self.plain("common.direction").strip().lower() == "rtl" else "ltr"
+
+    def subset(self) -> dict[str, Any]:
+        """The sections this figure reads (its own and ``common``), for the page to keep."""
+        return {
+            section: dict(self.strings[section])
+            for section in ("common", self.figure)
+            if isinstance(self.strings.get(section), Mapping)
+        }
+
+
+def check_strings(
+    strings: Mapping[str, Any],
+    required: Mapping[str, Iterable[str]],
+    *,
+    source: str,
+    reference: Mapping[str, Any] | None = None,
+) -> list[str]:
+    """Every problem with one language's strings, each naming the file and the key.
+
+    ``required`` maps a section (a figure name or "common") to the keys it must have.
+    With ``reference`` (the English strings), placeholders must match the reference's.
+    Returns an empty list when all is well; the build prints the list and stops.
+    """
+    problems = []
+    if not isinstance(strings, Mapping):
+        return [f"{source}: expected a mapping of sections, got {type(strings).__name__}"]
+    for section, keys in required.items():
+        table = strings.get(section)
+        if not isinstance(table, Mapping):
+            problems.append(f"{source}: missing section {section!r}")
+            continue
+        for key in keys:
+            value = table.get(key)
+            where = f"{source}: {section}.{key}"
+            if value is None:
+                problems.append(f"{where}: missing")
+            elif not isinstance(value, str) or not value.strip():
+                problems.append(f"{where}: must be a non-empty string")
+            else:
+                problems.extend(_placeholder_problems(value, where, reference, section, key))
+    for section, table in strings.items():
+        if section not in required:
+            problems.append(f"{source}: unknown section {section!r} (no figure of that name)")
+        elif isinstance(table, Mapping):
+            extra = sorted(set(table) - set(required[section]))
+            problems.extend(f"{source}: {section}.{key}: unknown key (not used by any figure)" for key in extra)
+    return problems
+
+
+def _placeholder_problems(
+    value: str, where: str, reference: Mapping[str, Any] | None, section: str, key: str
+) -> list[str]:
+    try:
+        names = placeholders(value)
+    except ValueError as error:
+        return [f"{where}: malformed braces ({error})"]
+    if reference is None:
+        return []
+    original = reference.get(section, {}).get(key) if isinstance(reference.get(section), Mapping) else None
+    if not isinstance(original, str):
+        return []
+    want = placeholders(original)
+    if names != want:
+        return [f"{where}: uses placeholders {sorted(names)} but the English text uses {sorted(want)}"]
+    return []

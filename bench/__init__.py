@@ -1,0 +1,1 @@
+"""Benchmarks anyone can rerun: `./run bench <name>` (or `python -m bench <name>`)."""
