@@ -1,6 +1,5 @@
 """SelfAttention and MultiHeadAttention: wiring, determinism, settable weights."""
 
-import pytest
 
 from attention_py import MultiHeadAttention, SelfAttention, dot_product_samples, matmul, scaled_dot_product_attention
 
