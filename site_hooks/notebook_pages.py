@@ -1,0 +1,59 @@
+"""MkDocs hook: make the companion notebooks real pages in every language, self-hosted.
+
+Three fixes for mkdocs-jupyter under mkdocs-static-i18n:
+
+1. static-i18n rebuilds every file as a plain ``File``, dropping mkdocs-jupyter's notebook
+   wrapper, and a plain File is a page only if its extension is a Markdown one: notebooks
+   were silently published as raw JSON (static-i18n issue #198). Registering ``.ipynb`` as a
+   page extension keeps them pages; mkdocs-jupyter still renders them, as it picks pages by
+   source path.
+2. The notebooks are executed at build time by a Jupyter kernel, a separate process: the
+   repository root goes on its PYTHONPATH so it imports this attention_py, and the
+   rendering cache is keyed by the package sources so changed code means fresh outputs.
+3. mkdocs-jupyter appends a MathJax loader (from a CDN) to every page. It is removed; the
+   site's own KaTeX renderer (assets/site/math.js) typesets notebook math like any other.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+
+import mkdocs.utils
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.plugins import event_priority
+
+from site_hooks.asset_cache import ROOT
+from site_hooks.build_products import package_digest
+
+NOTEBOOK_CACHE = ROOT / ".cache" / "mkdocs-jupyter"
+_MATHJAX_LOADER = re.compile(r"<script data-mkdocs-jupyter-mathjax=[^>]*>.*?</script>\n?", re.DOTALL)
+
+
+@event_priority(-150)  # after static-i18n (-100) has chosen the language of this build
+def on_config(config: MkDocsConfig) -> MkDocsConfig:
+    if ".ipynb" not in mkdocs.utils.markdown_extensions:
+        mkdocs.utils.markdown_extensions = (*mkdocs.utils.markdown_extensions, ".ipynb")
+
+    paths = os.environ.get("PYTHONPATH", "").split(os.pathsep)
+    if str(ROOT) not in paths:
+        os.environ["PYTHONPATH"] = os.pathsep.join([str(ROOT), *filter(None, paths)])
+
+    jupyter = config.plugins.get("mkdocs-jupyter")
+    if jupyter is not None:
+        # One folder per language too: mkdocs-jupyter evicts every cache entry the current
+        # build did not use, and static-i18n builds one language at a time.
+        current = NOTEBOOK_CACHE / package_digest()[:16]
+        i18n = config.plugins.get("i18n")
+        language = getattr(i18n, "current_language", None) or "default"
+        jupyter.config["cache_dir"] = str(current / language)
+        for stale in NOTEBOOK_CACHE.glob("*"):
+            if stale != current:
+                shutil.rmtree(stale, ignore_errors=True) if stale.is_dir() else stale.unlink()
+    return config
+
+
+@event_priority(-50)  # after mkdocs-jupyter's own on_post_page, which appends the loader
+def on_post_page(output: str, page: object, config: MkDocsConfig) -> str:
+    return _MATHJAX_LOADER.sub("", output)

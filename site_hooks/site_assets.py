@@ -1,0 +1,50 @@
+"""MkDocs hook: publish the runtime assets of the site under ``assets/``.
+
+- ``assets/wheels/<wheel>`` and ``assets/wheels/manifest.json`` ({"attention_py": "<wheel>"}),
+  so the browser can find the wheel without knowing the version;
+- ``assets/pyodide/`` (the Python runtime), ``assets/widgets/`` (whatever
+  scripts/build-widgets.mjs produces, subpaths kept), ``assets/katex/``, ``assets/fonts/``.
+
+Why ``on_files`` at priority -200: the files must be added after static-i18n has rebuilt the
+file list (it runs at -100 and crashes on generated files); added then, they land once at
+the site root, ``mkdocs serve`` serves them, and links to them pass ``--strict``. Pages in
+/he/ and /fa/ reach them by relative URLs, like every other root asset.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.plugins import event_priority
+from mkdocs.structure.files import File, Files
+
+from site_hooks import build_products, vendored_assets
+
+
+def _publish(files: Files, config: MkDocsConfig, dest_uri: str, *, path: Path | None = None, content: str | None = None) -> None:
+    existing = files.get_file_from_path(dest_uri)
+    if existing is not None:
+        files.remove(existing)
+    if path is not None:
+        files.append(File.generated(config, dest_uri, abs_src_path=str(path)))
+    else:
+        files.append(File.generated(config, dest_uri, content=content or ""))
+
+
+@event_priority(-200)
+def on_files(files: Files, config: MkDocsConfig) -> Files:
+    wheel = build_products.wheel()
+    _publish(files, config, f"assets/wheels/{wheel.name}", path=wheel)
+    _publish(files, config, "assets/wheels/manifest.json", content=json.dumps({"attention_py": wheel.name}) + "\n")
+
+    for name, path in build_products.widget_files().items():
+        _publish(files, config, f"assets/widgets/{name}", path=path)
+
+    font_files, font_css = vendored_assets.font_assets()
+    _publish(files, config, "assets/fonts/fonts.css", content=font_css)
+    for group in (vendored_assets.pyodide_assets(), vendored_assets.katex_assets(), font_files):
+        for dest_uri, path in group.items():
+            _publish(files, config, dest_uri, path=path)
+    return files
