@@ -39,7 +39,7 @@ def slider(
     host sends ``values[index]`` (a log-like scale such as 1, 2, 4, ..., 512).
     """
     if values is not None:
-        position = values.index(value) if value in values else 0
+        position = min(range(len(values)), key=lambda i: abs(values[i] - value))
         bounds = {"min": "0", "max": str(len(values) - 1), "step": "1", "value": str(position)}
     else:
         bounds = {"min": plain_num(lo, digits), "max": plain_num(hi, digits), "step": plain_num(step, digits),

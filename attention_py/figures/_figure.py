@@ -25,7 +25,7 @@ from ._html import el, esc, to_json
 from ._state import StateError, StateSpec, apply_changes
 from ._strings import Text
 
-COMMON_STRINGS = ("direction", "static_hint", "bad_input", "sum")
+COMMON_STRINGS = ("direction", "static_hint", "bad_input")
 
 
 @dataclass

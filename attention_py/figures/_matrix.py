@@ -40,6 +40,7 @@ def matrix_table(
     corner: str = "",
     cls: str = "",
     activate_on_focus: bool = False,
+    show_numbers: bool = True,
 ) -> str:
     """A matrix with labelled rows and columns (labels are markup).
 
@@ -71,7 +72,7 @@ def matrix_table(
                 classes.append("apy-cell--selected")
             if dimmed and dimmed(i, j):
                 classes.append("apy-cell--dim")
-            text = num(v, digits)
+            text = num(v, digits) if show_numbers else el("span", {"class": "apy-sr"}, num(v, digits))
             change = action(i, j) if action else None
             if change is not None:
                 content = el("button", {

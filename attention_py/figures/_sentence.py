@@ -111,14 +111,7 @@ class Reading:
 
 def read(tokens: list[Token]) -> Reading:
     """Run the sentence through both designed layers with the package's SelfAttention."""
-    first, second = layers()
-    x = embed(tokens)
-    out1, weights1 = first(x)
-    x1 = [[a + b for a, b in zip(row, upd)] for row, upd in zip(x, out1)]
-    _, weights2 = second(x1)
-    q, k, v = second.Q, second.K, second.V
-    assert q is not None and k is not None and v is not None
-    return Reading(x, weights1, x1, q, k, v, weights2)
+    return read_causal(tokens, False)
 
 
 def pronoun_index(tokens: list[Token]) -> int:
@@ -127,3 +120,46 @@ def pronoun_index(tokens: list[Token]) -> int:
         if t.role == "she":
             return i
     return len(tokens) - 1
+
+
+def read_causal(tokens: list[Token], causal: bool) -> Reading:
+    """Like ``read``, with both layers optionally causal (a token sees only its past)."""
+    first, second = layers()
+    x = embed(tokens)
+    out1, weights1 = first(x, causal=causal)
+    x1 = [[a + b for a, b in zip(row, upd)] for row, upd in zip(x, out1)]
+    _, weights2 = second(x1, causal=causal)
+    q, k, v = second.Q, second.K, second.V
+    assert q is not None and k is not None and v is not None
+    return Reading(x, weights1, x1, q, k, v, weights2)
+
+
+def sentence(text, ending: str = "angry") -> list[Token]:
+    """The example sentence of the page's language (``text`` is a figure's ``Text``)."""
+    from ._strings import strings_file
+
+    key = f"common.sentence_{ending}"
+    return parse_tokens(text.plain(key), f"{strings_file(text.lang)}: {key}")
+
+
+def token_strip(tokens: list[Token], *, selected: int, weights: list[float] | None, label: str,
+                changes, token_label) -> str:
+    """The sentence as a row of token buttons in reading order (right to left in he/fa).
+
+    With ``weights`` each token carries a bar and a percentage: how much the selected
+    token takes from it.
+    """
+    from ._format import num
+    from ._html import el, esc, to_json
+
+    items = []
+    for i, token in enumerate(tokens):
+        extra = ""
+        if weights is not None:
+            extra = (el("span", {"class": "apy-token__bar", "style": f"--w:{weights[i]:.3f}", "aria-hidden": "true"})
+                     + el("span", {"class": "apy-token__weight", "dir": "ltr"}, num(100 * weights[i], 0) + "%"))
+        items.append(el("button", {
+            "type": "button", "class": "apy-token", "aria-pressed": "true" if i == selected else "false",
+            "data-set": to_json(changes(i)), "aria-label": token_label(i), "data-focus-key": f"token:{i}",
+        }, el("span", {"class": "apy-token__word"}, esc(token.word)), extra))
+    return el("div", {"class": "apy-sentence", "role": "group", "aria-label": label}, "".join(items))

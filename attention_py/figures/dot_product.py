@@ -1,0 +1,135 @@
+"""Figure 3: the dot product as a measure of how much two vectors point the same way.
+
+Two vectors a and b can be dragged (mouse, touch, or arrow keys on the focused tip) or
+typed in. The readout shows a·b, the lengths, cos θ and the angle, all computed with the
+package's ``dot`` and ``norm``. The dashed line drops b onto a's direction: a·b is |a|
+times that signed shadow, which is why the sign follows the angle.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from .. import dot, norm
+from ._controls import button, math as formula, number_box, value
+from ._figure import Figure, Panel
+from ._format import num
+from ._html import el, esc
+from ._state import Numbers, StateSpec
+from ._strings import Text
+from ._svg import Plane, arrow_px, f, handle, svg
+
+LIMIT = 3.0
+STEP = 0.1
+PLANE = Plane(width=340, height=340, xlim=(-3.4, 3.4), ylim=(-3.4, 3.4))
+
+STRINGS = ("title", "same", "perpendicular", "opposite", "handle", "handle_role", "vector_label",
+           "picture", "readout", "readout_undefined", "positive", "zero", "negative", "caption", "keys_hint",
+           "presets")
+
+
+def _sign_word(product: float, t: Text) -> str:
+    if abs(product) < 0.005:
+        return t.plain("zero")
+    return t.plain("positive") if product > 0 else t.plain("negative")
+
+
+def angle_arc(a: list[float], b: list[float]) -> str:
+    """A small arc from a's direction to b's (the shorter way), centred on the origin."""
+    start, end = math.atan2(a[1], a[0]), math.atan2(b[1], b[0])
+    sweep = (end - start + math.pi) % (2 * math.pi) - math.pi
+    radius = 0.55 * PLANE.unit
+    ox, oy = PLANE.origin
+    p0 = (ox + radius * math.cos(start), oy - radius * math.sin(start))
+    p1 = (ox + radius * math.cos(start + sweep), oy - radius * math.sin(start + sweep))
+    flag = 0 if sweep > 0 else 1
+    return el("path", {"class": "apy-arc", "d": f"M{f(p0[0])},{f(p0[1])} A{f(radius)},{f(radius)} 0 0 {flag} {f(p1[0])},{f(p1[1])}"})
+
+
+def projection(a: list[float], b: list[float]) -> str:
+    """b's shadow on the line through a: a dashed drop and a thick segment along a."""
+    length_sq = a[0] ** 2 + a[1] ** 2
+    if length_sq < 1e-12:
+        return ""
+    t = dot(a, b) / length_sq
+    foot = (t * a[0], t * a[1])
+    drop = (PLANE.px(*b), PLANE.px(*foot))
+    line = (PLANE.px(0, 0), PLANE.px(*foot))
+    return (
+        el("line", {"class": "apy-drop", "x1": f(drop[0][0]), "y1": f(drop[0][1]), "x2": f(drop[1][0]), "y2": f(drop[1][1])})
+        + el("line", {"class": "apy-shadow " + ("apy-shadow--neg" if t < 0 else "apy-shadow--pos"),
+                      "x1": f(line[0][0]), "y1": f(line[0][1]), "x2": f(line[1][0]), "y2": f(line[1][1])})
+    )
+
+
+def draw(state: dict[str, Any], t: Text) -> Panel:
+    a, b = state["a"], state["b"]
+    product, len_a, len_b = dot(a, b), norm(a), norm(b)
+    defined = len_a > 1e-9 and len_b > 1e-9
+    cosine = max(-1.0, min(1.0, product / (len_a * len_b))) if defined else 0.0
+    degrees = math.degrees(math.acos(cosine)) if defined else 0.0
+
+    handles = []
+    for name, vec, cls, index in (("a", a, "apy-c1", 0), ("b", b, "apy-c2", 1)):
+        coords = f"({num(vec[0], 1)}, {num(vec[1], 1)})"
+        handles.append(handle(
+            PLANE, (vec[0], vec[1]), paths=(f"{name}.0", f"{name}.1"), label=name,
+            aria_label=t.plain("handle", name=name), valuetext=f"{name} = {coords}",
+            step=STEP, lo=-LIMIT, hi=LIMIT, cls=cls, roledescription=t.plain("handle_role"),
+        ))
+    picture = (
+        PLANE.grid()
+        + (angle_arc(a, b) if defined else "")
+        + projection(a, b)
+        + arrow_px(PLANE.px(0, 0), PLANE.px(*a), cls="apy-c1")
+        + arrow_px(PLANE.px(0, 0), PLANE.px(*b), cls="apy-c2")
+        + "".join(handles)
+    )
+    drawing = svg(picture, width=PLANE.width, height=PLANE.height, interactive=True,
+                  label=t.plain("picture"), cls="apy-plane")
+
+    boxes = "".join(
+        el("div", {"class": "apy-vecinput"},
+           el("span", {"class": f"apy-swatch {cls}", "aria-hidden": "true"}),
+           formula(f"{name} = ("),
+           number_box(f"{name}.0", vec[0], aria_label=t.plain("vector_label", name=name, axis="x"), digits=1),
+           formula(","),
+           number_box(f"{name}.1", vec[1], aria_label=t.plain("vector_label", name=name, axis="y"), digits=1),
+           formula(")"))
+        for name, vec, cls in (("a", a, "apy-c1"), ("b", b, "apy-c2"))
+    )
+    presets = el(
+        "div", {"class": "apy-row", "role": "group", "aria-label": t.plain("presets")},
+        button(esc(t.plain("same")), {"b": [a[0], a[1]]}, focus_key="same"),
+        button(esc(t.plain("perpendicular")), {"b": [-a[1], a[0]]}, focus_key="perpendicular"),
+        button(esc(t.plain("opposite")), {"b": [-a[0], -a[1]]}, focus_key="opposite"),
+    )
+    stats = el(
+        "dl", {"class": "apy-stats", "dir": "ltr"},
+        el("dt", {}, "a · b"), el("dd", {"class": "apy-stats__big"}, num(product, 2)),
+        el("dt", {}, "|a|"), el("dd", {}, num(len_a, 2)),
+        el("dt", {}, "|b|"), el("dd", {}, num(len_b, 2)),
+        el("dt", {}, "cos θ"), el("dd", {}, num(cosine, 2) if defined else "–"),
+        el("dt", {}, "θ"), el("dd", {}, (num(degrees, 0) + "°") if defined else "–"),
+    )
+    side = el("div", {"class": "apy-side"}, boxes, presets, stats, el("p", {"class": "apy-muted"}, esc(t.plain("keys_hint"))))
+    body = el("div", {"class": "apy-split"}, el("div", {"class": "apy-split__main"}, drawing), side)
+
+    if defined:
+        readout = t.html("readout", product=value(product), angle=value(degrees, 0) + "°", sign=esc(_sign_word(product, t)))
+    else:
+        readout = t.html("readout_undefined", product=value(product))
+    return Panel(body, readout, [t.html("caption")])
+
+
+FIGURE = Figure(
+    name="dot_product",
+    spec=StateSpec({
+        "a": Numbers(-LIMIT, LIMIT, (2.0, 1.0), 2, 2, quantum=0.01),
+        "b": Numbers(-LIMIT, LIMIT, (1.0, 2.0), 2, 2, quantum=0.01),
+    }),
+    strings=STRINGS,
+    draw=draw,
+    summary="Two draggable vectors with their dot product, lengths and angle.",
+)

@@ -1,0 +1,122 @@
+"""Figure 10: information flow through one attention head, every number traceable.
+
+Three tokens pass through a ``SelfAttention`` head (weights from a fixed seed). The
+figure lays out Q, K and V, the scores Q Kᵀ / √dₖ, the softmax rows (each sums to 1) and
+the output rows, each a mix of the rows of V. Focusing or clicking a cell of the last
+three tables shows how it was computed, with the actual numbers, and highlights the
+cells it came from.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from .. import SelfAttention
+from ._controls import button, math as formula
+from ._figure import Figure, Panel
+from ._format import num
+from ._html import el, esc
+from ._matrix import matrix_table
+from ._state import Choice, Integer, StateSpec
+from ._strings import Text
+
+SUB = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+X = [[1.0, 0.0, 1.0, 0.0], [0.0, 2.0, 0.0, 2.0], [1.0, 1.0, 1.0, 1.0]]
+D_K = 3
+TABLES = ("scores", "weights", "output")
+CAPTIONS = {"scores": "s_caption", "weights": "a_caption", "output": "o_caption"}
+STRINGS = ("title", "q_caption", "k_caption", "v_caption", "s_caption", "a_caption", "o_caption",
+           "tokens", "reseed", "cell_label", "explain_scores", "explain_weights", "explain_output",
+           "readout", "caption", "row_sum")
+
+
+def _x(i: int) -> str:
+    return f"x{str(i + 1).translate(SUB)}"
+
+
+def compute(seed: int) -> dict[str, list[list[float]]]:
+    head = SelfAttention(4, D_K, seed=seed)
+    out, weights = head(X)
+    assert head.Q is not None and head.K is not None and head.V is not None
+    root = math.sqrt(D_K)
+    scores = [[sum(a * b for a, b in zip(qi, kj)) / root for kj in head.K] for qi in head.Q]
+    return {"Q": head.Q, "K": head.K, "V": head.V, "scores": scores, "weights": weights, "output": out}
+
+
+def explain(m: dict[str, list[list[float]]], table: str, i: int, j: int, t: Text) -> str:
+    """The selected cell's computation written out with its numbers (left to right)."""
+    if table == "scores":
+        terms = " + ".join(f"{num(a)}·{num(b)}" for a, b in zip(m["Q"][i], m["K"][j]))
+        text = f"s{i + 1}{j + 1} = (q{i + 1}·k{j + 1}) / √{D_K} = ({terms}) / {num(math.sqrt(D_K), 3)} = {num(m['scores'][i][j], 3)}"
+        lead = t.html("explain_scores", i=formula(_x(i)), j=formula(_x(j)))
+    elif table == "weights":
+        row = m["scores"][i]
+        denom = " + ".join(f"e^{num(s)}" for s in row)
+        text = f"α{i + 1}{j + 1} = e^{num(row[j])} / ({denom}) = {num(m['weights'][i][j], 3)}"
+        lead = t.html("explain_weights", i=formula(_x(i)), j=formula(_x(j)))
+    else:
+        terms = " + ".join(f"{num(a)}·{num(v[j])}" for a, v in zip(m["weights"][i], m["V"]))
+        text = f"o{i + 1},{j + 1} = Σₖ α{i + 1}ₖ·Vₖ,{j + 1} = {terms} = {num(m['output'][i][j], 3)}"
+        lead = t.html("explain_output", i=formula(_x(i)), j=formula(str(j + 1)))
+    return el("div", {"class": "apy-explain"}, el("p", {}, lead), el("p", {"class": "apy-formula"}, formula(text)))
+
+
+def draw(state: dict[str, Any], t: Text) -> Panel:
+    m = compute(state["seed"])
+    table, i, j = state["table"], state["row"], state["col"]
+    tokens = [formula(_x(k)) for k in range(3)]
+    dims = [formula(str(k + 1)) for k in range(D_K)]
+
+    def highlight(name: str):
+        def chosen(r: int, c: int) -> bool:
+            if table == "scores":
+                return (name == "Q" and r == i) or (name == "K" and r == j) or (name == "scores" and (r, c) == (i, j))
+            if table == "weights":
+                return (name == "scores" and r == i) or (name == "weights" and (r, c) == (i, j))
+            return (name == "weights" and r == i) or (name == "V" and c == j) or (name == "output" and (r, c) == (i, j))
+        return chosen
+
+    def plain(name: str, caption: str) -> str:
+        return matrix_table(m[name], row_labels=tokens, col_labels=dims, caption=caption, signed=True,
+                            corner=esc(t.plain("tokens")), selected=highlight(name), cls=f"apy-t-{name}")
+
+    def clickable(name: str, caption: str, cols: list[str], signed: bool) -> str:
+        return matrix_table(
+            m[name], row_labels=tokens, col_labels=cols, caption=caption, signed=signed,
+            corner=esc(t.plain("tokens")), selected=highlight(name), cls=f"apy-t-{name}",
+            action=lambda r, c: {"table": name, "row": r, "col": c}, activate_on_focus=True,
+            cell_label=lambda r, c: t.plain("cell_label", table=t.plain(CAPTIONS[name]), row=r + 1, col=c + 1,
+                                            value=num(m[name][r][c], 2)),
+        )
+
+    top = el("div", {"class": "apy-tables"},
+             plain("Q", esc(t.plain("q_caption")) + " " + formula("Q = X W_Q")),
+             plain("K", esc(t.plain("k_caption")) + " " + formula("K = X W_K")),
+             plain("V", esc(t.plain("v_caption")) + " " + formula("V = X W_V")))
+    sums = el("p", {"class": "apy-muted"}, t.html("row_sum", sums=formula(
+        ", ".join(num(sum(row), 2) for row in m["weights"]))))
+    bottom = el("div", {"class": "apy-tables"},
+                clickable("scores", esc(t.plain("s_caption")) + " " + formula("Q Kᵀ / √dₖ"), tokens, True),
+                el("div", {}, clickable("weights", esc(t.plain("a_caption")) + " " + formula("softmax"), tokens, False), sums),
+                clickable("output", esc(t.plain("o_caption")) + " " + formula("A V"), dims, True))
+    reseed = el("div", {"class": "apy-row"},
+                button(esc(t.plain("reseed")), {"seed": (state["seed"] + 1) % 1000}, focus_key="reseed"))
+    body = top + bottom + explain(m, table, i, j, t) + reseed
+    readout = t.html("readout", table=esc(t.plain(CAPTIONS[table])), row=formula(_x(i)),
+                     value=formula(num(m[table][i][j], 3)))
+    return Panel(body, readout, [t.html("caption")])
+
+
+FIGURE = Figure(
+    name="information_flow",
+    spec=StateSpec({
+        "seed": Integer(0, 999, 1),
+        "table": Choice(TABLES, "weights"),
+        "row": Integer(0, 2, 0),
+        "col": Integer(0, 2, 1),
+    }),
+    strings=STRINGS,
+    draw=draw,
+    summary="Q, K, V, scores, softmax rows and outputs of one head; each cell explains itself.",
+)

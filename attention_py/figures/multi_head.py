@@ -1,0 +1,89 @@
+"""Figure 12: multi-head attention - several heads look at the same sentence differently.
+
+The example sentence goes through the package's ``MultiHeadAttention`` with 1, 2 or 4
+heads (d_model = 8, weights from a fixed seed, not trained). Each head's weight matrix is
+drawn side by side; they differ because each head has its own W_Q, W_K, W_V. The figure
+then follows the shapes: each head outputs n x d_model/h, the heads are concatenated
+back to n x d_model, and W_O mixes them into the output.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from .. import MultiHeadAttention
+from ._controls import math, segmented
+from ._figure import Figure, Panel
+from ._format import num
+from ._html import el, esc
+from ._matrix import matrix_table
+from ._sentence import D_MODEL, embed, pronoun_index, sentence
+from ._state import Choice, StateSpec
+from ._strings import Text
+
+SEED = 5
+CONTRAST = 3.0  # input scale so that random (untrained) heads show visible patterns
+STRINGS = ("title", "heads", "head", "shapes", "concat", "projection", "output",
+           "readout_item", "readout", "caption")
+
+
+@lru_cache(maxsize=4)
+def layer(heads: int) -> MultiHeadAttention:
+    return MultiHeadAttention(D_MODEL, heads, seed=SEED)
+
+
+def draw(state: dict[str, Any], t: Text) -> Panel:
+    h = state["heads"]
+    tokens = sentence(t, "angry")
+    n = len(tokens)
+    x = [[CONTRAST * v for v in row] for row in embed(tokens)]
+    mha = layer(h)
+    output, per_head = mha(x)
+    d_head = D_MODEL // h
+    focus = pronoun_index(tokens)
+    words = [esc(tok.word) for tok in tokens]
+    chooser = segmented(t.plain("heads"), [(math(str(k)), {"heads": k}, k == h) for k in (1, 2, 4)], key="heads")
+    grids = "".join(
+        el("div", {"class": f"apy-head apy-h{k}"},
+           el("p", {"class": "apy-head__title"}, esc(t.plain("head", k=k + 1)), " ", math(f"{n}×{n}")),
+           matrix_table(w, row_labels=words, col_labels=words, direction=None, show_numbers=False,
+                        caption="", corner="", selected=lambda i, j: i == focus, cls="apy-mini"))
+        for k, w in enumerate(per_head))
+    steps = [
+        ("X", f"{n}×{D_MODEL}"),
+        (f"{h} × (Q, K, V)", f"{h} × {n}×{d_head}"),
+        (f"{h} × head", f"{h} × {n}×{d_head}"),
+        ("Concat", f"{n}×{D_MODEL}"),
+        ("· W_O", f"{D_MODEL}×{D_MODEL}"),
+        ("=", f"{n}×{D_MODEL}"),
+    ]
+    flow = el("ol", {"class": "apy-shapes", "dir": "ltr", "aria-label": t.plain("shapes")}, "".join(
+        el("li", {}, el("span", {"class": "apy-shapes__name"}, esc(name)), el("span", {"class": "apy-shapes__dim"}, esc(dim)))
+        for name, dim in steps))
+    assert mha.concat is not None
+    band = lambda i, j: False  # noqa: E731 - no selection in these two
+    concat = matrix_table(mha.concat, row_labels=words, col_labels=[math(str(c + 1)) for c in range(D_MODEL)],
+                          caption=esc(t.plain("concat")), signed=True, show_numbers=False, selected=band,
+                          cls=f"apy-mini apy-concat apy-bands-{h}")
+    out = matrix_table(output, row_labels=words, col_labels=[math(str(c + 1)) for c in range(D_MODEL)],
+                       caption=esc(t.plain("output")), signed=True, show_numbers=False, cls="apy-mini")
+    items = []
+    for k, w in enumerate(per_head):
+        row = w[focus]
+        top = max(range(n), key=lambda j: row[j])
+        items.append(t.plain("readout_item", k=k + 1, target=tokens[top].word, weight=num(100 * row[top], 0) + "%"))
+    readout = t.html("readout", word=esc(tokens[focus].word), items=esc("; ".join(items)))
+    body = (chooser + el("div", {"class": "apy-heads apy-scroll"}, grids) + flow
+            + el("div", {"class": "apy-tables apy-scroll"}, concat, out)
+            + el("p", {"class": "apy-muted"}, t.html("projection")))
+    return Panel(body, readout, [t.html("caption")])
+
+
+FIGURE = Figure(
+    name="multi_head",
+    spec=StateSpec({"heads": Choice((1, 2, 4), 2)}),
+    strings=STRINGS,
+    draw=draw,
+    summary="1, 2 or 4 heads over the example sentence, their matrices, concat and W_O.",
+)

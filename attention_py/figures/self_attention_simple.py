@@ -1,0 +1,118 @@
+"""Figure 9: simplified self-attention - one token looks at every token, itself included.
+
+Three tokens x1, x2, x3 are small 2-D vectors (type new values to change them). For the
+chosen token x_i the scores are the dot products x_i·x_j, softmax turns them into
+weights, and the arrows' thickness shows those weights. The output y_i is the mix
+sum_j alpha_ij x_j. No learned matrices yet: that is the next figure's step.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import dot, softmax
+from ._controls import math, number_box, segmented, value
+from ._figure import Figure, Panel
+from ._format import num, pct, percent_shares
+from ._html import el, esc
+from ._state import Integer, StateSpec, Vectors
+from ._strings import Text
+from ._svg import f, svg
+
+SUB = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+WIDTH, HEIGHT = 420.0, 210.0
+BOX_Y, BOX_W, BOX_H = 150.0, 84.0, 40.0
+STRINGS = ("title", "focus", "vector_label", "picture", "readout", "table_score", "table_weight",
+           "caption", "token")
+
+
+def _name(j: int) -> str:
+    return f"x{str(j + 1).translate(SUB)}"
+
+
+def _centre(j: int) -> float:
+    return WIDTH * (j + 0.5) / 3
+
+
+def arcs(focus: int, shares: list[float]) -> str:
+    """Curved arrows from the focused token to each token; a loop for itself."""
+    parts = []
+    x0 = _centre(focus)
+    for j, share in enumerate(shares):
+        w = 1.2 + 9.0 * share / 100
+        x1 = _centre(j)
+        if j == focus:
+            d = (f"M{f(x0 - 14)},{f(BOX_Y)} C{f(x0 - 48)},{f(BOX_Y - 78)} {f(x0 + 48)},{f(BOX_Y - 78)} "
+                 f"{f(x0 + 14)},{f(BOX_Y - 4)}")
+            label_x, label_y = x0, BOX_Y - 64
+            tip = (x0 + 14, BOX_Y - 2)
+        else:
+            lift = 70 + 25 * abs(j - focus)
+            d = f"M{f(x0 + (8 if x1 > x0 else -8))},{f(BOX_Y)} Q{f((x0 + x1) / 2)},{f(BOX_Y - 2 * lift)} {f(x1)},{f(BOX_Y - 4)}"
+            label_x, label_y = (x0 + x1) / 2, BOX_Y - lift - 4
+            tip = (x1, BOX_Y - 2)
+        parts.append(el("path", {"class": "apy-flow", "d": d, "stroke-width": f(w)}))
+        parts.append(el("polygon", {"class": "apy-flow__tip",
+                                    "points": f"{f(tip[0] - 5 - w / 2)},{f(tip[1] - 9 - w)} {f(tip[0] + 5 + w / 2)},{f(tip[1] - 9 - w)} {f(tip[0])},{f(tip[1])}"}))
+        parts.append(el("text", {"class": "apy-flow__label", "x": f(label_x), "y": f(label_y), "text-anchor": "middle"},
+                        pct(share, 0)))
+    return "".join(parts)
+
+
+def boxes(xs: list[list[float]], focus: int) -> str:
+    parts = []
+    for j, x in enumerate(xs):
+        cx = _centre(j)
+        cls = "apy-tokbox" + (" apy-tokbox--focus" if j == focus else "")
+        parts.append(el("g", {"class": cls},
+                        el("rect", {"x": f(cx - BOX_W / 2), "y": f(BOX_Y), "width": f(BOX_W), "height": f(BOX_H), "rx": "8"}),
+                        el("text", {"x": f(cx), "y": f(BOX_Y + 17), "text-anchor": "middle", "class": "apy-tokbox__name"}, _name(j)),
+                        el("text", {"x": f(cx), "y": f(BOX_Y + 33), "text-anchor": "middle", "class": "apy-tokbox__vec"},
+                           f"({num(x[0], 1)}, {num(x[1], 1)})")))
+    return "".join(parts)
+
+
+def draw(state: dict[str, Any], t: Text) -> Panel:
+    xs, focus = state["x"], state["focus"]
+    scores = [dot(xs[focus], xj) for xj in xs]
+    alphas = softmax(scores)
+    shares = percent_shares(alphas)
+    output = [sum(a * xj[c] for a, xj in zip(alphas, xs)) for c in range(2)]
+    picture = svg(arcs(focus, shares) + boxes(xs, focus), width=WIDTH, height=HEIGHT,
+                  label=t.plain("picture", token=_name(focus)), cls="apy-flowpic")
+    chooser = segmented(t.plain("focus"), [(math(_name(j)), {"focus": j}, j == focus) for j in range(3)], key="focus")
+    inputs = el("div", {"class": "apy-row apy-vecinputs"}, "".join(
+        el("div", {"class": "apy-vecinput"}, math(f"{_name(j)} = ("),
+           number_box(f"x.{j}.0", xs[j][0], aria_label=t.plain("vector_label", token=_name(j), axis="1"), digits=1),
+           math(","),
+           number_box(f"x.{j}.1", xs[j][1], aria_label=t.plain("vector_label", token=_name(j), axis="2"), digits=1),
+           math(")"))
+        for j in range(3)))
+    head = el("tr", {}, el("th", {"scope": "col"}, esc(t.plain("token"))),
+              "".join(el("th", {"scope": "col"}, math(_name(j))) for j in range(3)))
+    rows = (el("tr", {}, el("th", {"scope": "row"}, esc(t.plain("table_score")), " ", math(f"{_name(focus)}·xⱼ")),
+               "".join(el("td", {}, num(s, 2)) for s in scores))
+            + el("tr", {}, el("th", {"scope": "row"}, esc(t.plain("table_weight")), " ", math("αⱼ")),
+                 "".join(el("td", {"class": "apy-cell", "style": f"--w:{a:.3f}"}, num(a, 2)) for a in alphas)))
+    table = el("table", {"class": "apy-matrix apy-small", "dir": "ltr"}, el("thead", {}, head), el("tbody", {}, rows))
+    mix = " + ".join(f"{num(a, 2)}·{_name(j)}" for j, a in enumerate(alphas))
+    body = chooser + picture + table + el("p", {"class": "apy-formula"},
+                                          math(f"y{str(focus + 1).translate(SUB)} = {mix} = ({num(output[0])}, {num(output[1])})")) + inputs
+    top = max(range(3), key=lambda j: alphas[j])
+    readout = t.html("readout", token=math(_name(focus)), target=math(_name(top)),
+                     share=el("span", {"dir": "ltr"}, pct(shares[top], 0)),
+                     output=math(f"({num(output[0])}, {num(output[1])})"))
+    return Panel(body, readout, [t.html("caption")])
+
+
+FIGURE = Figure(
+    name="self_attention_simple",
+    spec=StateSpec({
+        "x": Vectors(-3.0, 3.0, ((1.0, 0.5), (0.8, 1.0), (-0.6, 0.6)), quantum=0.01),
+        "focus": Integer(0, 2, 0),
+    }),
+    strings=STRINGS,
+    draw=draw,
+    summary="Three tokens; arrows from one to all, as thick as the softmax of the dot products.",
+)
+_ = value

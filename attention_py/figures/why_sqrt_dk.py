@@ -1,0 +1,134 @@
+"""Figure 7: why attention divides its scores by sqrt(d_k).
+
+For random q and k whose entries have mean 0 and variance 1, q·k is a sum of d_k products
+of variance 1, so its standard deviation is sqrt(d_k). The figure samples many pairs with
+the package's ``dot_product_samples`` and draws two histograms: raw dot products (they
+spread out as d_k grows) and the same divided by sqrt(d_k) (they keep a spread of about
+1). A row of eight such scores then goes through softmax both ways: the raw scores at
+large d_k give nearly all the weight to one key.
+"""
+
+from __future__ import annotations
+
+import math
+from functools import lru_cache
+from typing import Any
+
+from .. import dot_product_samples, softmax
+from ._controls import button, math as formula, slider, value
+from ._figure import Figure, Panel
+from ._format import num, pct, percent_shares
+from ._html import el, esc
+from ._state import Integer, StateSpec
+from ._strings import Text
+from ._svg import f, svg
+
+PAIRS = 600
+CHOICES = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512]
+RAW_LIMIT, SCALED_LIMIT = 60.0, 4.0
+BINS = 30
+KEYS = 8
+STRINGS = ("title", "dk_label", "presets", "raw", "scaled", "measured", "expected", "softmax_raw",
+           "softmax_scaled", "readout", "caption", "picture_raw", "picture_scaled", "largest", "overflow")
+
+
+@lru_cache(maxsize=32)
+def samples(d_k: int) -> tuple[float, ...]:
+    """The sampled dot products for ``d_k`` (cached: the page revisits the same values)."""
+    return tuple(dot_product_samples(d_k, PAIRS, seed=2017))
+
+
+def spread(values: tuple[float, ...] | list[float]) -> float:
+    """Standard deviation about the mean."""
+    mean = math.fsum(values) / len(values)
+    return math.sqrt(math.fsum((v - mean) ** 2 for v in values) / len(values))
+
+
+def histogram(values: list[float], limit: float, *, label: str, std: float, overflow_text: str) -> str:
+    """Bars of counts over [-limit, limit]; values outside are counted in the end bins."""
+    width, height, pad = 300.0, 120.0, 16.0
+    counts = [0] * BINS
+    outside = 0
+    for v in values:
+        index = int((v + limit) / (2 * limit) * BINS)
+        if index < 0 or index >= BINS:
+            outside += 1
+        counts[min(max(index, 0), BINS - 1)] += 1
+    top = max(counts) or 1
+    bar = (width - 2 * pad) / BINS
+    base = height - 22
+    parts = []
+    for i, c in enumerate(counts):
+        h = (base - 8) * c / top
+        parts.append(el("rect", {"class": "apy-hist__bar", "x": f(pad + i * bar + 0.5), "y": f(base - h),
+                                 "width": f(bar - 1), "height": f(h)}))
+    parts.append(el("line", {"class": "apy-axis", "x1": f(pad), "y1": f(base), "x2": f(width - pad), "y2": f(base)}))
+    for tick in (-limit, -limit / 2, 0.0, limit / 2, limit):
+        x = pad + (tick + limit) / (2 * limit) * (width - 2 * pad)
+        parts.append(el("text", {"class": "apy-tick", "x": f(x), "y": f(base + 14), "text-anchor": "middle"},
+                        num(tick, 0)))
+    for sign in (-1, 1):
+        s = sign * min(std, limit)
+        x = pad + (s + limit) / (2 * limit) * (width - 2 * pad)
+        parts.append(el("line", {"class": "apy-std", "x1": f(x), "y1": "6", "x2": f(x), "y2": f(base)}))
+    if outside:
+        parts.append(el("text", {"class": "apy-tick", "x": f(width - pad), "y": "12", "text-anchor": "end"},
+                        esc(overflow_text)))
+    return svg("".join(parts), width=width, height=height, label=label, cls="apy-hist")
+
+
+def mini_bars(probs: list[float]) -> str:
+    shares = percent_shares(probs)
+    return el("div", {"class": "apy-minibars", "dir": "ltr", "aria-hidden": "true"}, "".join(
+        el("span", {"class": "apy-minibar", "style": f"--p:{s / 100:.4f}"}) for s in shares))
+
+
+def draw(state: dict[str, Any], t: Text) -> Panel:
+    d_k = state["d_k"]
+    raw = list(samples(d_k))
+    root = math.sqrt(d_k)
+    scaled = [v / root for v in raw]
+    raw_std, scaled_std = spread(raw), spread(scaled)
+    outside = sum(1 for v in raw if abs(v) >= RAW_LIMIT)
+    presets = el("div", {"class": "apy-row", "role": "group", "aria-label": t.plain("presets")}, "".join(
+        button(formula(str(d)), {"d_k": d}, pressed=d == d_k, focus_key=f"dk:{d}", classes="apy-seg__button")
+        for d in (1, 16, 64, 512)))
+    control = slider("d_k", d_k, lo=1, hi=512, step=1, label=formula("dₖ ="), values=CHOICES,
+                     aria_label=t.plain("dk_label"), shown=str(d_k), digits=0)
+    panels = el(
+        "div", {"class": "apy-hists"},
+        el("div", {"class": "apy-hists__one"},
+           el("p", {"class": "apy-hists__title"}, esc(t.plain("raw")), " ", formula("q·k")),
+           histogram(raw, RAW_LIMIT, label=t.plain("picture_raw", std=num(raw_std, 1)), std=raw_std,
+                     overflow_text=t.plain("overflow", count=outside)),
+           el("p", {"class": "apy-muted"}, t.html("measured", std=value(raw_std, 2)), " · ",
+              t.html("expected", root=value(root, 2)))),
+        el("div", {"class": "apy-hists__one"},
+           el("p", {"class": "apy-hists__title"}, esc(t.plain("scaled")), " ", formula("q·k / √dₖ")),
+           histogram(scaled, SCALED_LIMIT, label=t.plain("picture_scaled", std=num(scaled_std, 2)), std=scaled_std,
+                     overflow_text=""),
+           el("p", {"class": "apy-muted"}, t.html("measured", std=value(scaled_std, 2)))),
+    )
+    scores = raw[:KEYS]
+    p_raw, p_scaled = softmax(scores), softmax(scores, scale=1 / root)
+    top_raw, top_scaled = max(percent_shares(p_raw)), max(percent_shares(p_scaled))
+    effect = el(
+        "div", {"class": "apy-effect"},
+        el("div", {}, el("p", {}, esc(t.plain("softmax_raw")), " ", formula("softmax(q·k)")), mini_bars(p_raw),
+           el("p", {"class": "apy-muted"}, t.html("largest", share=el("span", {"dir": "ltr"}, pct(top_raw))))),
+        el("div", {}, el("p", {}, esc(t.plain("softmax_scaled")), " ", formula("softmax(q·k / √dₖ)")), mini_bars(p_scaled),
+           el("p", {"class": "apy-muted"}, t.html("largest", share=el("span", {"dir": "ltr"}, pct(top_scaled))))),
+    )
+    body = el("div", {"class": "apy-row"}, control, presets) + panels + effect
+    readout = t.html("readout", dk=value(d_k, 0), std=value(raw_std, 1), root=value(root, 1),
+                     raw=el("span", {"dir": "ltr"}, pct(top_raw)), scaled=el("span", {"dir": "ltr"}, pct(top_scaled)))
+    return Panel(body, readout, [t.html("caption")])
+
+
+FIGURE = Figure(
+    name="why_sqrt_dk",
+    spec=StateSpec({"d_k": Integer(1, 512, 64)}),
+    strings=STRINGS,
+    draw=draw,
+    summary="Histograms of random dot products before and after dividing by sqrt(d_k).",
+)
