@@ -11,7 +11,11 @@ Three fixes for mkdocs-jupyter under mkdocs-static-i18n:
    repository root goes on its PYTHONPATH so it imports this attention_py, and the
    rendering cache is keyed by the package sources so changed code means fresh outputs.
 3. mkdocs-jupyter appends a MathJax loader (from a CDN) to every page. It is removed; the
-   site's own KaTeX renderer (assets/site/math.js) typesets notebook math like any other.
+   site's own KaTeX renderer (assets/extras/math.js) typesets notebook math like any other.
+4. With ``markdown_cell_processor: mkdocs`` (Markdown cells get attr_list ids and arithmatex
+   math like any page), mkdocs-jupyter 0.27 appends ``<style>`` + the Python repr of a list
+   of CSS strings, indented, which Markdown shows as a code block at the end of the
+   notebook. That stray block is dropped before Markdown sees it.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+from typing import Any
 
 import mkdocs.utils
 from mkdocs.config.defaults import MkDocsConfig
@@ -29,6 +34,7 @@ from site_hooks.build_products import package_digest
 
 NOTEBOOK_CACHE = ROOT / ".cache" / "mkdocs-jupyter"
 _MATHJAX_LOADER = re.compile(r"<script data-mkdocs-jupyter-mathjax=[^>]*>.*?</script>\n?", re.DOTALL)
+_STRAY_CSS_REPR = re.compile(r"\n[ \t]*<style>\s*\[.*\]\s*</style>\s*\Z", re.DOTALL)
 
 
 @event_priority(-150)  # after static-i18n (-100) has chosen the language of this build
@@ -54,6 +60,13 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
     return config
 
 
+@event_priority(50)  # after mkdocs-jupyter (100) has put the notebook's HTML in place
+def on_page_markdown(markdown: str, page: Any, config: MkDocsConfig, files: Any) -> str:
+    if page.file.src_uri.endswith(".ipynb"):
+        return _STRAY_CSS_REPR.sub("\n", markdown)
+    return markdown
+
+
 @event_priority(-50)  # after mkdocs-jupyter's own on_post_page, which appends the loader
-def on_post_page(output: str, page: object, config: MkDocsConfig) -> str:
+def on_post_page(output: str, page: Any, config: MkDocsConfig) -> str:
     return _MATHJAX_LOADER.sub("", output)
