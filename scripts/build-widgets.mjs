@@ -1,8 +1,75 @@
-// Placeholder: bundles docs/widgets/ into the folder given as --outdir (replaced by the live-cells work).
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-const i = process.argv.indexOf("--outdir");
-const outdir = i > 0 ? process.argv[i + 1] : "build/widgets";
+// Bundles the browser side of the site (docs/widgets/) with esbuild, from node_modules only.
+//
+//   node scripts/build-widgets.mjs --outdir <dir> [--dev]
+//
+// Writes into <dir> (the site publishes every file under assets/widgets/):
+//   live-cells.js       module entry, loaded on every page; tiny, it imports the rest only
+//                       on pages that have a live cell
+//   live-cells-page-*.js  the chunk that entry imports (editor, session, cells); content-
+//                       hashed, so a new build never meets a stale cached copy
+//   python-worker.js    the module Web Worker that runs Pyodide
+//   live-cells.css      styles
+// Minified; --dev adds linked source maps and skips minification.
+import { build } from "esbuild";
+import { mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const widgets = join(root, "docs", "widgets");
+const args = process.argv.slice(2);
+const outIndex = args.indexOf("--outdir");
+const outdir = resolve(outIndex >= 0 && args[outIndex + 1] ? args[outIndex + 1] : join(root, "build", "widgets"));
+const dev = args.includes("--dev");
+
+// What Pyodide fetches while it loads, uncompressed, for the worker's progress bar.
+const pyodideDir = join(root, "node_modules", "pyodide");
+const pyodideDownloadBytes = ["pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"]
+  .map((name) => statSync(join(pyodideDir, name)).size)
+  .reduce((a, b) => a + b, 0);
+
+// Old chunks have content hashes in their names: start from an empty folder of ours.
 mkdirSync(outdir, { recursive: true });
-writeFileSync(join(outdir, "live-cells.js"), "// placeholder\n");
-writeFileSync(join(outdir, "live-cells.css"), "/* placeholder */\n");
+for (const name of readdirSync(outdir)) {
+  if (/^(live-cells|python-worker|chunk-).*\.(js|css|map)$/.test(name)) rmSync(join(outdir, name));
+}
+
+const common = {
+  bundle: true,
+  minify: !dev,
+  sourcemap: dev ? "linked" : false,
+  target: ["es2022"],
+  legalComments: "none",
+  logLevel: "warning",
+  absWorkingDir: root,
+  outdir,
+};
+
+await Promise.all([
+  // The page side, split so that pages without cells load only the small entry.
+  build({
+    ...common,
+    entryPoints: { "live-cells": join(widgets, "live-cells.js") },
+    format: "esm",
+    splitting: true,
+    chunkNames: "[name]-[hash]",
+  }),
+  // The worker: one file; it imports pyodide.mjs itself at run time, by URL.
+  build({
+    ...common,
+    entryPoints: { "python-worker": join(widgets, "python-worker.js") },
+    format: "esm",
+    loader: { ".py": "text" },
+    define: { __PYODIDE_DOWNLOAD_BYTES__: String(pyodideDownloadBytes) },
+  }),
+  build({
+    ...common,
+    entryPoints: { "live-cells": join(widgets, "live-cells.css") },
+  }),
+]);
+
+for (const name of readdirSync(outdir).sort()) {
+  if (/^(live-cells|python-worker|chunk-)/.test(name)) {
+    console.log(`${name}\t${statSync(join(outdir, name)).size} bytes`);
+  }
+}

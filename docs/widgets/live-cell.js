@@ -1,0 +1,165 @@
+// One live cell: turns the prerendered code block into an editor with Run / Stop / Reset,
+// runs the code in the page's Python session and shows what happened.
+//
+// The build (site_hooks/live_cells.py) renders:
+//   <div class="live-cell" data-live-cell="N" data-timeout="10" data-hash="...">
+//     <div class="live-cell__code highlight" dir="ltr"><pre><code>…</code></pre></div>
+//     <div class="live-cell__bar"></div>
+//   </div>
+// The bar is empty but already takes its height, so nothing moves when it is filled in.
+import { createEditor, setEditorText } from "./editor.js";
+import { OutputView } from "./output-view.js";
+import { SessionStatusView } from "./session-status.js";
+import { loadEdit, saveEdit, forgetEdit } from "./saved-edits.js";
+
+const SAVE_DELAY_MS = 300;
+
+export class LiveCell {
+  constructor(root, { session, strings }) {
+    this.root = root;
+    this.session = session;
+    this.strings = strings;
+    this.index = Number(root.dataset.liveCell) || 1;
+    this.timeoutSeconds = Number(root.dataset.timeout) || 10;
+    this.hash = root.dataset.hash || "";
+    const codeBox = root.querySelector(".live-cell__code");
+    this.original = codeBox.querySelector("code").textContent.replace(/\n$/, "");
+    this.job = null;
+    const id = `live-cell-${this.index}`;
+
+    root.setAttribute("role", "group");
+    root.setAttribute("aria-label", strings.cellLabel(this.index));
+
+    const code = loadEdit(this.index, this.hash) ?? this.original;
+    codeBox.replaceChildren(); // the prerendered <pre> goes, the editor takes its place
+    const hint = codeBox.appendChild(document.createElement("p"));
+    hint.id = `${id}-hint`;
+    hint.className = "live-cell__hint";
+    hint.dir = strings.dir;
+    hint.textContent = strings.editorHint;
+    this.editor = createEditor({
+      parent: codeBox,
+      doc: code,
+      label: strings.editorLabel(this.index),
+      describedBy: hint.id,
+      onRun: () => this.run(),
+      onChange: (text) => this.scheduleSave(text),
+    });
+
+    const bar = root.querySelector(".live-cell__bar") || root.appendChild(document.createElement("div"));
+    bar.className = "live-cell__bar";
+    this.runButton = this.button(bar, "run", strings.run, strings.runTitle, () => this.run());
+    this.stopButton = this.button(bar, "stop", strings.stop, "", () => this.job?.stop("stopped"));
+    this.resetButton = this.button(bar, "reset", strings.reset, strings.resetTitle, () => this.reset());
+    this.status = bar.appendChild(document.createElement("span"));
+    this.status.className = "live-cell__status";
+    this.status.setAttribute("role", "status");
+    new SessionStatusView(bar.appendChild(document.createElement("span")), { session, strings });
+
+    const outputBox = root.appendChild(document.createElement("div"));
+    outputBox.className = "live-cell__output";
+    outputBox.id = `${id}-output`;
+    outputBox.dir = "ltr";
+    outputBox.setAttribute("role", "log");
+    outputBox.setAttribute("aria-label", strings.outputLabel(this.index));
+    this.output = new OutputView(outputBox, strings);
+
+    this.setBusy(false);
+    root.classList.add("live-cell--mounted");
+  }
+
+  button(bar, name, label, title, onClick) {
+    const button = bar.appendChild(document.createElement("button"));
+    button.type = "button";
+    button.className = `live-cell__button live-cell__${name}`;
+    button.textContent = label;
+    if (title) button.title = title;
+    button.addEventListener("click", () => {
+      if (button.getAttribute("aria-disabled") !== "true") onClick();
+    });
+    return button;
+  }
+
+  async run() {
+    if (this.job) return; // one run at a time per cell
+    const { strings } = this;
+    const code = this.editor.state.doc.toString();
+    this.output.clear();
+    let startedAt = 0;
+    const job = (this.job = this.session.run(code, {
+      filename: `<cell ${this.index}>`,
+      timeoutMs: this.timeoutSeconds * 1000,
+      onOutput: (stream, text) => this.output.write(stream, text),
+      onStart: () => {
+        startedAt = performance.now();
+        this.setBusy("running");
+      },
+    }));
+    if (!startedAt) this.setBusy(this.session.state === "ready" ? "queued" : "waiting");
+    const reply = await job.reply;
+    this.job = null;
+    this.setBusy(false);
+    this.report(reply, (performance.now() - startedAt) / 1000);
+  }
+
+  /** Tells what happened: the value or traceback in the output, a sentence in the status. */
+  report(reply, seconds) {
+    const { strings, output } = this;
+    const say = (text) => (this.status.textContent = text);
+    switch (reply.status) {
+      case "ok":
+        if (reply.value != null) output.block("value", reply.value);
+        say(strings.done(strings.number(seconds, 2)));
+        break;
+      case "error":
+        output.block("error", reply.error);
+        say(strings.error);
+        break;
+      case "timeout":
+        say(strings.timeout(strings.number(this.timeoutSeconds)));
+        output.note(strings.timeout(strings.number(this.timeoutSeconds)), "warning");
+        break;
+      case "stopped":
+        say(strings.stopped);
+        output.note(strings.stopped, "warning");
+        break;
+      case "restarted":
+        say(strings.restartedByUser);
+        output.note(strings.restartedByUser, "warning");
+        break;
+      case "cancelled":
+        say(strings.cancelled);
+        break;
+      case "failed":
+        say(strings.failed(reply.error));
+        output.note(strings.failed(reply.error), "error");
+        break;
+      default:
+        say(String(reply.status));
+    }
+    if (reply.restarted) output.note(strings.sessionLost, "warning");
+    if (reply.truncated || output.truncated) output.markTruncated();
+  }
+
+  /** busy: false, "waiting" (for Python), "queued" (behind another cell) or "running". */
+  setBusy(busy) {
+    const { strings } = this;
+    this.root.dataset.busy = busy || "";
+    this.runButton.setAttribute("aria-disabled", String(Boolean(busy)));
+    this.stopButton.setAttribute("aria-disabled", String(!busy));
+    this.runButton.textContent = busy === "waiting" ? strings.runWaiting : strings.run;
+    if (busy) this.status.textContent = strings[busy];
+  }
+
+  reset() {
+    clearTimeout(this.saveTimer);
+    setEditorText(this.editor, this.original);
+    clearTimeout(this.saveTimer); // the edit above scheduled a save of the original
+    forgetEdit(this.index);
+  }
+
+  scheduleSave(text) {
+    clearTimeout(this.saveTimer);
+    this.saveTimer = setTimeout(() => saveEdit(this.index, this.hash, text, this.original), SAVE_DELAY_MS);
+  }
+}

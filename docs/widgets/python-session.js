@@ -1,0 +1,189 @@
+// The page side of the page's one Python session (see README.md for the protocol).
+//
+// PythonSession owns the worker: it starts it on demand, queues jobs so that exactly
+// one runs at a time (which makes time limits and Stop unambiguous), and recovers from
+// runaway code. With cross-origin isolation a SharedArrayBuffer lets Stop raise
+// KeyboardInterrupt inside Python and the session lives on; without it the only way to stop
+// a busy worker is to terminate it and start a fresh one, and definitions are lost.
+
+const WORKER_URL = new URL("./python-worker.js", import.meta.url);
+// After an interrupt, how long Python may take to unwind before the worker is replaced
+// (code that swallows KeyboardInterrupt, or a long C call, never checks the buffer).
+const INTERRUPT_GRACE_MS = 2000;
+
+export class PythonSession extends EventTarget {
+  constructor() {
+    super();
+    this.state = "idle"; // idle | loading | ready | failed
+    this.progress = { phase: "idle", loaded: 0, total: 0 };
+    this.info = null; // {python, interrupts} once ready
+    this.error = null;
+    this.generation = 0; // counts fresh workers: the first session is 1
+    this.worker = null;
+    this.queue = []; // jobs not yet sent
+    this.running = null; // the job the worker is executing
+    this.nextId = 1;
+    this.interruptBuffer = null;
+  }
+
+  /** Starts Python if it is not started; cheap to call again. */
+  start() {
+    if (this.state === "idle" || this.state === "failed") this.spawn();
+  }
+
+  /**
+   * Runs a cell's code; returns a job: {id, reply, stop(reason)}. `job.reply` resolves (never
+   * rejects) with {status, value, error, truncated, restarted}; status is one of ok, error,
+   * stopped, timeout, restarted, cancelled, failed.
+   */
+  run(code, { filename, timeoutMs, onOutput, onStart } = {}) {
+    return this.submit({ type: "run", code, filename }, { timeoutMs, onOutput, onStart });
+  }
+
+  /** Calls a Python function by dotted name; resolves with its string, rejects on failure. */
+  async call(name, args = [], kwargs = {}, { timeoutMs } = {}) {
+    const reply = await this.submit({ type: "call", name, args, kwargs }, { timeoutMs }).reply;
+    if (reply.status === "ok") return reply.value;
+    throw Object.assign(new Error(reply.error || reply.status), { reply });
+  }
+
+  /**
+   * Stops a job: a queued one is dropped, a running one is interrupted (or, without
+   * isolation, its worker replaced). `reason` ends up in the reply's status ("stopped" or
+   * "timeout").
+   */
+  stop(job, reason = "stopped") {
+    if (!job || job.done) return;
+    const queued = this.queue.indexOf(job);
+    if (queued >= 0) {
+      this.queue.splice(queued, 1);
+      this.finish(job, { status: "cancelled" });
+      return;
+    }
+    if (job !== this.running || job.stopReason) return;
+    job.stopReason = reason;
+    if (this.interruptBuffer && this.state === "ready") {
+      this.interruptBuffer[0] = 2; // SIGINT: Python raises KeyboardInterrupt at the next check
+      job.graceTimer = setTimeout(() => this.replaceWorker(reason), INTERRUPT_GRACE_MS);
+    } else {
+      this.replaceWorker(reason);
+    }
+  }
+
+  /** A fresh Python: the running job ends as "restarted"; queued ones run afterwards. */
+  restart() {
+    this.replaceWorker("restarted");
+  }
+
+  // --- internals ---
+
+  submit(message, { timeoutMs, onOutput, onStart } = {}) {
+    let resolve;
+    const reply = new Promise((settle) => (resolve = settle));
+    const job = { id: this.nextId++, message, timeoutMs, onOutput, onStart, resolve, reply, done: false };
+    job.stop = (reason) => this.stop(job, reason);
+    this.queue.push(job);
+    this.start();
+    this.pump();
+    return job;
+  }
+
+  pump() {
+    if (this.state !== "ready" || this.running || !this.queue.length) return;
+    const job = (this.running = this.queue.shift());
+    this.worker.postMessage({ id: job.id, ...job.message });
+    if (job.timeoutMs > 0) {
+      job.timer = setTimeout(() => this.stop(job, "timeout"), job.timeoutMs);
+    }
+    job.onStart?.();
+  }
+
+  finish(job, reply) {
+    if (job.done) return;
+    job.done = true;
+    clearTimeout(job.timer);
+    clearTimeout(job.graceTimer);
+    if (this.running === job) this.running = null;
+    job.resolve(reply);
+    this.pump();
+  }
+
+  spawn() {
+    this.generation += 1;
+    this.spawnedAt = performance.now(); // with readyAt: how long Python took to start
+    this.state = "loading";
+    this.error = null;
+    this.setProgress({ phase: "download", loaded: 0, total: 0 });
+    // Interrupts need shared memory, which browsers allow only to cross-origin isolated pages.
+    this.interruptBuffer = globalThis.crossOriginIsolated ? new Uint8Array(new SharedArrayBuffer(1)) : null;
+    const worker = (this.worker = new Worker(WORKER_URL, { type: "module", name: "python" }));
+    worker.onmessage = (event) => this.receive(worker, event.data);
+    worker.onerror = (event) => {
+      event.preventDefault(); // reported on the page instead of as an uncaught error
+      if (worker === this.worker) this.fail(event.message || "the Python worker could not start");
+    };
+    worker.postMessage({ id: 0, type: "start", interruptBuffer: this.interruptBuffer });
+  }
+
+  receive(worker, message) {
+    if (worker !== this.worker) return; // a terminated worker's last words
+    const { id, type } = message;
+    if (type === "progress") {
+      this.setProgress(message);
+    } else if (type === "ready") {
+      this.info = message.value;
+      this.readyAt = performance.now();
+      this.setState("ready");
+      this.pump();
+    } else if (type === "failed") {
+      this.fail(message.error);
+    } else if (this.running && id === this.running.id) {
+      if (type === "result") {
+        const { type: _, id: __, ...reply } = message;
+        if (reply.status === "interrupted") reply.status = this.running.stopReason || "stopped";
+        this.finish(this.running, reply);
+      } else {
+        this.running.onOutput?.(type, message.text);
+      }
+    }
+  }
+
+  replaceWorker(reason) {
+    this.worker?.terminate();
+    this.worker = null;
+    const running = this.running;
+    this.running = null;
+    if (running) this.finish(running, { status: reason, restarted: true });
+    this.dispatchEvent(new CustomEvent("restart", { detail: { reason } }));
+    this.spawn();
+  }
+
+  fail(error) {
+    this.worker?.terminate();
+    this.worker = null;
+    this.error = error;
+    this.setState("failed");
+    const waiting = [this.running, ...this.queue].filter(Boolean);
+    this.running = null;
+    this.queue = [];
+    for (const job of waiting) this.finish(job, { status: "failed", error });
+  }
+
+  setState(state) {
+    this.state = state;
+    this.dispatchEvent(new CustomEvent("state", { detail: state }));
+  }
+
+  setProgress(progress) {
+    this.progress = { phase: progress.phase, loaded: progress.loaded || 0, total: progress.total || 0 };
+    this.dispatchEvent(new CustomEvent("progress", { detail: this.progress }));
+  }
+}
+
+let shared = null;
+
+/** The page's one session, shared by live cells and (later) figures. */
+export function pageSession() {
+  shared ??= new PythonSession();
+  return shared;
+}

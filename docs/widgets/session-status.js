@@ -1,0 +1,72 @@
+// The session's state as each cell shows it: a progress bar with words while Python loads
+// ("Loading Python: 4.1 of 12.2 MB", "Installing attention_py…"), "Python is ready" after,
+// and the Restart button. The bar is role=progressbar with aria-valuetext; state changes are
+// announced once per page by the announcer (see live-cells-page.js), not by every cell.
+
+// Share of the bar each loading phase fills: the download dominates a cold start.
+const DOWNLOAD_SHARE = 85;
+const STARTING_AT = 88;
+const INSTALLING_AT = 95;
+
+export class SessionStatusView {
+  constructor(container, { session, strings }) {
+    this.session = session;
+    this.strings = strings;
+    container.classList.add("live-cell__session");
+
+    this.bar = container.appendChild(document.createElement("span"));
+    this.bar.className = "live-cell__progress";
+    this.bar.setAttribute("role", "progressbar");
+    this.bar.setAttribute("aria-label", strings.progressLabel);
+    this.bar.setAttribute("aria-valuemin", "0");
+    this.bar.setAttribute("aria-valuemax", "100");
+    this.fill = this.bar.appendChild(document.createElement("span"));
+    this.fill.className = "live-cell__progress-fill";
+
+    this.label = container.appendChild(document.createElement("span"));
+    this.label.className = "live-cell__session-label";
+
+    this.restartButton = container.appendChild(document.createElement("button"));
+    this.restartButton.type = "button";
+    this.restartButton.className = "live-cell__button live-cell__restart";
+    this.restartButton.textContent = strings.restart;
+    this.restartButton.title = strings.restartTitle;
+    this.restartButton.addEventListener("click", () => session.restart());
+
+    const update = () => this.update();
+    session.addEventListener("state", update);
+    session.addEventListener("progress", update);
+    this.update();
+  }
+
+  update() {
+    const { state, progress, error } = this.session;
+    const { strings } = this;
+    const loading = state === "loading";
+    this.bar.hidden = !loading;
+    this.restartButton.hidden = !(state === "ready" || state === "failed");
+    this.label.dataset.state = state;
+    if (!loading) {
+      this.label.textContent = state === "ready" ? strings.ready : state === "failed" ? strings.unavailable : "";
+      this.label.title = state === "failed" ? error || "" : "";
+      return;
+    }
+    let text;
+    let value;
+    if (progress.phase === "download" && progress.total && progress.loaded < progress.total) {
+      const mb = (bytes) => strings.number(bytes / 1e6, 1);
+      text = strings.downloading(mb(progress.loaded), mb(progress.total));
+      value = (DOWNLOAD_SHARE * progress.loaded) / progress.total;
+    } else if (progress.phase === "install") {
+      text = strings.installing;
+      value = INSTALLING_AT;
+    } else {
+      text = strings.starting;
+      value = progress.phase === "download" && progress.loaded ? STARTING_AT : 0;
+    }
+    this.label.textContent = text;
+    this.bar.setAttribute("aria-valuenow", String(Math.round(value)));
+    this.bar.setAttribute("aria-valuetext", text);
+    this.fill.style.inlineSize = `${value}%`;
+  }
+}

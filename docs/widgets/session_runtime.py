@@ -1,0 +1,241 @@
+"""The Python half of the page's Python session; python-worker.js loads it once into Pyodide.
+
+Why our own runner instead of ``pyodide.code.eval_code``: a live cell needs three things
+together: output that streams to the page in batches and stops at a cap, the value of a last
+bare expression shown as a REPL shows it, and a traceback that starts at the reader's code
+(no runtime frames). Everything here is plain CPython, so it can be read and tested anywhere.
+
+The worker calls ``run_cell`` and ``call`` with a JavaScript ``emit(stream, text)`` function;
+both return a JSON string, the worker's reply.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import importlib
+import io
+import json
+import linecache
+import sys
+import time
+import traceback
+
+MAX_LINES = 2000
+MAX_CHARS = 200_000
+FLUSH_SECONDS = 0.05
+FLUSH_CHARS = 8192
+
+# One namespace for the whole page: cells share definitions in run order, like a notebook.
+NAMESPACE: dict = {"__name__": "__main__", "__builtins__": builtins}
+
+# Frames from these files are runtime plumbing, never the reader's business. (Not a bare
+# "/pyodide/": the reader's home folder is /home/pyodide.)
+_INTERNAL_MARKERS = (
+    "/_pyodide/",
+    ".zip/pyodide/",
+    "site-packages/pyodide/",
+    "<exec>",
+    "<frozen importlib",
+    __file__,
+)
+
+
+class _Output:
+    """Collects what one request writes; sends it on in batches; stops at the cap."""
+
+    def __init__(self, emit) -> None:
+        self.emit = emit
+        self.pending: list[tuple[str, str]] = []
+        self.pending_chars = 0
+        self.lines = 0
+        self.chars = 0
+        self.truncated = False
+        self.last_flush = time.monotonic()
+
+    def write(self, stream: str, text: str) -> None:
+        if self.truncated or not text:
+            return
+        text = self._fit(text)
+        if text:
+            if self.pending and self.pending[-1][0] == stream:
+                self.pending[-1] = (stream, self.pending[-1][1] + text)
+            else:
+                self.pending.append((stream, text))
+            self.pending_chars += len(text)
+        # Python blocks the worker while it runs, so no timer can flush for us: flush on write.
+        if self.pending_chars >= FLUSH_CHARS or time.monotonic() - self.last_flush >= FLUSH_SECONDS:
+            self.flush()
+
+    def _fit(self, text: str) -> str:
+        """The part of ``text`` that still fits under the caps; marks the output truncated."""
+        room = MAX_CHARS - self.chars
+        if len(text) > room:
+            text, self.truncated = text[:room], True
+        newlines = text.count("\n")
+        if self.lines + newlines >= MAX_LINES:
+            keep = MAX_LINES - self.lines
+            cut = -1
+            for _ in range(keep):
+                cut = text.index("\n", cut + 1)
+            if cut + 1 < len(text):
+                self.truncated = True
+            text = text[: cut + 1]
+            newlines = keep
+        self.lines += newlines
+        self.chars += len(text)
+        return text
+
+    def flush(self) -> None:
+        pending, self.pending, self.pending_chars = self.pending, [], 0
+        self.last_flush = time.monotonic()
+        for stream, text in pending:
+            self.emit(stream, text)
+
+
+class _Stream(io.TextIOBase):
+    """``sys.stdout`` / ``sys.stderr`` while a request runs."""
+
+    def __init__(self, output: _Output, name: str) -> None:
+        self._output = output
+        self._name = name
+
+    @property
+    def encoding(self) -> str:
+        return "utf-8"
+
+    def writable(self) -> bool:
+        return True
+
+    def isatty(self) -> bool:
+        return False
+
+    def write(self, text: str) -> int:
+        if not isinstance(text, str):
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        self._output.write(self._name, text)
+        return len(text)
+
+
+def _no_input(prompt: object = "") -> str:
+    raise RuntimeError("input() is not available in a live cell: assign the value in the code instead")
+
+
+builtins.input = _no_input
+
+
+def _is_internal(filename: str) -> bool:
+    return any(marker in filename for marker in _INTERNAL_MARKERS)
+
+
+def _readable_traceback(exc: BaseException, from_cell: bool = True) -> str:
+    """The traceback a reader needs: from the first frame of their code, no runtime frames.
+
+    For a cell it starts at the cell's first frame; for a call there is no cell, so only the
+    runtime's frames are dropped.
+    """
+    if from_cell:
+        tb = exc.__traceback__
+        while tb is not None and not tb.tb_frame.f_code.co_filename.startswith("<cell"):
+            tb = tb.tb_next
+        exc.__traceback__ = tb
+    summary = traceback.TracebackException.from_exception(exc)
+    for part in _chain(summary):
+        part.stack = traceback.StackSummary.from_list(
+            [frame for frame in part.stack if not _is_internal(frame.filename)]
+        )
+    return "".join(summary.format())
+
+
+def _chain(summary: traceback.TracebackException):
+    """This exception and every exception chained to it (causes and contexts)."""
+    todo, seen = [summary], set()
+    while todo:
+        part = todo.pop()
+        if part is None or id(part) in seen:
+            continue
+        seen.add(id(part))
+        yield part
+        todo += [part.__cause__, part.__context__, *(part.exceptions or [])]
+
+
+def _with_output(emit, action):
+    """Runs ``action()`` with stdout/stderr going to ``emit``; returns (result, output)."""
+    output = _Output(emit)
+    saved = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = _Stream(output, "stdout"), _Stream(output, "stderr")
+    try:
+        return action(), output
+    finally:
+        sys.stdout, sys.stderr = saved
+        output.flush()
+
+
+def _execute(code: str, filename: str) -> dict:
+    try:
+        tree = ast.parse(code, filename, "exec")
+        last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+        exec(compile(tree, filename, "exec"), NAMESPACE)
+        if last is None:
+            return {"status": "ok", "value": None}
+        value = eval(compile(ast.Expression(last.value), filename, "eval"), NAMESPACE)
+        if value is None:
+            return {"status": "ok", "value": None}
+        NAMESPACE["_"] = value
+        text = repr(value)
+        if len(text) > MAX_CHARS:
+            return {"status": "ok", "value": text[:MAX_CHARS], "truncated": True}
+        return {"status": "ok", "value": text}
+    except KeyboardInterrupt:
+        return {"status": "interrupted"}
+    except BaseException as exc:  # noqa: BLE001 - SystemExit too: the reader sees it, the session lives
+        return {"status": "error", "error": _readable_traceback(exc)}
+
+
+def run_cell(code: str, filename: str, emit) -> str:
+    """Runs one cell's code in the page's namespace. ``filename`` is ``"<cell N>"``."""
+    # Tracebacks show source lines only for files linecache knows: teach it this cell.
+    linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
+    try:
+        result, output = _with_output(emit, lambda: _execute(code, filename))
+    except KeyboardInterrupt:  # arrived while the output was being flushed
+        result, output = {"status": "interrupted"}, None
+    if output is not None and output.truncated:
+        result["truncated"] = True
+    return json.dumps(result)
+
+
+def _resolve(dotted: str):
+    """``"package.module.attr"`` -> the object, importing modules along the way."""
+    parts = dotted.split(".")
+    target = importlib.import_module(parts[0])
+    for index, part in enumerate(parts[1:], start=1):
+        if hasattr(target, part):
+            target = getattr(target, part)
+        else:
+            target = importlib.import_module(".".join(parts[: index + 1]))
+    return target
+
+
+def call(dotted: str, args_json: str, kwargs_json: str, emit) -> str:
+    """Calls a function by dotted name with JSON arguments; the reply's value is a string.
+
+    A str result is passed as is (an SVG or HTML fragment, say); anything else is JSON-encoded.
+    """
+
+    def action() -> dict:
+        try:
+            result = _resolve(dotted)(*json.loads(args_json), **json.loads(kwargs_json))
+            value = result if isinstance(result, str) else json.dumps(result)
+            return {"status": "ok", "value": value}
+        except KeyboardInterrupt:
+            return {"status": "interrupted"}
+        except BaseException as exc:  # noqa: BLE001
+            return {"status": "error", "error": _readable_traceback(exc, from_cell=False)}
+
+    try:
+        result, _ = _with_output(emit, action)
+    except KeyboardInterrupt:
+        result = {"status": "interrupted"}
+    return json.dumps(result)
+
