@@ -82,7 +82,7 @@ class Figure:
                 "role": "group",
                 "aria-label": title,
             },
-            el("p", {"class": "apy-fig__title"}, esc(title)),
+            el("p", {"class": "apy-fig__title"}, text.html("title")),
             el("div", {"class": "apy-fig__body"}, panel.body),
             el("p", {"class": "apy-fig__readout", "aria-live": "polite"}, panel.readout),
             el("div", {"class": "apy-fig__notes"}, notes),

@@ -12,10 +12,15 @@ The package never parses YAML (Pyodide has no YAML library): the build parses th
 and passes the resulting dict. A template may name values in braces ("{word}"); the check
 makes sure every translation uses exactly the placeholders of the English original, so a
 translator can reorder a sentence but cannot lose a number.
+
+Mathematics inside a sentence goes between dollar signs ("divide by $√dₖ$"): the figure
+shows it left to right, isolated from the sentence around it, so that in Hebrew or Persian
+"√dₖ" does not come out as "dₖ√". Accessible names get the same text without the dollars.
 """
 
 from __future__ import annotations
 
+import re
 import string
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -24,6 +29,7 @@ from ._html import esc
 
 STRINGS_DIR = "docs/figure-strings"
 REFERENCE_LANG = "en"
+_MATH = re.compile(r"\$([^$]+)\$")
 
 
 class MissingStringError(LookupError):
@@ -74,14 +80,14 @@ class Text:
 
     def plain(self, key: str, **values: Any) -> str:
         """Unescaped text with ``{placeholders}`` filled in; escape it where it is used."""
-        template = self._template(key)
+        template = self._template(key).replace("$", "")
         return template.format(**values) if values else template
 
     __call__ = plain
 
     def html(self, key: str, **fragments: str) -> str:
         """Escaped text; placeholders are filled with the given (already safe) markup."""
-        template = esc(self._template(key))
+        template = _MATH.sub(_math_span, esc(self._template(key)))
         return template.format(**fragments) if fragments else template
 
     @property
@@ -95,6 +101,10 @@ class Text:
             for section in ("common", self.figure)
             if isinstance(self.strings.get(section), Mapping)
         }
+
+
+def _math_span(match: re.Match[str]) -> str:
+    return f'<span class="apy-math" dir="ltr">{match.group(1)}</span>'
 
 
 def check_strings(

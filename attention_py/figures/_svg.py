@@ -186,6 +186,7 @@ def svg(content: str, *, width: float, height: float, label: str, interactive: b
             "width": f(width),
             "height": f(height),
             "dir": "ltr",
+            "direction": "ltr",
             "role": "group" if interactive else "img",
             "aria-label": label,
         },

@@ -35,12 +35,12 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     controls = el(
         "div", {"class": "apy-row"},
         segmented(t.plain("ending"), [
-            (esc(t.plain("ending_angry")), {"ending": "angry"}, state["ending"] == "angry"),
-            (esc(t.plain("ending_rude")), {"ending": "rude"}, state["ending"] == "rude"),
+            (t.html("ending_angry"), {"ending": "angry"}, state["ending"] == "angry"),
+            (t.html("ending_rude"), {"ending": "rude"}, state["ending"] == "rude"),
         ], key="ending"),
         segmented(t.plain("layer"), [
-            (esc(t.plain("layer_1")), {"layer": 1}, state["layer"] == 1),
-            (esc(t.plain("layer_2")), {"layer": 2}, state["layer"] == 2),
+            (t.html("layer_1"), {"layer": 1}, state["layer"] == 1),
+            (t.html("layer_2"), {"layer": 2}, state["layer"] == 2),
         ], key="layer"),
     )
     strip = token_strip(
@@ -52,7 +52,7 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     words = [esc(tok.word) for tok in tokens]
     table = matrix_table(
         weights, row_labels=words, col_labels=words, direction=None,
-        caption=esc(t.plain("matrix_caption")), corner=esc(t.plain("rows_are")),
+        caption=t.html("matrix_caption"), corner=t.html("rows_are"),
         action=lambda i, j: {"selected": i},
         cell_label=lambda i, j: t.plain("cell_label", source=tokens[i].word, target=tokens[j].word,
                                         weight=num(100 * weights[i][j], 1) + "%"),

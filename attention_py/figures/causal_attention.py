@@ -33,8 +33,8 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     values = [[current[i][j] if i < step and j < step else 0.0 for j in range(n)] for i in range(n)]
     words = [esc(tok.word) for tok in tokens]
     table = matrix_table(
-        values, row_labels=words, col_labels=words, direction=None, corner=esc(t.plain("rows_are")),
-        caption=esc(t.plain("matrix_caption")),
+        values, row_labels=words, col_labels=words, direction=None, corner=t.html("rows_are"),
+        caption=t.html("matrix_caption"),
         masked=lambda i, j: i >= step or j >= step or (causal and j > i),
         masked_text=t.plain("masked"),
         selected=lambda i, j: i == step - 1, cls="apy-causal",
@@ -42,10 +42,10 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     controls = el(
         "div", {"class": "apy-row"},
         checkbox("causal", causal, label=t.plain("causal")),
-        button(esc(t.plain("previous")), {"step": max(step - 1, 1)}, disabled=step <= 1, focus_key="previous"),
-        slider("step", step, lo=1, hi=n, step=1, label=esc(t.plain("step")),
+        button(t.html("previous"), {"step": max(step - 1, 1)}, disabled=step <= 1, focus_key="previous"),
+        slider("step", step, lo=1, hi=n, step=1, label=t.html("step"),
                aria_label=t.plain("step"), shown=f"{step} / {n}", valuetext=tokens[step - 1].word, digits=0),
-        button(esc(t.plain("next")), {"step": min(step + 1, n)}, disabled=step >= n, focus_key="next"),
+        button(t.html("next"), {"step": min(step + 1, n)}, disabled=step >= n, focus_key="next"),
     )
     if step > 1:
         before = read_causal(tokens[: step - 1], causal).weights2

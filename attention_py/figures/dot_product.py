@@ -12,7 +12,7 @@ import math
 from typing import Any
 
 from .. import dot, norm
-from ._controls import button, math as formula, number_box, value
+from ._controls import button, math as formula, number_box
 from ._figure import Figure, Panel
 from ._format import num
 from ._html import el, esc
@@ -90,7 +90,7 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
                   label=t.plain("picture"), cls="apy-plane")
 
     boxes = "".join(
-        el("div", {"class": "apy-vecinput"},
+        el("div", {"class": "apy-vecinput", "dir": "ltr"},
            el("span", {"class": f"apy-swatch {cls}", "aria-hidden": "true"}),
            formula(f"{name} = ("),
            number_box(f"{name}.0", vec[0], aria_label=t.plain("vector_label", name=name, axis="x"), digits=1),
@@ -101,9 +101,9 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     )
     presets = el(
         "div", {"class": "apy-row", "role": "group", "aria-label": t.plain("presets")},
-        button(esc(t.plain("same")), {"b": [a[0], a[1]]}, focus_key="same"),
-        button(esc(t.plain("perpendicular")), {"b": [-a[1], a[0]]}, focus_key="perpendicular"),
-        button(esc(t.plain("opposite")), {"b": [-a[0], -a[1]]}, focus_key="opposite"),
+        button(t.html("same"), {"b": [a[0], a[1]]}, focus_key="same"),
+        button(t.html("perpendicular"), {"b": [-a[1], a[0]]}, focus_key="perpendicular"),
+        button(t.html("opposite"), {"b": [-a[0], -a[1]]}, focus_key="opposite"),
     )
     stats = el(
         "dl", {"class": "apy-stats", "dir": "ltr"},
@@ -113,13 +113,14 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
         el("dt", {}, "cos θ"), el("dd", {}, num(cosine, 2) if defined else "–"),
         el("dt", {}, "θ"), el("dd", {}, (num(degrees, 0) + "°") if defined else "–"),
     )
-    side = el("div", {"class": "apy-side"}, boxes, presets, stats, el("p", {"class": "apy-muted"}, esc(t.plain("keys_hint"))))
+    side = el("div", {"class": "apy-side"}, boxes, presets, stats, el("p", {"class": "apy-muted"}, t.html("keys_hint")))
     body = el("div", {"class": "apy-split"}, el("div", {"class": "apy-split__main"}, drawing), side)
 
     if defined:
-        readout = t.html("readout", product=value(product), angle=value(degrees, 0) + "°", sign=esc(_sign_word(product, t)))
+        readout = t.html("readout", product=formula(f"a · b = {num(product)}"),
+                         angle=formula(num(degrees, 0) + "°"), sign=esc(_sign_word(product, t)))
     else:
-        readout = t.html("readout_undefined", product=value(product))
+        readout = t.html("readout_undefined", product=formula(f"a · b = {num(product)}"))
     return Panel(body, readout, [t.html("caption")])
 
 

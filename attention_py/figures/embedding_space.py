@@ -11,9 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from .. import dot, norm
-from ._controls import math, select, value
+from ._controls import select, value
 from ._figure import Figure, Panel
-from ._format import num
 from ._html import el, esc, to_json
 from ._state import Choice, StateSpec, Subset
 from ._strings import Text
@@ -68,8 +67,8 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     ex, ey = PLANE.px(2.9, 2.9 * 0.9 / 2.3)
     parts = [PLANE.grid(labels=False),
              el("line", {"class": "apy-guide", "x1": f(sx), "y1": f(sy), "x2": f(ex), "y2": f(ey)}),
-             el("text", {"class": "apy-guide-label", "x": f(ex), "y": f(ey - 8), "text-anchor": "end"},
-                esc(t.plain("emotion_axis")))]
+             el("text", {"class": "apy-guide-label", "x": f(sx), "y": f(sy + 16), "text-anchor": "start"},
+                t.html("emotion_axis"))]
     if pair:
         parts.append(arrow_px(PLANE.px(0, 0), PLANE.px(*WORDS[first]), cls="apy-c1", width=2))
         parts.append(arrow_px(PLANE.px(0, 0), PLANE.px(*WORDS[second]), cls="apy-c2", width=2))
@@ -88,9 +87,9 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     options = [(w, _word(t, w)) for w in shown]
     pickers = el("div", {"class": "apy-row"},
                  el("label", {"class": "apy-pick"}, el("span", {"class": "apy-swatch apy-c1", "aria-hidden": "true"}),
-                    esc(t.plain("first")), " ", select("first", first, options=options, aria_label=t.plain("first"))),
+                    t.html("first"), " ", select("first", first, options=options, aria_label=t.plain("first"))),
                  el("label", {"class": "apy-pick"}, el("span", {"class": "apy-swatch apy-c2", "aria-hidden": "true"}),
-                    esc(t.plain("second")), " ", select("second", second, options=options, aria_label=t.plain("second"))))
+                    t.html("second"), " ", select("second", second, options=options, aria_label=t.plain("second"))))
     body = (el("div", {"class": "apy-chips", "role": "group", "aria-label": t.plain("chips")}, chips)
             + drawing + pickers)
     if pair:
@@ -114,4 +113,3 @@ FIGURE = Figure(
     draw=draw,
     summary="Words as points of a designed 2-D plane, with the dot product and cosine of two.",
 )
-_ = num, math

@@ -79,29 +79,29 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
 
     def plain(name: str, caption: str) -> str:
         return matrix_table(m[name], row_labels=tokens, col_labels=dims, caption=caption, signed=True,
-                            corner=esc(t.plain("tokens")), selected=highlight(name), cls=f"apy-t-{name}")
+                            corner=t.html("tokens"), selected=highlight(name), cls=f"apy-t-{name}")
 
     def clickable(name: str, caption: str, cols: list[str], signed: bool) -> str:
         return matrix_table(
             m[name], row_labels=tokens, col_labels=cols, caption=caption, signed=signed,
-            corner=esc(t.plain("tokens")), selected=highlight(name), cls=f"apy-t-{name}",
+            corner=t.html("tokens"), selected=highlight(name), cls=f"apy-t-{name}",
             action=lambda r, c: {"table": name, "row": r, "col": c}, activate_on_focus=True,
             cell_label=lambda r, c: t.plain("cell_label", table=t.plain(CAPTIONS[name]), row=r + 1, col=c + 1,
                                             value=num(m[name][r][c], 2)),
         )
 
     top = el("div", {"class": "apy-tables"},
-             plain("Q", esc(t.plain("q_caption")) + " " + formula("Q = X W_Q")),
-             plain("K", esc(t.plain("k_caption")) + " " + formula("K = X W_K")),
-             plain("V", esc(t.plain("v_caption")) + " " + formula("V = X W_V")))
+             plain("Q", t.html("q_caption") + " " + formula("Q = X W_Q")),
+             plain("K", t.html("k_caption") + " " + formula("K = X W_K")),
+             plain("V", t.html("v_caption") + " " + formula("V = X W_V")))
     sums = el("p", {"class": "apy-muted"}, t.html("row_sum", sums=formula(
         ", ".join(num(sum(row), 2) for row in m["weights"]))))
     bottom = el("div", {"class": "apy-tables"},
-                clickable("scores", esc(t.plain("s_caption")) + " " + formula("Q Kᵀ / √dₖ"), tokens, True),
-                el("div", {}, clickable("weights", esc(t.plain("a_caption")) + " " + formula("softmax"), tokens, False), sums),
-                clickable("output", esc(t.plain("o_caption")) + " " + formula("A V"), dims, True))
+                clickable("scores", t.html("s_caption") + " " + formula("Q Kᵀ / √dₖ"), tokens, True),
+                el("div", {}, clickable("weights", t.html("a_caption") + " " + formula("softmax"), tokens, False), sums),
+                clickable("output", t.html("o_caption") + " " + formula("A V"), dims, True))
     reseed = el("div", {"class": "apy-row"},
-                button(esc(t.plain("reseed")), {"seed": (state["seed"] + 1) % 1000}, focus_key="reseed"))
+                button(t.html("reseed"), {"seed": (state["seed"] + 1) % 1000}, focus_key="reseed"))
     body = top + bottom + explain(m, table, i, j, t) + reseed
     readout = t.html("readout", table=esc(t.plain(CAPTIONS[table])), row=formula(_x(i)),
                      value=formula(num(m[table][i][j], 3)))

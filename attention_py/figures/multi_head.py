@@ -64,10 +64,10 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     assert mha.concat is not None
     band = lambda i, j: False  # noqa: E731 - no selection in these two
     concat = matrix_table(mha.concat, row_labels=words, col_labels=[math(str(c + 1)) for c in range(D_MODEL)],
-                          caption=esc(t.plain("concat")), signed=True, show_numbers=False, selected=band,
+                          caption=t.html("concat"), signed=True, show_numbers=False, selected=band,
                           cls=f"apy-mini apy-concat apy-bands-{h}")
     out = matrix_table(output, row_labels=words, col_labels=[math(str(c + 1)) for c in range(D_MODEL)],
-                       caption=esc(t.plain("output")), signed=True, show_numbers=False, cls="apy-mini")
+                       caption=t.html("output"), signed=True, show_numbers=False, cls="apy-mini")
     items = []
     for k, w in enumerate(per_head):
         row = w[focus]

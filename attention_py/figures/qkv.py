@@ -43,7 +43,7 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     vectors = {"query": reading.q[chosen], "key": reading.k[chosen], "value": reading.v[chosen]}
     top = max(abs(v) for vec in vectors.values() for v in vec) or 1.0
     x_row = el("div", {"class": "apy-qkv__input"},
-               el("p", {"class": "apy-qkv__role"}, esc(t.plain("input")), " ", math("x")),
+               el("p", {"class": "apy-qkv__role"}, t.html("input"), " ", math("x")),
                vector_cells(reading.x1[chosen], label="",
                             aria_label=t.plain("input_label", word=word,
                                                values=", ".join(f"{v:.2f}" for v in reading.x1[chosen]))))
@@ -56,7 +56,7 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
             vector_cells(vec, label="", scale=top,
                          aria_label=t.plain("vector_label", role=t.plain(role), word=word,
                                             values=", ".join(f"{v:.2f}" for v in vec))),
-            el("p", {"class": "apy-qkv__gloss"}, "“", esc(t.plain(f"gloss_{role}_{group}")), "”"),
+            el("p", {"class": "apy-qkv__gloss"}, t.html(f"gloss_{role}_{group}")),
         ))
     body = strip + x_row + el("div", {"class": "apy-qkv"}, "".join(cards))
     readout = t.html("readout", word=esc(word))

@@ -82,17 +82,17 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
                   label=t.plain("picture", token=_name(focus)), cls="apy-flowpic")
     chooser = segmented(t.plain("focus"), [(math(_name(j)), {"focus": j}, j == focus) for j in range(3)], key="focus")
     inputs = el("div", {"class": "apy-row apy-vecinputs"}, "".join(
-        el("div", {"class": "apy-vecinput"}, math(f"{_name(j)} = ("),
+        el("div", {"class": "apy-vecinput", "dir": "ltr"}, math(f"{_name(j)} = ("),
            number_box(f"x.{j}.0", xs[j][0], aria_label=t.plain("vector_label", token=_name(j), axis="1"), digits=1),
            math(","),
            number_box(f"x.{j}.1", xs[j][1], aria_label=t.plain("vector_label", token=_name(j), axis="2"), digits=1),
            math(")"))
         for j in range(3)))
-    head = el("tr", {}, el("th", {"scope": "col"}, esc(t.plain("token"))),
+    head = el("tr", {}, el("th", {"scope": "col"}, t.html("token")),
               "".join(el("th", {"scope": "col"}, math(_name(j))) for j in range(3)))
-    rows = (el("tr", {}, el("th", {"scope": "row"}, esc(t.plain("table_score")), " ", math(f"{_name(focus)}·xⱼ")),
+    rows = (el("tr", {}, el("th", {"scope": "row"}, t.html("table_score"), " ", math(f"{_name(focus)}·xⱼ")),
                "".join(el("td", {}, num(s, 2)) for s in scores))
-            + el("tr", {}, el("th", {"scope": "row"}, esc(t.plain("table_weight")), " ", math("αⱼ")),
+            + el("tr", {}, el("th", {"scope": "row"}, t.html("table_weight"), " ", math("αⱼ")),
                  "".join(el("td", {"class": "apy-cell", "style": f"--w:{a:.3f}"}, num(a, 2)) for a in alphas)))
     table = el("table", {"class": "apy-matrix apy-small", "dir": "ltr"}, el("thead", {}, head), el("tbody", {}, rows))
     mix = " + ".join(f"{num(a, 2)}·{_name(j)}" for j, a in enumerate(alphas))

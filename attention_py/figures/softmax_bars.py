@@ -52,8 +52,8 @@ def entry_buttons(z: list[float], t: Text) -> str:
     """Add a score (starting at 0) or remove the last one, within 2..6 entries."""
     return el(
         "div", {"class": "apy-row"},
-        button(esc(t.plain("add")), {"z": z + [0.0]}, disabled=len(z) >= MAX_ENTRIES, focus_key="add"),
-        button(esc(t.plain("remove")), {"z": z[:-1]}, disabled=len(z) <= 2, focus_key="remove"),
+        button(t.html("add"), {"z": z + [0.0]}, disabled=len(z) >= MAX_ENTRIES, focus_key="add"),
+        button(t.html("remove"), {"z": z[:-1]}, disabled=len(z) <= 2, focus_key="remove"),
     )
 
 
@@ -68,7 +68,7 @@ def draw_plain(state: dict[str, Any], t: Text) -> Panel:
     z = state["z"]
     probs = softmax(z)
     body = (
-        el("p", {"class": "apy-formula"}, esc(t.plain("formula_label")), " ",
+        el("p", {"class": "apy-formula"}, t.html("formula_label"), " ",
            math("softmax(z)ᵢ = exp(zᵢ) / Σⱼ exp(zⱼ)"))
         + bars(z, probs, t)
         + entry_buttons(z, t)
@@ -81,12 +81,12 @@ def draw_scaled(state: dict[str, Any], t: Text) -> Panel:
     probs = softmax(z, scale=scale)
     scaled = ", ".join(num(scale * zi, 2) for zi in z)
     body = (
-        el("p", {"class": "apy-formula"}, esc(t.plain("formula_label")), " ",
+        el("p", {"class": "apy-formula"}, t.html("formula_label"), " ",
            math("pᵢ = exp(s·zᵢ) / Σⱼ exp(s·zⱼ)"))
         + el("div", {"class": "apy-scale"},
              slider("scale", scale, lo=0.0, hi=10.0, step=0.1, label=math("s ="),
                     aria_label=t.plain("scale_label"), shown=f"× {num(scale, 1)}", digits=1),
-             el("p", {"class": "apy-muted"}, esc(t.plain("scale_caption")), " ",
+             el("p", {"class": "apy-muted"}, t.html("scale_caption"), " ",
                 t.html("scaled_scores", values=math(f"s·z = [{scaled}]"))))
         + bars(z, probs, t)
         + entry_buttons(z, t)

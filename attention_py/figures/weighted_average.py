@@ -62,7 +62,7 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
                         el("circle", {"cx": f(yu), "cy": f(yv), "r": "7"}),
                         el("text", {"x": f(yu + 10), "y": f(yv - 9)}, "y")))
     drawing = svg("".join(parts), width=PLANE.width, height=PLANE.height, label=t.plain("picture"), cls="apy-plane")
-    body = (el("p", {"class": "apy-formula"}, esc(t.plain("formula")), " ",
+    body = (el("p", {"class": "apy-formula"}, t.html("formula"), " ",
                formula("y = Σⱼ αⱼ xⱼ,   αⱼ = wⱼ / Σₖ wₖ"))
             + el("div", {"class": "apy-split"}, el("div", {"class": "apy-split__main"}, drawing),
                  el("div", {"class": "apy-side apy-bars"}, sliders)))

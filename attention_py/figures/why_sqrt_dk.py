@@ -28,7 +28,7 @@ CHOICES = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512]
 RAW_LIMIT, SCALED_LIMIT = 60.0, 4.0
 BINS = 30
 KEYS = 8
-STRINGS = ("title", "dk_label", "presets", "raw", "scaled", "measured", "expected", "softmax_raw",
+STRINGS = ("title", "dk_label", "presets", "raw", "scaled", "measured", "softmax_raw",
            "softmax_scaled", "readout", "caption", "picture_raw", "picture_scaled", "largest", "overflow")
 
 
@@ -98,13 +98,13 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     panels = el(
         "div", {"class": "apy-hists"},
         el("div", {"class": "apy-hists__one"},
-           el("p", {"class": "apy-hists__title"}, esc(t.plain("raw")), " ", formula("q·k")),
+           el("p", {"class": "apy-hists__title"}, t.html("raw"), ": ", formula("q·k")),
            histogram(raw, RAW_LIMIT, label=t.plain("picture_raw", std=num(raw_std, 1)), std=raw_std,
                      overflow_text=t.plain("overflow", count=outside)),
            el("p", {"class": "apy-muted"}, t.html("measured", std=value(raw_std, 2)), " · ",
-              t.html("expected", root=value(root, 2)))),
+              formula(f"√dₖ = {num(root, 2)}"))),
         el("div", {"class": "apy-hists__one"},
-           el("p", {"class": "apy-hists__title"}, esc(t.plain("scaled")), " ", formula("q·k / √dₖ")),
+           el("p", {"class": "apy-hists__title"}, t.html("scaled"), ": ", formula("q·k / √dₖ")),
            histogram(scaled, SCALED_LIMIT, label=t.plain("picture_scaled", std=num(scaled_std, 2)), std=scaled_std,
                      overflow_text=""),
            el("p", {"class": "apy-muted"}, t.html("measured", std=value(scaled_std, 2)))),
@@ -114,13 +114,13 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     top_raw, top_scaled = max(percent_shares(p_raw)), max(percent_shares(p_scaled))
     effect = el(
         "div", {"class": "apy-effect"},
-        el("div", {}, el("p", {}, esc(t.plain("softmax_raw")), " ", formula("softmax(q·k)")), mini_bars(p_raw),
+        el("div", {}, el("p", {}, t.html("softmax_raw"), " ", formula("softmax(q·k)")), mini_bars(p_raw),
            el("p", {"class": "apy-muted"}, t.html("largest", share=el("span", {"dir": "ltr"}, pct(top_raw))))),
-        el("div", {}, el("p", {}, esc(t.plain("softmax_scaled")), " ", formula("softmax(q·k / √dₖ)")), mini_bars(p_scaled),
+        el("div", {}, el("p", {}, t.html("softmax_scaled"), " ", formula("softmax(q·k / √dₖ)")), mini_bars(p_scaled),
            el("p", {"class": "apy-muted"}, t.html("largest", share=el("span", {"dir": "ltr"}, pct(top_scaled))))),
     )
     body = el("div", {"class": "apy-row"}, control, presets) + panels + effect
-    readout = t.html("readout", dk=value(d_k, 0), std=value(raw_std, 1), root=value(root, 1),
+    readout = t.html("readout", dk=formula(f"dₖ = {d_k}"), std=value(raw_std, 1), root=formula(f"√dₖ = {num(root, 1)}"),
                      raw=el("span", {"dir": "ltr"}, pct(top_raw)), scaled=el("span", {"dir": "ltr"}, pct(top_scaled)))
     return Panel(body, readout, [t.html("caption")])
 
