@@ -59,9 +59,7 @@ def matrix_table(
             classes = ["apy-cell"]
             if masked and masked(i, j):
                 classes.append("apy-cell--masked")
-                cells.append(el("td", {"class": " ".join(classes)},
-                                el("span", {"class": "apy-sr"}, esc(masked_text)),
-                                el("span", {"aria-hidden": "true"}, "\u00b7")))
+                cells.append(el("td", {"class": " ".join(classes)}, el("span", {"class": "apy-sr"}, esc(masked_text))))
                 continue
             if signed:
                 classes.append("apy-cell--pos" if v >= 0 else "apy-cell--neg")
@@ -72,7 +70,7 @@ def matrix_table(
                 classes.append("apy-cell--selected")
             if dimmed and dimmed(i, j):
                 classes.append("apy-cell--dim")
-            text = num(v, digits) if show_numbers else el("span", {"class": "apy-sr"}, num(v, digits))
+            text = el("span", {} if show_numbers else {"class": "apy-sr"}, num(v, digits))
             change = action(i, j) if action else None
             if change is not None:
                 content = el("button", {

@@ -88,7 +88,8 @@ class Number(Field):
     quantum: float | None = None
 
     def clean(self, value: Any, key: str) -> float:
-        return _clamp(_snap(parse_number(value, key), self.quantum), self.lo, self.hi)
+        clamped = _clamp(parse_number(value, key), self.lo, self.hi)
+        return _clamp(_snap(clamped, self.quantum), self.lo, self.hi)
 
 
 @dataclass(frozen=True)
@@ -100,7 +101,7 @@ class Integer(Field):
     default: int
 
     def clean(self, value: Any, key: str) -> int:
-        return int(_clamp(round(parse_number(value, key)), self.lo, self.hi))
+        return int(round(_clamp(parse_number(value, key), self.lo, self.hi)))
 
 
 @dataclass(frozen=True)

@@ -50,9 +50,7 @@ def angle_arc(a: list[float], b: list[float]) -> str:
 def projection(a: list[float], b: list[float]) -> str:
     """b's shadow on the line through a: a dashed drop and a thick segment along a."""
     length_sq = a[0] ** 2 + a[1] ** 2
-    if length_sq < 1e-12:
-        return ""
-    t = dot(a, b) / length_sq
+    t = dot(a, b) / length_sq if length_sq > 1e-12 else 0.0
     foot = (t * a[0], t * a[1])
     drop = (PLANE.px(*b), PLANE.px(*foot))
     line = (PLANE.px(0, 0), PLANE.px(*foot))
@@ -80,7 +78,7 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
         ))
     picture = (
         PLANE.grid()
-        + (angle_arc(a, b) if defined else "")
+        + (angle_arc(a, b) if defined else el("path", {"class": "apy-arc", "d": ""}))
         + projection(a, b)
         + arrow_px(PLANE.px(0, 0), PLANE.px(*a), cls="apy-c1")
         + arrow_px(PLANE.px(0, 0), PLANE.px(*b), cls="apy-c2")

@@ -71,9 +71,8 @@ def histogram(values: list[float], limit: float, *, label: str, std: float, over
         s = sign * min(std, limit)
         x = pad + (s + limit) / (2 * limit) * (width - 2 * pad)
         parts.append(el("line", {"class": "apy-std", "x1": f(x), "y1": "6", "x2": f(x), "y2": f(base)}))
-    if outside:
-        parts.append(el("text", {"class": "apy-tick", "x": f(width - pad), "y": "12", "text-anchor": "end"},
-                        esc(overflow_text)))
+    parts.append(el("text", {"class": "apy-tick", "x": f(width - pad), "y": "12", "text-anchor": "end"},
+                    esc(overflow_text) if outside else ""))
     return svg("".join(parts), width=width, height=height, label=label, cls="apy-hist")
 
 

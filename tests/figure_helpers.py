@@ -1,0 +1,104 @@
+"""Shared helpers for the figure tests: strings files, markup checks, state strategies."""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from html.parser import HTMLParser
+from pathlib import Path
+from xml.etree import ElementTree
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+STRINGS_DIR = ROOT / "docs" / "figure-strings"
+LANGS = ("en", "he", "fa")
+VOID = {"input", "br", "hr", "img", "meta", "link", "wbr", "area", "base", "col", "embed", "source", "track"}
+NON_FINITE = re.compile(r"(?i)(?<![a-z_])(nan|[+-]?inf(inity)?)(?![a-z_])")
+
+
+@lru_cache(maxsize=None)
+def strings(lang: str) -> dict:
+    return yaml.safe_load((STRINGS_DIR / f"{lang}.yml").read_text(encoding="utf-8"))
+
+
+class Element:
+    """A parsed element: tag, attributes, children, and its text (own and descendants')."""
+
+    def __init__(self, tag: str, attrs: dict[str, str | None], parent: Element | None) -> None:
+        self.tag, self.attrs, self.parent = tag, attrs, parent
+        self.children: list[Element] = []
+        self.parts: list[str | Element] = []
+
+    @property
+    def text(self) -> str:
+        return "".join(p if isinstance(p, str) else p.text for p in self.parts)
+
+    def iter(self):
+        yield self
+        for child in self.children:
+            yield from child.iter()
+
+    def find_all(self, predicate) -> list[Element]:
+        return [e for e in self.iter() if predicate(e)]
+
+    def has_class(self, name: str) -> bool:
+        return name in (self.attrs.get("class") or "").split()
+
+    def by_class(self, name: str) -> list[Element]:
+        return self.find_all(lambda e: e.has_class(name))
+
+    def inherited(self, attr: str) -> str | None:
+        node: Element | None = self
+        while node is not None:
+            if attr in node.attrs:
+                return node.attrs[attr]
+            node = node.parent
+        return None
+
+
+class _TreeBuilder(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.root = Element("#root", {}, None)
+        self.stack = [self.root]
+
+    def handle_starttag(self, tag, attrs):
+        node = Element(tag, dict(attrs), self.stack[-1])
+        self.stack[-1].children.append(node)
+        self.stack[-1].parts.append(node)
+        if tag not in VOID:
+            self.stack.append(node)
+
+    def handle_startendtag(self, tag, attrs):
+        node = Element(tag, dict(attrs), self.stack[-1])
+        self.stack[-1].children.append(node)
+        self.stack[-1].parts.append(node)
+
+    def handle_endtag(self, tag):
+        if tag in VOID:
+            return
+        if self.stack[-1].tag != tag:
+            raise AssertionError(f"unbalanced markup: </{tag}> closes <{self.stack[-1].tag}>")
+        self.stack.pop()
+
+    def handle_data(self, data):
+        self.stack[-1].parts.append(data)
+
+
+def parse(markup: str) -> Element:
+    """Parse a fragment, asserting balanced tags and that every <svg> is well-formed XML."""
+    builder = _TreeBuilder()
+    builder.feed(markup)
+    builder.close()
+    assert len(builder.stack) == 1, f"unclosed <{builder.stack[-1].tag}>"
+    for svg in re.findall(r"<svg\b.*?</svg>", markup, flags=re.S):
+        ElementTree.fromstring(svg)
+    roots = builder.root.children
+    assert len(roots) == 1, "a figure must be exactly one root element"
+    return roots[0]
+
+
+def skeleton(markup: str) -> list[str]:
+    """Tags in document order: what the host's DOM morph relies on."""
+    return [e.tag for e in parse(markup).iter()]

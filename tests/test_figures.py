@@ -1,0 +1,313 @@
+"""The figures: registry, numbers equal the package's math, markup, directions, states."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from attention_py import dot, norm, softmax
+from attention_py.figures import FIGURES, StateError, figure_from_block, host_update, render
+from attention_py.figures._format import num, percent_shares
+from attention_py.figures._sentence import parse_tokens, pronoun_index, read
+from attention_py.figures._strings import MissingStringError
+from tests.figure_helpers import LANGS, NON_FINITE, parse, skeleton, strings
+
+NAMES = [
+    "embedding_space", "weighted_average", "dot_product", "qkv", "softmax", "softmax_scale",
+    "why_sqrt_dk", "attention_sentence", "self_attention_simple", "information_flow",
+    "causal_attention", "multi_head",
+]
+
+
+def draw(name, state=None, lang="en"):
+    return render(name, state, lang=lang, strings=strings(lang))
+
+
+def test_registry_has_the_twelve_figures_in_article_order():
+    assert list(FIGURES) == NAMES
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("name", NAMES)
+def test_default_render_is_one_wellformed_root_with_its_state(name, lang):
+    html = draw(name, lang=lang)
+    root = parse(html)
+    assert root.attrs["data-figure"] == name
+    assert json.loads(root.attrs["data-state"]) == FIGURES[name].default_state()
+    assert root.attrs["lang"] == lang
+    assert root.attrs["dir"] == ("ltr" if lang == "en" else "rtl")
+    assert root.attrs["aria-label"]
+    assert not NON_FINITE.search(html)
+    live = [e for e in root.iter() if e.attrs.get("aria-live") == "polite"]
+    assert len(live) == 1 and live[0].text.strip(), "one non-empty polite readout"
+    assert draw(name, lang=lang) == html, "rendering is deterministic"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("name", NAMES)
+def test_every_control_has_an_accessible_name(name, lang):
+    root = parse(draw(name, lang=lang))
+    for e in root.iter():
+        if e.tag in ("input", "select"):
+            labelled = e.attrs.get("aria-label") or any(a.tag == "label" for a in _ancestors(e))
+            assert labelled, f"{name}: unlabelled <{e.tag} name={e.attrs.get('name')}>"
+        if e.tag == "button":
+            assert e.attrs.get("aria-label") or e.text.strip(), f"{name}: button without a name"
+        if e.attrs.get("tabindex") == "0":
+            assert e.attrs.get("aria-label") and e.attrs.get("role"), f"{name}: focusable <{e.tag}> needs role and name"
+
+
+def _ancestors(e):
+    node = e.parent
+    while node is not None:
+        yield node
+        node = node.parent
+
+
+def test_softmax_shows_the_article_numbers_and_sums_to_100():
+    root = parse(draw("softmax"))
+    shown = [e.text for e in root.by_class("apy-bar__value")]
+    assert shown == ["p₀ 14.0%", "p₁ 23.1%", "p₂ 62.9%"]
+    assert [round(100 * p, 1) for p in softmax([1.5, 2.0, 3.0])] == [14.0, 23.1, 62.9]
+    assert "100.0%" in root.by_class("apy-fig__readout")[0].text
+
+
+@pytest.mark.parametrize("probs", [[1 / 3] * 3, [0.125] * 8, [0.9995, 0.0004, 0.0001], softmax([0, 0, 0, 0, 0, 0])])
+def test_percent_shares_add_up_and_stay_within_one_unit(probs):
+    shares = percent_shares(probs)
+    assert round(sum(shares), 6) == 100.0
+    for share, p in zip(shares, probs, strict=True):
+        assert abs(share - 100 * p) < 0.1 + 1e-9
+
+
+def test_softmax_scale_sharpens_and_flattens():
+    def top(scale):
+        root = parse(draw("softmax_scale", {"scale": scale}))
+        return max(float(e.text.split()[1].rstrip("%")) for e in root.by_class("apy-bar__value"))
+
+    assert top(0.0) == pytest.approx(33.33, abs=0.1)
+    assert top(1.0) == 62.9
+    assert top(10.0) > 99.0
+
+
+def test_dot_product_readout_matches_the_package():
+    a, b = [1.5, -0.5], [0.3, 2.0]
+    root = parse(draw("dot_product", {"a": a, "b": b}))
+    stats = dict(zip([e.text for e in root.find_all(lambda e: e.tag == "dt")],
+                     [e.text for e in root.find_all(lambda e: e.tag == "dd")], strict=True))
+    assert stats["a · b"] == num(dot(a, b))
+    assert stats["|a|"] == num(norm(a))
+    expected_angle = math.degrees(math.acos(dot(a, b) / (norm(a) * norm(b))))
+    assert stats["θ"] == num(expected_angle, 0) + "°"
+
+
+def test_dot_product_presets_set_b_exactly():
+    root = parse(draw("dot_product", {"a": [2, 1], "b": [0.5, 0.5]}))
+    presets = {e.text: json.loads(e.attrs["data-set"]) for e in root.find_all(lambda e: e.tag == "button")}
+    assert presets["Same direction"] == {"b": [2.0, 1.0]}
+    assert presets["Perpendicular"] == {"b": [-1.0, 2.0]}
+    assert presets["Opposite"] == {"b": [-2.0, -1.0]}
+    perpendicular = parse(draw("dot_product", {"a": [2, 1], "b": [-1, 2]}))
+    assert "0.00" in perpendicular.by_class("apy-stats__big")[0].text
+
+
+def test_zero_vector_has_no_angle_and_no_nan():
+    html = draw("dot_product", {"a": [0, 0], "b": [1, 1]})
+    assert not NON_FINITE.search(html)
+    assert "no angle" in parse(html).by_class("apy-fig__readout")[0].text
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_pronoun_flips_between_the_two_endings(lang):
+    for ending, noun in (("angry", "teacher"), ("rude", "student")):
+        tokens = parse_tokens(strings(lang)["common"][f"sentence_{ending}"], lang)
+        weights = read(tokens).weights2
+        she = pronoun_index(tokens)
+        top = max((j for j in range(len(tokens)) if j != she), key=lambda j: weights[she][j])
+        assert tokens[top].role == noun, f"{lang}/{ending}: the pronoun attends to {tokens[top].role}"
+        assert weights[she][top] > 0.5
+
+
+def test_sentence_matrix_is_the_models_matrix():
+    tokens = parse_tokens(strings("en")["common"]["sentence_rude"], "en")
+    weights = read(tokens).weights2
+    root = parse(draw("attention_sentence", {"ending": "rude"}))
+    table = root.by_class("apy-attn")[0]
+    shown = [[c.text for c in row.children[1:]] for row in table.find_all(lambda e: e.tag == "tr")[1:]]
+    assert shown == [[num(w) for w in row] for row in weights]
+    for row in weights:
+        assert math.fsum(row) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("lang", ["he", "fa"])
+def test_rtl_sentence_reads_right_to_left_and_maths_stays_ltr(lang):
+    root = parse(draw("attention_sentence", lang=lang))
+    strip = root.by_class("apy-sentence")[0]
+    assert strip.inherited("dir") == "rtl", "tokens flow in the reading direction"
+    words = [e.text for e in strip.by_class("apy-token__word")]
+    expected = [t.strip().partition(":")[2].strip() for t in strings(lang)["common"]["sentence_angry"].split("|")]
+    assert words == expected, "tokens in logical order; dir=rtl lays them out right to left"
+    assert root.by_class("apy-attn")[0].inherited("dir") == "rtl", "token axes follow the reading direction"
+    for name in NAMES:
+        fig = parse(draw(name, lang=lang))
+        for e in fig.iter():
+            if e.tag == "svg" or e.has_class("apy-math") or e.has_class("apy-num"):
+                assert e.attrs.get("dir") == "ltr", f"{name}: <{e.tag} class={e.attrs.get('class')}> must be LTR"
+    flow = parse(draw("information_flow", lang=lang))
+    assert all(t.attrs.get("dir") == "ltr" for t in flow.by_class("apy-matrix")), "numeric matrices stay LTR"
+
+
+def test_weighted_average_point_and_zero_weights():
+    root = parse(draw("weighted_average", {"w": [1, 0, 0]}))
+    assert "y = (−2.00, 1.20)" in root.by_class("apy-fig__readout")[0].text
+    zero = draw("weighted_average", {"w": [0, 0, 0]})
+    assert "nothing to average" in parse(zero).by_class("apy-fig__readout")[0].text
+    assert not NON_FINITE.search(zero)
+
+
+def test_why_sqrt_dk_spread_grows_like_sqrt_dk_and_scaling_undoes_it():
+    from attention_py.figures.why_sqrt_dk import samples, spread
+
+    for d_k in (1, 64, 512):
+        raw = samples(d_k)
+        assert spread(raw) == pytest.approx(math.sqrt(d_k), rel=0.1)
+        assert spread([v / math.sqrt(d_k) for v in raw]) == pytest.approx(1.0, rel=0.1)
+
+
+def test_causal_rows_do_not_change_when_a_token_arrives():
+    for causal, word in ((True, "did not change"), (False, "changed")):
+        root = parse(draw("causal_attention", {"causal": causal, "step": 9}))
+        assert word in root.text
+
+
+def test_causal_mask_hides_the_upper_triangle():
+    root = parse(draw("causal_attention", {"causal": True}))
+    rows = root.by_class("apy-causal")[0].find_all(lambda e: e.tag == "tr")[1:]
+    for i, row in enumerate(rows):
+        cells = row.children[1:]
+        for j, cell in enumerate(cells):
+            assert cell.has_class("apy-cell--masked") == (j > i)
+
+
+def test_multi_head_heads_differ_and_shapes_are_shown():
+    for heads in (1, 2, 4):
+        root = parse(draw("multi_head", {"heads": heads}))
+        assert len(root.by_class("apy-head")) == heads
+        assert f"{heads} × 10×{8 // heads}" in root.by_class("apy-shapes")[0].text
+    four = parse(draw("multi_head", {"heads": 4}))
+    grids = [[c.text for c in h.find_all(lambda e: e.tag == "td")] for h in four.by_class("apy-head")]
+    assert len({tuple(g) for g in grids}) == 4, "every head has its own pattern"
+
+
+def test_information_flow_explains_the_selected_cell_with_its_numbers():
+    from attention_py.figures.information_flow import compute
+
+    m = compute(1)
+    root = parse(draw("information_flow", {"table": "scores", "row": 2, "col": 0}))
+    explained = root.by_class("apy-explain")[0].text
+    assert explained.endswith(num(m["scores"][2][0], 3))
+    for row in m["weights"]:
+        assert math.fsum(row) == pytest.approx(1.0)
+
+
+def test_embedding_space_cosines_tell_the_story():
+    def cosine(first, second):
+        root = parse(draw("embedding_space", {"words": ["happy", "glad", "sad", "car"], "first": first, "second": second}))
+        return float(root.by_class("apy-num")[-1].text.replace("−", "-"))
+
+    assert cosine("happy", "glad") > 0.9
+    assert cosine("happy", "sad") == -1.0
+    assert abs(cosine("happy", "car")) < 0.05
+
+
+# States: refused, clamped, and the page's update path ------------------------------------
+
+@pytest.mark.parametrize(("state", "key"), [
+    ({"z": [1, "abc", 3]}, "z.1"),
+    ({"z": [1, float("nan"), 3]}, "z.1"),
+    ({"z": [1, float("inf"), 3]}, "z.1"),
+    ({"z": [1]}, "z"),
+    ({"z": "1, 2, 3"}, "z"),
+    ({"zz": [1, 2]}, "zz"),
+    ({"z": [None, 1]}, "z.0"),
+    ({"z": [True, 1]}, "z.0"),
+])
+def test_bad_softmax_states_are_refused_naming_the_key(state, key):
+    with pytest.raises(StateError) as error:
+        FIGURES["softmax"].normalise(state)
+    assert error.value.key == key
+    assert str(error.value).startswith(f"{key}:")
+
+
+def test_numbers_are_clamped_and_text_numbers_understood():
+    assert FIGURES["softmax"].normalise({"z": [99, -99, "۱٫۵"]})["z"] == [5.0, -5.0, 1.5]
+    assert FIGURES["why_sqrt_dk"].normalise({"d_k": 10**9})["d_k"] == 512
+    assert FIGURES["why_sqrt_dk"].normalise({"d_k": "0"})["d_k"] == 1
+    assert FIGURES["softmax_scale"].normalise({"scale": "1,5"})["scale"] == 1.5
+    assert FIGURES["multi_head"].normalise({"heads": "4"})["heads"] == 4
+    with pytest.raises(StateError):
+        FIGURES["multi_head"].normalise({"heads": 3})
+
+
+def test_figure_from_block_reports_unknown_names_and_keys():
+    with pytest.raises(ValueError, match="unknown figure 'sofmax'.*softmax"):
+        figure_from_block("sofmax", {}, "en", strings("en"))
+    with pytest.raises(ValueError, match="figure 'softmax': scal: unknown key"):
+        figure_from_block("softmax", {"scal": 2}, "en", strings("en"))
+    assert 'data-figure="softmax"' in figure_from_block("softmax", None, "en", strings("en"))
+
+
+def test_prerender_accepts_yaml_text():
+    from attention_py.figures.build import prerender
+
+    html = prerender("softmax", "z: [1, 2, 3, 4]\n", "he", strings("he"), instance="fig-1")
+    root = parse(html)
+    assert root.attrs["id"] == "fig-1"
+    assert json.loads(root.attrs["data-state"]) == {"z": [1.0, 2.0, 3.0, 4.0]}
+    with pytest.raises(ValueError, match="not valid YAML"):
+        prerender("softmax", "z: [1, 2", "en", strings("en"))
+
+
+def test_host_update_applies_a_change_and_refuses_bad_input_in_the_readers_language():
+    root = parse(draw("softmax"))
+    state, carried = root.attrs["data-state"], root.attrs["data-strings"]
+    ok = json.loads(host_update("softmax", state, json.dumps({"z.1": "2.5"}), "en", carried))
+    assert ok["ok"] and ok["state"] == {"z": [1.5, 2.5, 3.0]}
+    assert parse(ok["html"]).attrs["data-figure"] == "softmax"
+    he = parse(draw("softmax", lang="he"))
+    bad = json.loads(host_update("softmax", state, json.dumps({"z.1": "שלוש"}), "he", he.attrs["data-strings"]))
+    assert bad == {"ok": False, "error": bad["error"], "detail": bad["detail"], "key": "z.1"}
+    assert "שלוש" in bad["error"] and "אינו מספר" in bad["error"]
+    missing = json.loads(host_update("softmax", state, json.dumps({"z.7": 1}), "en", carried))
+    assert not missing["ok"] and missing["key"] == "z.7"
+
+
+def test_carried_strings_are_enough_to_render_again():
+    for name in NAMES:
+        carried = json.loads(parse(draw(name, lang="fa")).attrs["data-strings"])
+        assert render(name, None, lang="fa", strings=carried) == draw(name, lang="fa")
+
+
+def test_missing_string_names_the_file_and_key():
+    broken = {section: dict(table) for section, table in strings("he").items()}
+    del broken["softmax"]["caption"]
+    with pytest.raises(MissingStringError, match=r"'softmax\.caption'.*docs/figure-strings/he\.yml"):
+        render("softmax", None, lang="he", strings=broken)
+
+
+@pytest.mark.parametrize(("name", "a", "b"), [
+    ("softmax", {"z": [1, 2, 3]}, {"z": [-4, 0.5, 5]}),
+    ("softmax_scale", {"scale": 0}, {"scale": 9.5, "z": [0, 0, 1]}),
+    ("dot_product", {"a": [1, 1]}, {"a": [-3, 2], "b": [2, -1]}),
+    ("weighted_average", {"w": [0.1, 0.2, 0.3]}, {"w": [1, 0, 0.5]}),
+    ("why_sqrt_dk", {"d_k": 1}, {"d_k": 512}),
+    ("attention_sentence", {"selected": 0}, {"selected": 3, "layer": 1}),
+    ("information_flow", {"table": "scores"}, {"table": "output", "row": 2, "seed": 7}),
+    ("self_attention_simple", {"focus": 0}, {"focus": 2, "x": [[0, 0], [1, 1], [3, -3]]}),
+    ("multi_head", {"heads": 2}, {"heads": 2}),
+    ("causal_attention", {"causal": True}, {"causal": False}),
+])
+def test_dom_skeleton_is_stable_across_states(name, a, b):
+    assert skeleton(draw(name, a)) == skeleton(draw(name, b))

@@ -1,0 +1,77 @@
+"""Translations: every key a figure uses is declared, present in every language, and used."""
+
+from __future__ import annotations
+
+import pytest
+
+from attention_py.figures import FIGURES, required_strings
+from attention_py.figures._strings import Text, check_strings
+from attention_py.figures.build import check_strings_dir, check_strings_file
+from tests.figure_helpers import LANGS, STRINGS_DIR, strings
+
+# States that between them reach every branch that picks a different string.
+TOUR = {
+    "embedding_space": [{}, {"words": ["car"]}],
+    "weighted_average": [{}, {"w": [0, 0, 0]}],
+    "dot_product": [{}, {"a": [0, 0]}, {"b": [-1, -2]}, {"b": [-1, 2]}],
+    "qkv": [{"word": i} for i in range(10)],
+    "attention_sentence": [{}, {"layer": 1}],
+    "causal_attention": [{}, {"causal": False}, {"step": 1}, {"causal": False, "step": 5}],
+    "information_flow": [{"table": t} for t in ("scores", "weights", "output")],
+}
+
+
+def used_keys(name: str, lang: str) -> set[str]:
+    figure = FIGURES[name]
+    text = Text(strings(lang), lang, name)
+    for state in TOUR.get(name, [{}]):
+        clean = figure.normalise(state)
+        figure.frame(clean, text, figure.draw(clean, text), None)
+    return text.used
+
+
+def test_strings_files_are_complete_and_consistent():
+    assert check_strings_dir(STRINGS_DIR) == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("name", list(FIGURES))
+def test_used_keys_are_exactly_the_declared_keys(name, lang):
+    used = used_keys(name, lang)
+    declared = {f"{name}.{k}" for k in FIGURES[name].strings}
+    common = {f"common.{k}" for k in required_strings()["common"]}
+    assert used - declared - common == set(), "keys used but not declared"
+    assert declared - used == set(), "keys declared but never used (dead translations)"
+
+
+def test_check_reports_missing_extra_and_placeholder_problems(tmp_path):
+    broken = {section: dict(table) for section, table in strings("fa").items()}
+    del broken["softmax"]["caption"]
+    broken["softmax"]["readout"] = "{values}"  # lost {total}
+    broken["softmax"]["typo"] = "x"
+    broken["sofmax"] = {}
+    problems = check_strings(broken, required_strings(), source="docs/figure-strings/fa.yml", reference=strings("en"))
+    assert "docs/figure-strings/fa.yml: softmax.caption: missing" in problems
+    assert any(p.startswith("docs/figure-strings/fa.yml: softmax.readout: uses placeholders") for p in problems)
+    assert "docs/figure-strings/fa.yml: softmax.typo: unknown key (not used by any figure)" in problems
+    assert "docs/figure-strings/fa.yml: unknown section 'sofmax' (no figure of that name)" in problems
+
+
+def test_check_strings_file_names_the_file(tmp_path):
+    (tmp_path / "en.yml").write_text((STRINGS_DIR / "en.yml").read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "xx.yml").write_text("common:\n  direction: ltr\n", encoding="utf-8")
+    problems = check_strings_file(tmp_path / "xx.yml")
+    assert f"{tmp_path / 'xx.yml'}: softmax: missing section 'softmax'" not in problems
+    assert f"{tmp_path / 'xx.yml'}: missing section 'softmax'" in problems
+    assert f"{tmp_path / 'xx.yml'}: common.static_hint: missing" in problems
+
+
+def test_math_between_dollars_becomes_an_isolated_ltr_span():
+    text = Text({"common": {}, "x": {"title": "למה מחלקים ב-$√dₖ$"}}, "he", "x")
+    assert text.html("title") == 'למה מחלקים ב-<span class="apy-math" dir="ltr">√dₖ</span>'
+    assert text.plain("title") == "למה מחלקים ב-√dₖ"
+
+
+def test_translations_cannot_inject_markup():
+    text = Text({"common": {}, "x": {"title": '<img src=x onerror="alert(1)">'}}, "en", "x")
+    assert "<img" not in text.html("title")
