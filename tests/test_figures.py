@@ -12,7 +12,7 @@ from attention_py.figures import FIGURES, StateError, figure_from_block, host_up
 from attention_py.figures._format import num, percent_shares
 from attention_py.figures._sentence import parse_tokens, pronoun_index, read
 from attention_py.figures._strings import MissingStringError
-from tests.figure_helpers import LANGS, NON_FINITE, parse, skeleton, strings
+from tests.test_figures_support import LANGS, NON_FINITE, parse, skeleton, strings
 
 NAMES = [
     "embedding_space", "weighted_average", "dot_product", "qkv", "softmax", "softmax_scale",

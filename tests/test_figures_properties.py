@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from attention_py.figures import FIGURES, StateError, render
 from attention_py.figures._state import Choice, Flag, Integer, Number, Numbers, Subset, Vectors
-from tests.figure_helpers import NON_FINITE, parse, strings
+from tests.test_figures_support import NON_FINITE, parse, strings
 
 junk = st.one_of(st.none(), st.booleans(), st.text(max_size=4), st.just("1e400"), st.just("nan"),
                  st.dictionaries(st.text(max_size=2), st.integers(), max_size=1))

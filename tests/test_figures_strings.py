@@ -7,7 +7,7 @@ import pytest
 from attention_py.figures import FIGURES, required_strings
 from attention_py.figures._strings import Text, check_strings
 from attention_py.figures.build import check_strings_dir, check_strings_file
-from tests.figure_helpers import LANGS, STRINGS_DIR, strings
+from tests.test_figures_support import LANGS, STRINGS_DIR, strings
 
 # States that between them reach every branch that picks a different string.
 TOUR = {

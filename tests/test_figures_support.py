@@ -1,4 +1,4 @@
-"""Shared helpers for the figure tests: strings files, markup checks, state strategies."""
+"""Shared helpers for the figure tests (no tests here): strings files, markup checks."""
 
 from __future__ import annotations
 
