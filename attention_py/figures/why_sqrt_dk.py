@@ -23,7 +23,15 @@ from ._state import Integer, StateSpec
 from ._strings import Text
 from ._svg import f, svg
 
-PAIRS = 600
+
+def pair_count(d_k: int) -> int:
+    """How many pairs to sample: 600, fewer for wide vectors (at least 200).
+
+    Sampling costs about d_k x pairs random numbers; capping it keeps the first draw at
+    d_k = 512 to a couple of frames in the browser (later draws are cached).
+    """
+    return min(600, max(200, 50_000 // d_k))
+
 CHOICES = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512]
 RAW_LIMIT, SCALED_LIMIT = 60.0, 4.0
 BINS = 30
@@ -35,7 +43,7 @@ STRINGS = ("title", "dk_label", "presets", "raw", "scaled", "measured", "softmax
 @lru_cache(maxsize=32)
 def samples(d_k: int) -> tuple[float, ...]:
     """The sampled dot products for ``d_k`` (cached: the page revisits the same values)."""
-    return tuple(dot_product_samples(d_k, PAIRS, seed=2017))
+    return tuple(dot_product_samples(d_k, pair_count(d_k), seed=2017))
 
 
 def spread(values: tuple[float, ...] | list[float]) -> float:
@@ -121,7 +129,7 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     body = el("div", {"class": "apy-row"}, control, presets) + panels + effect
     readout = t.html("readout", dk=formula(f"dₖ = {d_k}"), std=value(raw_std, 1), root=formula(f"√dₖ = {num(root, 1)}"),
                      raw=el("span", {"dir": "ltr"}, pct(top_raw)), scaled=el("span", {"dir": "ltr"}, pct(top_scaled)))
-    return Panel(body, readout, [t.html("caption")])
+    return Panel(body, readout, [t.html("caption", count=str(len(raw)))])
 
 
 FIGURE = Figure(
