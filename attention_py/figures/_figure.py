@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ._html import el, esc, to_json
+from ._html import el, to_json
 from ._state import StateError, StateSpec, apply_changes
 from ._strings import Text
 

@@ -44,7 +44,8 @@ def angle_arc(a: list[float], b: list[float]) -> str:
     p0 = (ox + radius * math.cos(start), oy - radius * math.sin(start))
     p1 = (ox + radius * math.cos(start + sweep), oy - radius * math.sin(start + sweep))
     flag = 0 if sweep > 0 else 1
-    return el("path", {"class": "apy-arc", "d": f"M{f(p0[0])},{f(p0[1])} A{f(radius)},{f(radius)} 0 0 {flag} {f(p1[0])},{f(p1[1])}"})
+    d = f"M{f(p0[0])},{f(p0[1])} A{f(radius)},{f(radius)} 0 0 {flag} {f(p1[0])},{f(p1[1])}"
+    return el("path", {"class": "apy-arc", "d": d})
 
 
 def projection(a: list[float], b: list[float]) -> str:
@@ -69,7 +70,7 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     degrees = math.degrees(math.acos(cosine)) if defined else 0.0
 
     handles = []
-    for name, vec, cls, index in (("a", a, "apy-c1", 0), ("b", b, "apy-c2", 1)):
+    for name, vec, cls in (("a", a, "apy-c1"), ("b", b, "apy-c2")):
         coords = f"({num(vec[0], 1)}, {num(vec[1], 1)})"
         handles.append(handle(
             PLANE, (vec[0], vec[1]), paths=(f"{name}.0", f"{name}.1"), label=name,

@@ -48,7 +48,8 @@ def explain(m: dict[str, list[list[float]]], table: str, i: int, j: int, t: Text
     """The selected cell's computation written out with its numbers (left to right)."""
     if table == "scores":
         terms = " + ".join(f"{num(a)}·{num(b)}" for a, b in zip(m["Q"][i], m["K"][j]))
-        text = f"s{i + 1}{j + 1} = (q{i + 1}·k{j + 1}) / √{D_K} = ({terms}) / {num(math.sqrt(D_K), 3)} = {num(m['scores'][i][j], 3)}"
+        root = num(math.sqrt(D_K), 3)
+        text = f"s{i + 1}{j + 1} = (q{i + 1}·k{j + 1}) / √{D_K} = ({terms}) / {root} = {num(m['scores'][i][j], 3)}"
         lead = t.html("explain_scores", i=formula(_x(i)), j=formula(_x(j)))
     elif table == "weights":
         row = m["scores"][i]

@@ -25,7 +25,7 @@ from ._strings import Text
 SEED = 5
 CONTRAST = 3.0  # input scale so that random (untrained) heads show visible patterns
 STRINGS = ("title", "heads", "head", "shapes", "concat", "projection", "output",
-           "readout_item", "readout", "caption")
+           "readout_item", "separator", "readout", "caption")
 
 
 @lru_cache(maxsize=4)
@@ -62,10 +62,9 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
         el("li", {}, el("span", {"class": "apy-shapes__name"}, esc(name)), el("span", {"class": "apy-shapes__dim"}, esc(dim)))
         for name, dim in steps))
     assert mha.concat is not None
-    band = lambda i, j: False  # noqa: E731 - no selection in these two
     concat = matrix_table(mha.concat, row_labels=words, col_labels=[math(str(c + 1)) for c in range(D_MODEL)],
-                          caption=t.html("concat"), signed=True, show_numbers=False, selected=band,
-                          cls=f"apy-mini apy-concat apy-bands-{h}")
+                          caption=t.html("concat"), signed=True, show_numbers=False,
+                          cls="apy-mini apy-mini--numeric")
     out = matrix_table(output, row_labels=words, col_labels=[math(str(c + 1)) for c in range(D_MODEL)],
                        caption=t.html("output"), signed=True, show_numbers=False, cls="apy-mini")
     items = []
@@ -73,7 +72,7 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
         row = w[focus]
         top = max(range(n), key=lambda j: row[j])
         items.append(t.plain("readout_item", k=k + 1, target=tokens[top].word, weight=num(100 * row[top], 0) + "%"))
-    readout = t.html("readout", word=esc(tokens[focus].word), items=esc("; ".join(items)))
+    readout = t.html("readout", word=esc(tokens[focus].word), items=esc(t.plain("separator").join(items)))
     body = (chooser + el("div", {"class": "apy-heads apy-scroll"}, grids) + flow
             + el("div", {"class": "apy-tables apy-scroll"}, concat, out)
             + el("p", {"class": "apy-muted"}, t.html("projection")))

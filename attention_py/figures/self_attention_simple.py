@@ -11,10 +11,10 @@ from __future__ import annotations
 from typing import Any
 
 from .. import dot, softmax
-from ._controls import math, number_box, segmented, value
+from ._controls import math, number_box, segmented
 from ._figure import Figure, Panel
 from ._format import num, pct, percent_shares
-from ._html import el, esc
+from ._html import el
 from ._state import Integer, StateSpec, Vectors
 from ._strings import Text
 from ._svg import f, svg
@@ -52,8 +52,9 @@ def arcs(focus: int, shares: list[float]) -> str:
             label_x, label_y = (x0 + x1) / 2, BOX_Y - lift - 4
             tip = (x1, BOX_Y - 2)
         parts.append(el("path", {"class": "apy-flow", "d": d, "stroke-width": f(w)}))
-        parts.append(el("polygon", {"class": "apy-flow__tip",
-                                    "points": f"{f(tip[0] - 5 - w / 2)},{f(tip[1] - 9 - w)} {f(tip[0] + 5 + w / 2)},{f(tip[1] - 9 - w)} {f(tip[0])},{f(tip[1])}"}))
+        left, right, top = tip[0] - 5 - w / 2, tip[0] + 5 + w / 2, tip[1] - 9 - w
+        points = f"{f(left)},{f(top)} {f(right)},{f(top)} {f(tip[0])},{f(tip[1])}"
+        parts.append(el("polygon", {"class": "apy-flow__tip", "points": points}))
         parts.append(el("text", {"class": "apy-flow__label", "x": f(label_x), "y": f(label_y), "text-anchor": "middle"},
                         pct(share, 0)))
     return "".join(parts)
@@ -65,8 +66,10 @@ def boxes(xs: list[list[float]], focus: int) -> str:
         cx = _centre(j)
         cls = "apy-tokbox" + (" apy-tokbox--focus" if j == focus else "")
         parts.append(el("g", {"class": cls},
-                        el("rect", {"x": f(cx - BOX_W / 2), "y": f(BOX_Y), "width": f(BOX_W), "height": f(BOX_H), "rx": "8"}),
-                        el("text", {"x": f(cx), "y": f(BOX_Y + 17), "text-anchor": "middle", "class": "apy-tokbox__name"}, _name(j)),
+                        el("rect", {"x": f(cx - BOX_W / 2), "y": f(BOX_Y), "width": f(BOX_W), "height": f(BOX_H),
+                                    "rx": "8"}),
+                        el("text", {"x": f(cx), "y": f(BOX_Y + 17), "text-anchor": "middle",
+                                    "class": "apy-tokbox__name"}, _name(j)),
                         el("text", {"x": f(cx), "y": f(BOX_Y + 33), "text-anchor": "middle", "class": "apy-tokbox__vec"},
                            f"({num(x[0], 1)}, {num(x[1], 1)})")))
     return "".join(parts)
@@ -96,8 +99,9 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
                  "".join(el("td", {"class": "apy-cell", "style": f"--w:{a:.3f}"}, num(a, 2)) for a in alphas)))
     table = el("table", {"class": "apy-matrix apy-small", "dir": "ltr"}, el("thead", {}, head), el("tbody", {}, rows))
     mix = " + ".join(f"{num(a, 2)}·{_name(j)}" for j, a in enumerate(alphas))
-    body = chooser + picture + table + el("p", {"class": "apy-formula"},
-                                          math(f"y{str(focus + 1).translate(SUB)} = {mix} = ({num(output[0])}, {num(output[1])})")) + inputs
+    y_name = f"y{str(focus + 1).translate(SUB)}"
+    mixed = el("p", {"class": "apy-formula"}, math(f"{y_name} = {mix} = ({num(output[0])}, {num(output[1])})"))
+    body = chooser + picture + table + mixed + inputs
     top = max(range(3), key=lambda j: alphas[j])
     readout = t.html("readout", token=math(_name(focus)), target=math(_name(top)),
                      share=el("span", {"dir": "ltr"}, pct(shares[top], 0)),
@@ -115,4 +119,3 @@ FIGURE = Figure(
     draw=draw,
     summary="Three tokens; arrows from one to all, as thick as the softmax of the dot products.",
 )
-_ = value
