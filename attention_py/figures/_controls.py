@@ -114,8 +114,12 @@ def button(
     )
 
 
-def segmented(label: str, options: list[tuple[str, dict[str, Any], bool]], *, key: str) -> str:
-    """A group of pressable buttons, one of them pressed: a radio group without radio's traps."""
+def segmented(label: str, options: list[tuple[str, dict[str, Any], bool]], *, key: str,
+              direction: str | None = None) -> str:
+    """A group of pressable buttons, one of them pressed: a radio group without radio's traps.
+
+    ``direction="ltr"`` keeps mathematical choices (x₁ x₂ x₃) in the order of the drawing.
+    """
     buttons = "".join(
         button(text, changes, pressed=pressed, focus_key=f"{key}:{i}", classes="apy-seg__button")
         for i, (text, changes, pressed) in enumerate(options)
@@ -124,7 +128,7 @@ def segmented(label: str, options: list[tuple[str, dict[str, Any], bool]], *, ke
         "div",
         {"class": "apy-seg", "role": "group", "aria-label": label},
         el("span", {"class": "apy-seg__label", "aria-hidden": "true"}, esc(label)),
-        el("span", {"class": "apy-seg__buttons"}, buttons),
+        el("span", {"class": "apy-seg__buttons", "dir": direction}, buttons),
     )
 
 

@@ -43,7 +43,8 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     d_head = D_MODEL // h
     focus = pronoun_index(tokens)
     words = [esc(tok.word) for tok in tokens]
-    chooser = segmented(t.plain("heads"), [(math(str(k)), {"heads": k}, k == h) for k in (1, 2, 4)], key="heads")
+    chooser = segmented(t.plain("heads"), [(math(str(k)), {"heads": k}, k == h) for k in (1, 2, 4)], key="heads",
+                        direction="ltr")
     grids = "".join(
         el("div", {"class": f"apy-head apy-h{k}"},
            el("p", {"class": "apy-head__title"}, esc(t.plain("head", k=k + 1)), " ", math(f"{n}×{n}")),

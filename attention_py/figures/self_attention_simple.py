@@ -83,8 +83,9 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     output = [sum(a * xj[c] for a, xj in zip(alphas, xs)) for c in range(2)]
     picture = svg(arcs(focus, shares) + boxes(xs, focus), width=WIDTH, height=HEIGHT,
                   label=t.plain("picture", token=_name(focus)), cls="apy-flowpic")
-    chooser = segmented(t.plain("focus"), [(math(_name(j)), {"focus": j}, j == focus) for j in range(3)], key="focus")
-    inputs = el("div", {"class": "apy-row apy-vecinputs"}, "".join(
+    chooser = segmented(t.plain("focus"), [(math(_name(j)), {"focus": j}, j == focus) for j in range(3)], key="focus",
+                        direction="ltr")
+    inputs = el("div", {"class": "apy-row apy-vecinputs", "dir": "ltr"}, "".join(
         el("div", {"class": "apy-vecinput", "dir": "ltr"}, math(f"{_name(j)} = ("),
            number_box(f"x.{j}.0", xs[j][0], aria_label=t.plain("vector_label", token=_name(j), axis="1"), digits=1),
            math(","),
