@@ -16,16 +16,22 @@ Three fixes for mkdocs-jupyter under mkdocs-static-i18n:
    math like any page), mkdocs-jupyter 0.27 appends ``<style>`` + the Python repr of a list
    of CSS strings, indented, which Markdown shows as a code block at the end of the
    notebook. That stray block is dropped before Markdown sees it.
+5. Each notebook page carries about 590 KB of inline JupyterLab CSS, the same on every
+   notebook (96 KB gzipped, per page). It is moved to one shared stylesheet,
+   ``assets/notebooks/notebook-<hash>.css``, fetched once and cached by the browser.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import shutil
+from pathlib import Path
 from typing import Any
 
 import mkdocs.utils
+from mkdocs.utils import get_relative_url
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.plugins import event_priority
 
@@ -34,6 +40,7 @@ from site_hooks.build_products import package_digest
 
 NOTEBOOK_CACHE = ROOT / ".cache" / "mkdocs-jupyter"
 _MATHJAX_LOADER = re.compile(r"<script data-mkdocs-jupyter-mathjax=[^>]*>.*?</script>\n?", re.DOTALL)
+_INLINE_STYLE = re.compile(r'<style type="text/css">(.*?)</style>', re.DOTALL)
 _STRAY_CSS_REPR = re.compile(r"\n[ \t]*<style>\s*\[.*\]\s*</style>\s*\Z", re.DOTALL)
 
 
@@ -67,6 +74,30 @@ def on_page_markdown(markdown: str, page: Any, config: MkDocsConfig, files: Any)
     return markdown
 
 
+def _share_notebook_css(output: str, page: Any, config: MkDocsConfig) -> str:
+    blocks = _INLINE_STYLE.findall(output)
+    if not blocks:
+        return output
+    css = "\n".join(blocks).encode("utf-8")
+    dest_uri = f"assets/notebooks/notebook-{hashlib.sha256(css).hexdigest()[:12]}.css"
+    target = Path(config.site_dir) / dest_uri
+    if not target.is_file():
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(css)
+    link = f'<link rel="stylesheet" href="{get_relative_url(dest_uri, page.url)}">'
+    first = True
+
+    def replace(match: re.Match[str]) -> str:
+        nonlocal first
+        keep, first = first, False
+        return link if keep else ""
+
+    return _INLINE_STYLE.sub(replace, output)
+
+
 @event_priority(-50)  # after mkdocs-jupyter's own on_post_page, which appends the loader
 def on_post_page(output: str, page: Any, config: MkDocsConfig) -> str:
-    return _MATHJAX_LOADER.sub("", output)
+    output = _MATHJAX_LOADER.sub("", output)
+    if page.file.src_uri.endswith(".ipynb"):
+        output = _share_notebook_css(output, page, config)
+    return output
