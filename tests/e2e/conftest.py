@@ -122,27 +122,62 @@ def browser() -> Iterator[object]:
         browser.close()
 
 
+class PageGuard:
+    """Watches a browser context for requests to non-local hosts and for page errors.
+
+    ``check()`` fails the test if anything was seen, and forgets it, so one context can be
+    guarded across several tests (see ``warm_page`` in test_live_cells.py).
+    """
+
+    def __init__(self, context: object) -> None:
+        self.foreign: list[str] = []
+        self.errors: list[str] = []
+        context.on("request", self._on_request)  # type: ignore[attr-defined]  # pages, workers, service workers
+
+    def _on_request(self, request: object) -> None:
+        url = request.url  # type: ignore[attr-defined]
+        host = urlsplit(url).hostname
+        if urlsplit(url).scheme in ("http", "https", "ws", "wss") and host not in ("127.0.0.1", "localhost"):
+            self.foreign.append(url)
+
+    def watch(self, page: object) -> object:
+        """Records the page's uncaught errors and console errors; returns the page."""
+        page.on("pageerror", lambda exc: self.errors.append(f"pageerror: {exc}"))  # type: ignore[attr-defined]
+        page.on(  # type: ignore[attr-defined]
+            "console",
+            lambda msg: self.errors.append(f"console.error: {msg.text}") if msg.type == "error" else None,
+        )
+        return page
+
+    def check(self) -> None:
+        foreign, errors = self.foreign[:], self.errors[:]
+        self.foreign.clear()
+        self.errors.clear()
+        assert not foreign, f"requests left the local server: {foreign}"
+        assert not errors, f"errors reached the console: {errors}"
+
+
 @pytest.fixture
 def page(browser: object) -> Iterator[object]:
     """A fresh page; at teardown, fails on any request to a non-local host or page error."""
     context = browser.new_context()  # type: ignore[attr-defined]
-    page = context.new_page()
-    foreign: list[str] = []
-    errors: list[str] = []
-
-    def on_request(request: object) -> None:
-        url = request.url  # type: ignore[attr-defined]
-        host = urlsplit(url).hostname
-        if urlsplit(url).scheme in ("http", "https", "ws", "wss") and host not in ("127.0.0.1", "localhost"):
-            foreign.append(url)
-
-    page.on("pageerror", lambda exc: errors.append(f"pageerror: {exc}"))
-    page.on(
-        "console",
-        lambda msg: errors.append(f"console.error: {msg.text}") if msg.type == "error" else None,
-    )
-    context.on("request", on_request)  # the page, its workers and its service workers
+    guard = PageGuard(context)
+    page = guard.watch(context.new_page())
     yield page
     context.close()
-    assert not foreign, f"requests left the local server: {foreign}"
-    assert not errors, f"errors reached the console: {errors}"
+    guard.check()
+
+
+@pytest.fixture(scope="module")
+def module_context(browser: object) -> Iterator[tuple[object, PageGuard]]:
+    """One browser context for a whole test module, with its guard.
+
+    Pages opened in it share the HTTP cache, so the Python runtime (about 13 MB) is fetched
+    once per module rather than once per test. Tests must ``guard.watch`` their pages and
+    ``guard.check()`` at the end; ``warm_page`` in test_live_cells.py shows how.
+    """
+    context = browser.new_context()  # type: ignore[attr-defined]
+    guard = PageGuard(context)
+    yield context, guard
+    context.close()
+    guard.check()
