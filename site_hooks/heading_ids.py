@@ -26,6 +26,6 @@ def on_page_content(output: str, page: Any, config: MkDocsConfig, files: Any) ->
         text = html.unescape(_TAGS.sub("", match.group(3))).replace("¶", "").strip()
         log.warning(
             f"{page.file.src_uri}: heading '{text}' has no explicit anchor (got id '{match.group(2)}'); "
-            "write it as `## {text} {{ #some-id }}` with the same id as in the English page"
+            f"write it as `## {text} {{ #some-id }}` with the same id as in the other languages"
         )
     return output

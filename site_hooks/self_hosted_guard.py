@@ -31,9 +31,9 @@ _LOADERS = (
 
 
 def _check(output: str, where: str) -> None:
-    for pattern in _LOADERS:
-        for match in pattern.finditer(output):
-            log.warning(f"{where} loads {match.group(1)} from another host; self-host it under assets/")
+    found = {match.group(1) for pattern in _LOADERS for match in pattern.finditer(output)}
+    for url in sorted(found):
+        log.warning(f"{where} loads {url} from another host; self-host it under assets/")
 
 
 @event_priority(-500)  # after every other hook and plugin has had its say
