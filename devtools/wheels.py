@@ -20,24 +20,36 @@ PYODIDE_WHEEL_CACHE = ROOT / "build" / "pyodide-wheels"
 PYODIDE_PYTHON = "3.14"
 
 
+# Everything setuptools may read to build the wheel (the missing ones are skipped).
+WHEEL_INPUTS = ("pyproject.toml", "setup.cfg", "setup.py", "MANIFEST.in", "README.md", "LICENSE", "attention_py")
+
+
 def build_attention_wheel(outdir: Path) -> Path:
-    """Build the attention_py wheel into ``outdir`` and return its path."""
+    """Build the attention_py wheel into ``outdir`` and return its path.
+
+    The build runs on a temporary copy of the packaging files, so concurrent builds (tests,
+    the site, a benchmark) never race over ``build/`` or ``*.egg-info`` in the checkout.
+    """
     outdir.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory() as scratch:
+    with tempfile.TemporaryDirectory(prefix="attention-py-src-") as source:
+        for name in WHEEL_INPUTS:
+            path = ROOT / name
+            if path.is_dir():
+                shutil.copytree(path, Path(source) / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+            elif path.is_file():
+                shutil.copy2(path, Path(source) / name)
         result = subprocess.run(
-            [sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", scratch, str(ROOT)],
+            [sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(outdir), source],
+            cwd=source,
             capture_output=True,
             text=True,
         )
-        if result.returncode:
-            raise RuntimeError(f"building the attention_py wheel failed:\n{result.stdout}\n{result.stderr}")
-        # setuptools leaves build/lib behind; remove only what it made.
-        shutil.rmtree(ROOT / "build" / "lib", ignore_errors=True)
-        shutil.rmtree(ROOT / "build" / "bdist.linux-x86_64", ignore_errors=True)
-        (wheel,) = Path(scratch).glob("attention_py-*.whl")
-        target = outdir / wheel.name
-        shutil.move(str(wheel), target)
-    return target
+    if result.returncode:
+        raise RuntimeError(f"building the attention_py wheel failed:\n{result.stdout}\n{result.stderr}")
+    wheels = sorted(outdir.glob("attention_py-*.whl"))
+    if len(wheels) != 1:
+        raise RuntimeError(f"building the attention_py wheel gave {len(wheels)} wheels in {outdir}")
+    return wheels[0]
 
 
 def pyodide_test_wheels() -> list[Path]:

@@ -9,19 +9,15 @@ a copy of the packaging files, so builds never race with other work in the check
 
 from __future__ import annotations
 
-import shutil
 import subprocess
-import sys
-import tempfile
 from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 
+from devtools.wheels import WHEEL_INPUTS, build_attention_wheel
 from site_hooks.asset_cache import ROOT, cached_product, digest, product_files
 from site_hooks.vendored_assets import NODE_MODULES
 
-# Everything setuptools may read to build the wheel (the missing ones are skipped).
-WHEEL_INPUTS = ("pyproject.toml", "setup.cfg", "setup.py", "MANIFEST.in", "README.md", "LICENSE", "attention_py")
 # The widget bundle depends on its sources, the bundling script and the pinned packages.
 WIDGET_INPUTS = ("docs/widgets", "scripts", "package-lock.json")
 WIDGET_SCRIPT = ROOT / "scripts" / "build-widgets.mjs"
@@ -42,20 +38,10 @@ def _run(command: list[str], what: str, cwd: Path) -> None:
 
 
 def _build_wheel(outdir: Path) -> None:
-    with tempfile.TemporaryDirectory(prefix="attention-py-src-") as source:
-        for name in WHEEL_INPUTS:
-            path = ROOT / name
-            if path.is_dir():
-                shutil.copytree(path, Path(source) / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-            elif path.is_file():
-                shutil.copy2(path, Path(source) / name)
-        _run(
-            [sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(outdir), source],
-            "building the attention_py wheel",
-            cwd=Path(source),
-        )
-    if len(list(outdir.glob("*.whl"))) != 1:
-        raise PluginError(f"building the attention_py wheel gave no single wheel in {outdir}")
+    try:
+        build_attention_wheel(outdir)
+    except RuntimeError as error:
+        raise PluginError(str(error)) from error
 
 
 def wheel() -> Path:
