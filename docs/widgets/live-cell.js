@@ -89,7 +89,7 @@ export class LiveCell {
     const job = (this.job = this.session.run(code, {
       filename: `<cell ${this.index}>`,
       timeoutMs: this.timeoutSeconds * 1000,
-      onOutput: (stream, text) => this.output.write(stream, text),
+      onOutput: (stream, text) => (stream === "truncated" ? this.output.markTruncated() : this.output.write(stream, text)),
       onStart: () => {
         startedAt = performance.now();
         this.setBusy("running");
@@ -105,6 +105,7 @@ export class LiveCell {
   /** Tells what happened: the value or traceback in the output, a sentence in the status. */
   report(reply, seconds) {
     const { strings, output } = this;
+    output.render();
     const say = (text) => (this.status.textContent = text);
     switch (reply.status) {
       case "ok":

@@ -3,6 +3,8 @@
 //
 // The worker already caps each run's output; the cap is applied here again because writes
 // that bypass sys.stdout (C-level, os.write) reach the page without passing that cap.
+// Output arrives line by line; it is put on the page once per animation frame, so a chatty
+// program costs one layout per frame, not one per line.
 export const MAX_LINES = 2000;
 export const MAX_CHARS = 200_000;
 
@@ -15,6 +17,9 @@ export class OutputView {
   }
 
   clear() {
+    cancelAnimationFrame(this.frame);
+    this.frame = null;
+    this.queue = [];
     this.pre.replaceChildren();
     this.container.querySelectorAll(".live-cell__note").forEach((note) => note.remove());
     this.truncatedNoted = false;
@@ -29,7 +34,26 @@ export class OutputView {
   write(kind, text) {
     text = this.fit(text);
     if (!text) return;
+    this.queue.push([kind, text]);
+    this.frame ??= requestAnimationFrame(() => this.render());
+  }
+
+  /** Puts queued output on the page now (the run's end calls it, not only the next frame). */
+  render() {
+    cancelAnimationFrame(this.frame);
+    this.frame = null;
+    if (!this.queue.length) return;
+    const queue = this.queue;
+    this.queue = [];
     this.container.hidden = false;
+    // Like a terminal: while the reader is at the bottom, new output keeps them there.
+    const { pre } = this;
+    const atBottom = pre.scrollHeight - pre.scrollTop - pre.clientHeight < 8;
+    for (const [kind, text] of queue) this.append(kind, text);
+    if (atBottom) pre.scrollTop = pre.scrollHeight;
+  }
+
+  append(kind, text) {
     if (this.last?.kind === kind) {
       this.last.text.appendData(text);
       return;
@@ -41,12 +65,15 @@ export class OutputView {
 
   /** A block on its own line: "value" (the last expression's repr), "error" (a traceback). */
   block(kind, text) {
+    this.render();
     this.endLine();
     this.write(kind, text.endsWith("\n") ? text : `${text}\n`);
+    this.render();
   }
 
   /** A message from the page itself (stopped, truncated ...), set apart from program output. */
   note(text, kind = "note") {
+    this.render();
     const p = this.container.appendChild(document.createElement("p"));
     p.className = `live-cell__note live-cell__note--${kind}`;
     p.dir = this.strings.dir; // a sentence of the page, not program output
@@ -62,7 +89,7 @@ export class OutputView {
 
   endLine() {
     const text = this.last?.text.data;
-    if (text && !text.endsWith("\n")) this.write(this.last.kind, "\n");
+    if (text && !text.endsWith("\n")) this.append(this.last.kind, "\n");
   }
 
   fit(text) {

@@ -24,7 +24,6 @@ import traceback
 MAX_LINES = 2000
 MAX_CHARS = 200_000
 FLUSH_SECONDS = 0.05
-FLUSH_CHARS = 8192
 
 # One namespace for the whole page: cells share definitions in run order, like a notebook.
 NAMESPACE: dict = {"__name__": "__main__", "__builtins__": builtins}
@@ -42,12 +41,18 @@ _INTERNAL_MARKERS = (
 
 
 class _Output:
-    """Collects what one request writes; sends it on in batches; stops at the cap."""
+    """Collects what one request writes and sends it on; stops at the cap.
+
+    Line-buffered, like a terminal: a write that completes a line is sent at once, so the
+    last lines printed before code hangs are on the page even if the worker must then be
+    terminated (a timer cannot flush for us: Python blocks the worker while it runs).
+    Partial lines wait for their newline or for the next write after FLUSH_SECONDS. The cap
+    bounds the messages too: at most MAX_LINES line sends per request.
+    """
 
     def __init__(self, emit) -> None:
         self.emit = emit
         self.pending: list[tuple[str, str]] = []
-        self.pending_chars = 0
         self.lines = 0
         self.chars = 0
         self.truncated = False
@@ -62,9 +67,10 @@ class _Output:
                 self.pending[-1] = (stream, self.pending[-1][1] + text)
             else:
                 self.pending.append((stream, text))
-            self.pending_chars += len(text)
-        # Python blocks the worker while it runs, so no timer can flush for us: flush on write.
-        if self.pending_chars >= FLUSH_CHARS or time.monotonic() - self.last_flush >= FLUSH_SECONDS:
+        if self.truncated:
+            self.flush()
+            self.emit("truncated", "")  # said now: the worker may not live to send its result
+        elif "\n" in text or time.monotonic() - self.last_flush >= FLUSH_SECONDS:
             self.flush()
 
     def _fit(self, text: str) -> str:
@@ -87,7 +93,7 @@ class _Output:
         return text
 
     def flush(self) -> None:
-        pending, self.pending, self.pending_chars = self.pending, [], 0
+        pending, self.pending = self.pending, []
         self.last_flush = time.monotonic()
         for stream, text in pending:
             self.emit(stream, text)
