@@ -7,6 +7,10 @@
 //                       on pages that have a live cell
 //   live-cells-page-*.js  the chunk that entry imports (editor, session, cells); content-
 //                       hashed, so a new build never meets a stale cached copy
+//   figures.js          module entry of the figure host, loaded on every page; tiny, it
+//                       imports the rest only on pages that have a figure
+//   figure-page-*.js, chunk-*.js  its chunk, and the chunks shared with the live cells
+//                       (the Python session: one module, so one session per page)
 //   python-worker.js    the module Web Worker that runs Pyodide
 //   live-cells.css      styles
 // Minified; --dev adds linked source maps and skips minification.
@@ -31,7 +35,7 @@ const pyodideDownloadBytes = ["pyodide.asm.wasm", "python_stdlib.zip", "pyodide-
 // Old chunks have content hashes in their names: start from an empty folder of ours.
 mkdirSync(outdir, { recursive: true });
 for (const name of readdirSync(outdir)) {
-  if (/^(live-cells|python-worker|chunk-).*\.(js|css|map)$/.test(name)) rmSync(join(outdir, name));
+  if (/^(live-cells|figure|python-worker|chunk-).*\.(js|css|map)$/.test(name)) rmSync(join(outdir, name));
 }
 
 const common = {
@@ -46,10 +50,11 @@ const common = {
 };
 
 await Promise.all([
-  // The page side, split so that pages without cells load only the small entry.
+  // The page side, split so that pages without cells or figures load only the small
+  // entries. One build for both entries: the session module they share lands in one chunk.
   build({
     ...common,
-    entryPoints: { "live-cells": join(widgets, "live-cells.js") },
+    entryPoints: { "live-cells": join(widgets, "live-cells.js"), figures: join(widgets, "figure-entry.js") },
     format: "esm",
     splitting: true,
     chunkNames: "[name]-[hash]",
@@ -69,7 +74,7 @@ await Promise.all([
 ]);
 
 for (const name of readdirSync(outdir).sort()) {
-  if (/^(live-cells|python-worker|chunk-)/.test(name)) {
+  if (/^(live-cells|figure|python-worker|chunk-)/.test(name)) {
     console.log(`${name}\t${statSync(join(outdir, name)).size} bytes`);
   }
 }

@@ -1,0 +1,322 @@
+// The generic figure host: one FigureHost per prerendered `.apy-fig[data-figure]` root.
+//
+// It knows nothing about any particular figure. It reads the reader's input as the markup
+// declares it (`name`, `data-set`, `data-keys`, `data-drag`; protocol in
+// attention_py/figures/README.md), turns it into a *change* (dotted state path -> value),
+// asks Python for the new figure with attention_py.figures.host_update in the page's shared
+// Python session, and morphs the answer into the page. No number is computed here: values
+// are sent as the reader typed them and Python parses, validates, clamps and draws.
+//
+// Timing: at most one call per figure is in flight; input arriving meanwhile is merged
+// (later wins) and sent as one call when the answer is in, so a drag never builds a backlog.
+// Input made before Python is ready is merged the same way and applied once it is.
+// Each applied update dispatches a `figure-updated` event on the root (timings in `detail`)
+// for tests and bench/figure_latency.py.
+
+import { morphFigure } from "./figure-morph.js";
+import { figureHostStrings } from "./figure-strings.js";
+
+const HOST_UPDATE = "attention_py.figures.host_update";
+// Replies that mean "the session went away before answering": the change is sent again.
+const RETRY_STATUSES = new Set(["restarted", "stopped", "timeout", "cancelled"]);
+// data-busy (a progress cursor) only when an answer is slow: at drag speed it would flicker.
+const BUSY_AFTER_MS = 120;
+
+export class FigureHost {
+  constructor(root, { session, uiStrings }) {
+    this.root = root;
+    this.session = session;
+    this.name = root.dataset.figure;
+    this.instance = root.id || null;
+    this.ui = figureHostStrings(root.lang);
+    this.uiStrings = uiStrings; // the live cells' strings: loading progress
+    this.pending = null; // merged changes not yet sent
+    this.pendingSources = new Set(); // elements those changes came from
+    this.firstInputAt = null; // event time of the oldest unsent input
+    this.inputCount = 0; // inputs merged into the pending batch
+    this.inFlight = null; // {changes, sources} of the call being answered
+    this.drag = null; // {pointerId, handle, spec}
+    this.stats = { inputs: 0, calls: 0, updates: 0, errors: 0, retries: 0 };
+    this.status = this.createStatus();
+    this.listen();
+  }
+
+  // --- input -> change --------------------------------------------------------------------
+
+  listen() {
+    const { root } = this;
+    root.addEventListener("input", (event) => this.onInput(event));
+    root.addEventListener("change", (event) => this.onChange(event));
+    root.addEventListener("click", (event) => this.onClick(event));
+    root.addEventListener("keydown", (event) => this.onKeyDown(event));
+    root.addEventListener("focusin", (event) => this.onHoverOrFocus(event));
+    // pointerenter does not bubble: pointerover, filtered to entering the element itself.
+    root.addEventListener("pointerover", (event) => this.onHoverOrFocus(event));
+    root.addEventListener("pointerdown", (event) => this.onPointerDown(event));
+    root.addEventListener("pointermove", (event) => this.onPointerMove(event));
+    root.addEventListener("pointerup", (event) => this.endDrag(event));
+    root.addEventListener("pointercancel", (event) => this.endDrag(event));
+    root.addEventListener("lostpointercapture", (event) => this.endDrag(event));
+  }
+
+  control(event, selector) {
+    const el = event.target instanceof Element ? event.target.closest(selector) : null;
+    return el && this.root.contains(el) ? el : null;
+  }
+
+  onInput(event) {
+    const el = this.control(event, "[name]");
+    if (!el || el.dataset.commit || el.type === "checkbox" || el.type === "radio") return;
+    let value = el.value;
+    if (el.dataset.values) {
+      const values = JSON.parse(el.dataset.values);
+      value = values[Number(el.value)];
+      if (value === undefined) return;
+    }
+    this.queue({ [el.getAttribute("name")]: value }, el, event);
+  }
+
+  onChange(event) {
+    const el = this.control(event, "[name]");
+    if (!el) return;
+    if (el.type === "checkbox") this.queue({ [el.getAttribute("name")]: el.checked }, el, event);
+    else if (el.dataset.commit === "change") this.queue({ [el.getAttribute("name")]: el.value }, el, event);
+  }
+
+  onClick(event) {
+    const el = this.control(event, "[data-set]");
+    if (!el || el.disabled) return;
+    this.queue(JSON.parse(el.dataset.set), el, event);
+  }
+
+  onKeyDown(event) {
+    if (event.altKey || event.ctrlKey || event.metaKey) return;
+    const keyed = this.control(event, "[data-keys]");
+    if (keyed) {
+      const change = JSON.parse(keyed.dataset.keys)[(event.shiftKey ? "Shift+" : "") + event.key];
+      if (change) {
+        event.preventDefault();
+        this.queue(change, keyed, event);
+      }
+      return;
+    }
+    const setter = this.control(event, "[data-set]");
+    const native = setter && (setter.localName === "button" || setter.localName === "input");
+    if (setter && !native && (event.key === "Enter" || event.key === " ")) {
+      event.preventDefault();
+      this.queue(JSON.parse(setter.dataset.set), setter, event);
+    }
+  }
+
+  onHoverOrFocus(event) {
+    const el = this.control(event, '[data-set][data-set-on="focus"]');
+    if (!el || el.getAttribute("aria-pressed") === "true") return;
+    if (event.type === "pointerover" && event.relatedTarget instanceof Node && el.contains(event.relatedTarget)) return;
+    this.queue(JSON.parse(el.dataset.set), el, event);
+  }
+
+  onPointerDown(event) {
+    const handle = this.control(event, "[data-drag]");
+    if (!handle || !event.isPrimary || event.button !== 0) return;
+    event.preventDefault(); // no text selection, no scrolling, no emulated mouse events
+    try {
+      handle.setPointerCapture(event.pointerId);
+    } catch {
+      return; // not an active pointer (a synthetic event): nothing to drag
+    }
+    // Focus follows the hand, so arrow keys continue where the pointer left off.
+    if (document.activeElement !== handle) handle.focus({ preventScroll: true });
+    this.drag = { pointerId: event.pointerId, handle, spec: JSON.parse(handle.dataset.drag) };
+  }
+
+  onPointerMove(event) {
+    const { drag } = this;
+    if (!drag || event.pointerId !== drag.pointerId) return;
+    const svg = drag.handle.ownerSVGElement;
+    const matrix = svg?.getScreenCTM();
+    if (!matrix) return;
+    // Client pixels -> the drawing's user units -> state values, as data-drag declares.
+    const p = new DOMPoint(event.clientX, event.clientY).matrixTransform(matrix.inverse());
+    const { x, y, origin, scale } = drag.spec;
+    const change = {};
+    if (x) change[x] = (p.x - origin[0]) / scale[0];
+    if (y) change[y] = (p.y - origin[1]) / scale[1];
+    this.queue(change, drag.handle, event);
+  }
+
+  endDrag(event) {
+    const { drag } = this;
+    if (!drag || event.pointerId !== drag.pointerId) return;
+    this.drag = null;
+    if (drag.handle.hasPointerCapture?.(event.pointerId)) drag.handle.releasePointerCapture(event.pointerId);
+  }
+
+  // --- the update cycle ----------------------------------------------------------------------
+
+  /** Merges a change into the pending batch and sends it when Python is free. */
+  queue(change, source, event) {
+    this.pending = Object.assign(this.pending || {}, change);
+    this.pendingSources.add(source);
+    this.firstInputAt ??= event?.timeStamp ?? performance.now();
+    this.inputCount += 1;
+    this.stats.inputs += 1;
+    this.session.start();
+    this.flush();
+    this.showStatus();
+  }
+
+  /** Sends the pending batch if there is one, no call is in flight and Python is ready. */
+  flush() {
+    if (!this.pending || this.inFlight || this.session.state !== "ready") return;
+    const batch = {
+      changes: this.pending,
+      sources: this.pendingSources,
+      firstInputAt: this.firstInputAt,
+      inputs: this.inputCount,
+      sentAt: performance.now(),
+    };
+    this.pending = null;
+    this.pendingSources = new Set();
+    this.firstInputAt = null;
+    this.inputCount = 0;
+    this.inFlight = batch;
+    this.stats.calls += 1;
+    const busyTimer = setTimeout(() => this.root.setAttribute("data-busy", ""), BUSY_AFTER_MS);
+    const { root } = this;
+    const args = [this.name, root.dataset.state, JSON.stringify(batch.changes), root.lang, root.dataset.strings, this.instance];
+    this.session
+      .call(HOST_UPDATE, args)
+      .then(
+        (json) => this.apply(batch, JSON.parse(json)),
+        (error) => this.callFailed(batch, error),
+      )
+      .catch((error) => this.report(batch, error))
+      .finally(() => {
+        clearTimeout(busyTimer);
+        this.inFlight = null;
+        if (!this.pending) root.removeAttribute("data-busy");
+        this.flush();
+        this.showStatus();
+      });
+  }
+
+  apply(batch, result) {
+    const receivedAt = performance.now();
+    if (!result.ok) {
+      this.stats.errors += 1;
+      this.showError(result.error, this.controlFor(result.key, batch.sources));
+    } else {
+      const focused = this.root.contains(document.activeElement) ? document.activeElement : null;
+      const focusKey = focused?.closest("[data-focus-key]")?.getAttribute("data-focus-key");
+      // A control keeps its own value while newer input from it waits to be sent (the thumb
+      // of a dragged slider must not jump back), or while the reader is typing in it.
+      const keep = (el) => this.pendingSources.has(el) || (el === document.activeElement && isEditing(el, batch));
+      morphFigure(this.root, result.html, keep);
+      if (focused && !focused.isConnected && focusKey) {
+        const again = this.root.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`);
+        again?.focus({ preventScroll: true });
+      }
+      this.stats.updates += 1;
+    }
+    const appliedAt = performance.now();
+    this.root.dispatchEvent(
+      new CustomEvent("figure-updated", {
+        bubbles: true,
+        detail: {
+          name: this.name,
+          ok: Boolean(result.ok),
+          changes: batch.changes,
+          inputs: batch.inputs, // how many inputs this one call carried
+          firstInputAt: batch.firstInputAt,
+          sentAt: batch.sentAt,
+          receivedAt,
+          appliedAt,
+        },
+      }),
+    );
+  }
+
+  callFailed(batch, error) {
+    const status = error?.reply?.status;
+    if (RETRY_STATUSES.has(status) || status === "failed") {
+      // The session went away (a live cell was stopped, Python restarted, or it could not
+      // start): nothing was applied, so the same changes go again, under any newer ones.
+      this.stats.retries += 1;
+      this.pending = Object.assign(batch.changes, this.pending || {});
+      for (const el of batch.sources) this.pendingSources.add(el);
+      this.firstInputAt = Math.min(batch.firstInputAt, this.firstInputAt ?? Infinity);
+      this.inputCount += batch.inputs;
+      return;
+    }
+    this.report(batch, error);
+  }
+
+  /** A fault, not a refused value: a Python exception or a bug here. */
+  report(batch, error) {
+    this.stats.errors += 1;
+    console.error(`figure ${this.name}: ${error?.reply?.error || error?.stack || error}`);
+    this.showError(this.ui.failedUpdate, [...batch.sources].at(-1));
+  }
+
+  controlFor(key, sources) {
+    if (key) {
+      const named = this.root.querySelector(`[name="${CSS.escape(key)}"]`);
+      if (named) return named;
+    }
+    return [...sources].at(-1);
+  }
+
+  showError(message, control) {
+    const slot = this.root.querySelector("[data-role=error]");
+    if (slot) {
+      slot.textContent = message;
+      slot.hidden = false;
+    }
+    if (control && this.root.contains(control)) control.setAttribute("aria-invalid", "true");
+  }
+
+  // --- the reader-facing status --------------------------------------------------------------
+
+  createStatus() {
+    // Beside the root, not inside it: the root's children are Python's (morphed on update).
+    const status = document.createElement("p");
+    status.className = "apy-fig-status";
+    status.setAttribute("role", "status");
+    status.lang = this.root.lang;
+    status.dir = this.root.dir;
+    status.hidden = true;
+    this.root.after(status);
+    return status;
+  }
+
+  /** Says why the figure is not following the reader's input, when it is not. */
+  showStatus() {
+    const { state } = this.session;
+    const waiting = Boolean(this.pending || this.inFlight);
+    let text = "";
+    if (state === "failed" && (waiting || this.stats.inputs)) text = this.ui.unavailable;
+    else if (state !== "ready" && waiting) {
+      text = this.session.generation > 1 && this.stats.updates ? this.ui.restarting : this.ui.starting;
+      const progress = this.session.progress;
+      if (progress?.phase === "download" && progress.total && progress.loaded < progress.total) {
+        const mb = (bytes) => this.uiStrings.number(bytes / 1e6, 1);
+        text += ` (${this.uiStrings.downloading(mb(progress.loaded), mb(progress.total))})`;
+      }
+    }
+    if (this.status.textContent !== text) this.status.textContent = text;
+    this.status.hidden = !text;
+  }
+
+  /** The session is ready (first start or after a restart): go live, send what waited. */
+  onSessionReady() {
+    this.root.setAttribute("data-live", "");
+    this.flush();
+    this.showStatus();
+  }
+}
+
+/** A text box the reader is typing in: its text differs from what was last drawn. */
+function isEditing(el, batch) {
+  if (el.localName !== "input" || el.type === "range" || el.type === "checkbox") return false;
+  return !batch.sources.has(el) && el.value !== el.getAttribute("value");
+}

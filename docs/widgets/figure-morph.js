@@ -1,0 +1,93 @@
+// Morphs a live figure into the markup Python just returned, in place.
+//
+// Replacing the figure's HTML wholesale would drop the focused control, end a slider drag
+// and a pointer capture, and make screen readers start over. A figure keeps the same element
+// structure for every state of one shape (see attention_py/figures/README.md), so nearly
+// every update is only attributes and text: those are patched on the existing nodes, and a
+// node is replaced only where the structure really differs.
+
+// Attributes the host owns on the root; Python's markup never carries them.
+const HOST_ATTRIBUTES = new Set(["data-live", "data-busy"]);
+
+/**
+ * Patches `root` to match `html` (one root element, as host_update returns).
+ * `keep(el)` says whether an input's value must be left alone (the reader is still moving
+ * or typing in it). Returns nothing; focus is restored by the caller (see figure-host.js).
+ */
+export function morphFigure(root, html, keep = () => false) {
+  const template = document.createElement("template");
+  template.innerHTML = html;
+  const next = template.content.firstElementChild;
+  if (!next) throw new Error("host_update returned no element");
+  syncAttributes(root, next, HOST_ATTRIBUTES);
+  morphChildren(root, next, keep);
+}
+
+function morphChildren(oldParent, newParent, keep) {
+  const oldNodes = [...oldParent.childNodes];
+  const newNodes = [...newParent.childNodes];
+  const common = Math.min(oldNodes.length, newNodes.length);
+  // Pairs by position: where the counts differ (a score added, 4 heads instead of 2) the
+  // common prefix is still patched in place, so a focused control before the change survives.
+  for (let i = 0; i < common; i += 1) morphNode(oldNodes[i], newNodes[i], keep);
+  for (let i = common; i < oldNodes.length; i += 1) oldNodes[i].remove();
+  for (let i = common; i < newNodes.length; i += 1) oldParent.appendChild(document.importNode(newNodes[i], true));
+}
+
+function morphNode(old, next, keep) {
+  if (!sameKind(old, next)) {
+    old.replaceWith(document.importNode(next, true));
+    return;
+  }
+  if (old.nodeType === Node.TEXT_NODE || old.nodeType === Node.COMMENT_NODE) {
+    if (old.data !== next.data) old.data = next.data;
+    return;
+  }
+  if (old.nodeType !== Node.ELEMENT_NODE) return;
+  const tag = old.localName;
+  // Asked before the attributes change: "is the reader typing?" compares with the old ones.
+  const kept = (tag === "input" || tag === "select" || tag === "textarea") && keep(old);
+  syncAttributes(old, next);
+  if (tag === "select") {
+    morphChildren(old, next, keep);
+    const chosen = next.querySelector("option[selected]") || next.querySelector("option");
+    if (chosen && !kept && old.value !== chosen.value) old.value = chosen.value;
+    return;
+  }
+  if (tag === "input") {
+    if (kept) return;
+    if (old.type === "checkbox" || old.type === "radio") {
+      const checked = next.hasAttribute("checked");
+      if (old.checked !== checked) old.checked = checked;
+    } else {
+      // Once an input has been edited, its value attribute no longer drives what it shows.
+      const value = next.getAttribute("value") ?? "";
+      if (old.value !== value) old.value = value;
+    }
+    return;
+  }
+  if (tag === "textarea") {
+    if (!kept && old.value !== next.value) old.value = next.value;
+    return;
+  }
+  morphChildren(old, next, keep);
+}
+
+/** Same node type and tag, and not two different controls (different data-focus-key). */
+function sameKind(a, b) {
+  if (a.nodeType !== b.nodeType) return false;
+  if (a.nodeType !== Node.ELEMENT_NODE) return true;
+  if (a.namespaceURI !== b.namespaceURI || a.localName !== b.localName) return false;
+  return a.getAttribute("data-focus-key") === b.getAttribute("data-focus-key");
+}
+
+function syncAttributes(old, next, skip = null) {
+  for (const name of old.getAttributeNames()) {
+    if (!next.hasAttribute(name) && !skip?.has(name)) old.removeAttribute(name);
+  }
+  for (const name of next.getAttributeNames()) {
+    if (skip?.has(name)) continue;
+    const value = next.getAttribute(name);
+    if (old.getAttribute(name) !== value) old.setAttribute(name, value);
+  }
+}

@@ -1,0 +1,391 @@
+"""The figures of the gallery page, in headless Chromium, in every language of the site.
+
+Every figure is in the page before any script runs (checked with JavaScript off, and
+against the native rendering), comes alive once the page's Python is ready, and answers
+input with exactly what attention_py computes natively: each test reads the state before
+the input and the change the host sent (the host's `figure-updated` event), calls
+``attention_py.figures.host_update`` natively with them, and compares the result with the
+page. Only the seed example (softmax of 1.5, 2.0, 3.0 gives 14.0 / 23.1 / 62.9 %) is
+written out by hand.
+
+The pages of one language are shared by the tests of this module (figures only ever get
+input meant for them), so Python loads once per language; tests that need a fresh session
+open their own page.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from attention_py import dot, softmax
+from attention_py.figures import FIGURES, host_update
+from attention_py.figures.build import load_strings
+from tests.e2e.conftest import ROOT
+
+PYTHON_READY_MS = 60_000
+LANGS = ("en", "he", "fa")
+GALLERY = {"en": "gallery/", "he": "he/gallery/", "fa": "fa/gallery/"}
+NAMES = list(FIGURES)
+
+# Records every update the host applies, before any page script runs.
+RECORD_UPDATES = """
+window.__figureUpdates = [];
+document.addEventListener("figure-updated", (event) => window.__figureUpdates.push(event.detail));
+"""
+
+# True when the live root, minus the host's own attributes, equals `html` (Python's answer),
+# ignoring whitespace-only text. Returns the two serialisations when they differ.
+SAME_AS = """
+([id, html]) => {
+  const strip = (node) => {
+    for (const child of [...node.childNodes]) {
+      if (child.nodeType === Node.TEXT_NODE && !child.data.trim()) child.remove();
+      else if (child.nodeType === Node.ELEMENT_NODE) strip(child);
+    }
+    return node;
+  };
+  const live = document.getElementById(id).cloneNode(true);
+  live.removeAttribute("data-live");
+  live.removeAttribute("data-busy");
+  const template = document.createElement("template");
+  template.innerHTML = html;
+  const expected = strip(template.content.firstElementChild);
+  strip(live);
+  return live.isEqualNode(expected) ? null : { live: live.outerHTML, expected: expected.outerHTML };
+}
+"""
+
+
+def strings_for(lang: str) -> dict:
+    return load_strings(ROOT / "docs" / "figure-strings" / f"{lang}.yml")
+
+
+def native_update(page: Page, figure_id: str, state: dict, changes: dict) -> dict:
+    """What attention_py natively answers for this figure of the page, this state and change."""
+    root = page.locator(f"#{figure_id}")
+    result = host_update(
+        root.get_attribute("data-figure"),
+        json.dumps(state),
+        json.dumps(changes),
+        root.get_attribute("lang"),
+        root.get_attribute("data-strings"),
+        figure_id,
+    )
+    return json.loads(result)
+
+
+def state_of(page: Page, figure_id: str) -> dict:
+    return json.loads(page.locator(f"#{figure_id}").get_attribute("data-state"))
+
+
+def figure_id(name: str) -> str:
+    """The gallery shows the figures in FIGURES order, so the fence numbers them that way."""
+    return f"figure-{NAMES.index(name) + 1}"
+
+
+def updates(page: Page) -> int:
+    return page.evaluate("window.__figureUpdates.length")
+
+
+def wait_for_update(page: Page, before: int) -> dict:
+    """The first update applied after `before` updates, once no more are under way."""
+    page.wait_for_function(
+        f"""window.__figureUpdates.length > {before}
+            && attentionPy.figures.hosts.every((host) => !host.inFlight && !host.pending)""",
+        timeout=PYTHON_READY_MS,
+    )
+    return page.evaluate(f"window.__figureUpdates.slice({before})")
+
+
+def merged_changes(new_updates: list[dict]) -> dict:
+    changes: dict = {}
+    for update in new_updates:
+        changes.update(update["changes"])
+    return changes
+
+
+def assert_page_matches(page: Page, fid: str, html: str) -> None:
+    difference = page.evaluate(SAME_AS, [fid, html])
+    assert difference is None, f"{fid} differs from host_update:\n{difference}"
+
+
+def open_gallery(page: Page, base_url: str, lang: str) -> Page:
+    page.add_init_script(RECORD_UPDATES)
+    page.goto(f"{base_url}/{GALLERY[lang]}")
+    page.wait_for_function("window.attentionPy?.figures !== undefined")
+    return page
+
+
+def wait_until_live(page: Page) -> None:
+    page.wait_for_function(
+        """attentionPy.session.state === 'ready'
+           && [...document.querySelectorAll('.apy-fig[data-figure]')].every((root) => root.hasAttribute('data-live'))""",
+        timeout=PYTHON_READY_MS,
+    )
+
+
+@pytest.fixture(scope="module")
+def galleries(module_context, site_url) -> Iterator[Callable[[str], Page]]:
+    """Opens (once per module) the live gallery page of a language."""
+    context, guard = module_context
+    pages: dict[str, Page] = {}
+
+    def get(lang: str) -> Page:
+        if lang not in pages:
+            page = guard.watch(context.new_page())
+            open_gallery(page, site_url, lang)
+            wait_until_live(page)
+            pages[lang] = page
+        return pages[lang]
+
+    yield get
+    for page in pages.values():
+        page.close()
+
+
+@pytest.fixture
+def checked(module_context) -> Iterator[None]:
+    """Fails the test on a foreign request or console error seen while it ran."""
+    _, guard = module_context
+    yield
+    guard.check()
+
+
+# --- before any script runs ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_figure_is_in_the_page_without_javascript(browser, site_url, site_dir, lang):
+    context = browser.new_context(java_script_enabled=False)
+    try:
+        page = context.new_page()
+        page.goto(f"{site_url}/{GALLERY[lang]}")
+        roots = page.locator(".apy-fig[data-figure]")
+        expect(roots).to_have_count(len(NAMES))
+        assert [roots.nth(i).get_attribute("data-figure") for i in range(len(NAMES))] == NAMES
+        for i, name in enumerate(NAMES):
+            root = roots.nth(i)
+            assert root.get_attribute("id") == f"figure-{i + 1}"
+            assert root.get_attribute("lang") == lang
+            assert root.get_attribute("dir") == ("rtl" if lang in ("he", "fa") else "ltr")
+            assert root.get_attribute("data-live") is None
+            assert json.loads(root.get_attribute("data-state")) == FIGURES[name].default_state()
+            expect(root.locator("[data-role=static-hint]")).to_be_visible()
+        if lang == "en":
+            readout = page.locator(f"#{figure_id('softmax')} .apy-fig__readout")
+            for percent in ("14.0%", "23.1%", "62.9%"):  # the seed example
+                expect(readout).to_contain_text(percent)
+    finally:
+        context.close()
+    # The very markup attention_py draws natively, byte for byte, in the built page.
+    built = (site_dir / GALLERY[lang] / "index.html").read_text(encoding="utf-8")
+    strings = strings_for(lang)
+    for i, name in enumerate(NAMES):
+        native = FIGURES[name].render(None, lang=lang, strings=strings, instance=f"figure-{i + 1}")
+        assert native in built, f"{lang}: {name} is not prerendered as attention_py draws it"
+
+
+# --- live -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_figures_become_live(galleries, checked, lang):
+    page = galleries(lang)
+    for i, name in enumerate(NAMES):
+        root = page.locator(f"#figure-{i + 1}")
+        expect(root).to_have_attribute("data-live", "")
+        expect(root.locator("[data-role=static-hint]")).to_be_hidden()
+        if lang != "en":
+            expect(root).to_have_attribute("dir", "rtl")
+    expect(page.locator(".apy-fig-status:visible")).to_have_count(0)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_softmax_slider_by_keyboard(galleries, checked, lang):
+    page = galleries(lang)
+    fid = figure_id("softmax")
+    slider = page.locator(f"#{fid} input[name='z.0']")
+    before_state, before = state_of(page, fid), updates(page)
+    slider.focus()
+    page.keyboard.press("ArrowRight")
+    changes = merged_changes(wait_for_update(page, before))
+    expected = native_update(page, fid, before_state, changes)
+    assert expected["ok"]
+    z = expected["state"]["z"]
+    # Right is "more" in English; Hebrew and Persian sliders mirror, so there it is "less".
+    assert (z[0] > before_state["z"][0]) == (lang == "en")
+    assert state_of(page, fid) == expected["state"]
+    assert_page_matches(page, fid, expected["html"])
+    # The numbers on screen are softmax of the new scores, as attention_py computes them.
+    readout = page.locator(f"#{fid} .apy-fig__readout").inner_text()
+    for i, p in enumerate(softmax(z)):
+        assert f"p{'₀₁₂₃₄₅'[i]} = {100 * p:.1f}%" in readout, readout
+    # Focus stayed on the slider: it was patched in place, not replaced.
+    assert page.evaluate("document.activeElement.getAttribute('name')") == "z.0"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_dot_product_drag_changes_the_dot_product(galleries, checked, lang):
+    page = galleries(lang)
+    fid = figure_id("dot_product")
+    handle = page.locator(f"#{fid} [data-drag]").first
+    handle.scroll_into_view_if_needed()
+    before_state, before = state_of(page, fid), updates(page)
+    box = handle.bounding_box()
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.mouse.down()
+    page.mouse.move(x - 40, y + 30, steps=8)
+    page.mouse.move(x - 90, y + 60, steps=8)
+    page.mouse.up()
+    changes = merged_changes(wait_for_update(page, before))
+    expected = native_update(page, fid, before_state, changes)
+    after = state_of(page, fid)
+    assert after == expected["state"]
+    assert after["a"] != before_state["a"]
+    assert dot(after["a"], after["b"]) != dot(before_state["a"], before_state["b"])
+    shown = f"a · b = {dot(after['a'], after['b']):.2f}".replace("-", "\u2212")  # a true minus sign
+    assert shown in page.locator(f"#{fid} .apy-fig__readout").inner_text()
+    assert_page_matches(page, fid, expected["html"])
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_data_set_button_adds_a_score(galleries, checked, lang):
+    page = galleries(lang)
+    fid = figure_id("softmax")
+    before_state, before = state_of(page, fid), updates(page)
+    button = page.locator(f"#{fid} [data-focus-key='add']")
+    button.click()
+    changes = merged_changes(wait_for_update(page, before))
+    expected = native_update(page, fid, before_state, changes)
+    assert len(expected["state"]["z"]) == len(before_state["z"]) + 1
+    assert state_of(page, fid) == expected["state"]
+    expect(page.locator(f"#{fid} input[type=range]")).to_have_count(len(before_state["z"]) + 1)
+    assert_page_matches(page, fid, expected["html"])
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_bad_number_shows_a_translated_error(galleries, checked, lang):
+    page = galleries(lang)
+    fid = figure_id("dot_product")
+    box = page.locator(f"#{fid} input[name='a.0']")
+    error = page.locator(f"#{fid} [data-role=error]")
+    before_state, before = state_of(page, fid), updates(page)
+    box.fill("abc")
+    box.press("Enter")
+    wait_for_update(page, before)
+    refused = native_update(page, fid, before_state, {"a.0": "abc"})
+    assert not refused["ok"]
+    expect(error).to_be_visible()
+    expect(error).to_have_text(refused["error"])
+    expect(box).to_have_attribute("aria-invalid", "true")
+    expect(box).to_have_value("abc")  # the reader's text stays
+    assert state_of(page, fid) == before_state
+    # A good number clears both.
+    before = updates(page)
+    box.fill("1,5")  # a decimal comma: Python parses it
+    box.press("Enter")
+    changes = merged_changes(wait_for_update(page, before))
+    expected = native_update(page, fid, before_state, changes)
+    assert expected["ok"] and expected["state"]["a"][0] == 1.5
+    expect(error).to_be_hidden()
+    expect(box).not_to_have_attribute("aria-invalid", "true")
+    assert_page_matches(page, fid, expected["html"])
+
+
+def first_control(page: Page, fid: str):
+    """The first control a reader meets that would change something (not pressed already)."""
+    key = page.evaluate(
+        """(id) => {
+            const root = document.getElementById(id);
+            const el = [...root.querySelectorAll('[data-keys], input[name], select[name], [data-set]')]
+              .find((el) => !el.disabled && el.getAttribute('aria-pressed') !== 'true');
+            return el.getAttribute('data-focus-key');
+        }""",
+        fid,
+    )
+    return page.locator(f"#{fid} [data-focus-key='{key}']")
+
+
+def trigger(page: Page, control) -> None:
+    """Uses a control as a reader would: keys for sliders and points, clicks for buttons."""
+    kind = control.evaluate(
+        "(el) => el.matches('[data-keys]') ? 'keys' : el.localName === 'select' ? 'select' : (el.type || el.localName)"
+    )
+    if kind in ("keys", "range"):
+        at_max = kind == "range" and control.evaluate("(el) => Number(el.value) >= Number(el.max)")
+        control.focus()
+        page.keyboard.press("ArrowLeft" if at_max else "ArrowRight")
+    elif kind == "select":
+        values = control.evaluate("(el) => [...el.options].map((o) => o.value)")
+        current = control.input_value()
+        control.select_option(next(v for v in values if v != current))
+    elif kind == "text":
+        control.fill("0.5" if control.input_value() != "0.5" else "-0.5")
+        control.press("Enter")
+    else:  # buttons, check boxes, anything clickable
+        control.click()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("name", NAMES)
+def test_each_figure_answers_its_first_control(galleries, checked, lang, name):
+    page = galleries(lang)
+    fid = figure_id(name)
+    page.locator(f"#{fid}").scroll_into_view_if_needed()
+    before_state, before = state_of(page, fid), updates(page)
+    trigger(page, first_control(page, fid))
+    new_updates = wait_for_update(page, before)
+    assert all(update["name"] == name for update in new_updates)
+    expected = native_update(page, fid, before_state, merged_changes(new_updates))
+    assert expected["ok"], expected
+    assert expected["state"] != before_state, "the first control changed nothing"
+    assert state_of(page, fid) == expected["state"]
+    assert_page_matches(page, fid, expected["html"])
+
+
+# --- before Python is ready, and after it restarts ------------------------------------------
+
+
+def test_input_before_python_is_ready_is_queued_and_merged(page, site_url):
+    open_gallery(page, site_url, "en")
+    fid = figure_id("softmax")
+    slider = page.locator(f"#{fid} input[name='z.0']")
+    slider.focus()
+    assert page.evaluate("attentionPy.session.state") != "ready"
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowRight")
+    status = page.locator(f"#{fid} + .apy-fig-status")
+    expect(status).to_be_visible()
+    expect(status).to_have_attribute("role", "status")
+    expect(status).to_contain_text("Python is starting")
+    # The drawing stays readable meanwhile.
+    expect(page.locator(f"#{fid} .apy-fig__readout")).to_contain_text("14.0%")
+    new_updates = wait_for_update(page, 0)
+    assert [u for u in new_updates if u["name"] == "softmax"][0]["inputs"] == 2  # one call for both
+    expected = native_update(page, fid, FIGURES["softmax"].default_state(), {"z.0": "1.7"})
+    assert state_of(page, fid) == expected["state"] == {"z": [1.7, 2.0, 3.0]}
+    assert_page_matches(page, fid, expected["html"])
+    expect(status).to_be_hidden()
+
+
+def test_figure_recovers_when_the_session_restarts(page, site_url):
+    open_gallery(page, site_url, "en")
+    wait_until_live(page)
+    fid = figure_id("weighted_average")
+    slider = page.locator(f"#{fid} input[name='w.0']")
+    slider.focus()
+    before_state = state_of(page, fid)
+    before = updates(page)
+    # As when a live cell's runaway code is stopped without cross-origin isolation.
+    page.evaluate("attentionPy.session.restart()")
+    page.keyboard.press("ArrowRight")
+    changes = merged_changes(wait_for_update(page, before))
+    assert page.evaluate("attentionPy.session.generation") == 2
+    expected = native_update(page, fid, before_state, changes)
+    assert expected["ok"] and state_of(page, fid) == expected["state"] != before_state
+    assert_page_matches(page, fid, expected["html"])
