@@ -48,6 +48,7 @@ export class LiveCell {
 
     const bar = root.querySelector(".live-cell__bar") || root.appendChild(document.createElement("div"));
     bar.className = "live-cell__bar";
+    bar.dir = strings.dir; // the buttons mirror on RTL pages, whatever direction the code box has
     this.runButton = this.button(bar, "run", strings.run, strings.runTitle, () => this.run());
     this.stopButton = this.button(bar, "stop", strings.stop, "", () => this.job?.stop("stopped"));
     this.resetButton = this.button(bar, "reset", strings.reset, strings.resetTitle, () => this.reset());

@@ -1,17 +1,15 @@
-// Everything a page with live cells needs, loaded only on such pages (see live-cells.js):
-// the page's Python session, one LiveCell per prerendered cell, the start policy, and one
-// announcer that tells screen-reader users when Python is ready, restarted or failed.
+// The cells of a page, loaded only on pages that have some (see live-cells.js): one
+// LiveCell per prerendered cell on the page's Python session (started by session-start.js),
+// and one announcer that tells screen-reader users when Python is ready or failed.
 import { pageSession } from "./python-session.js";
 import { pageStrings } from "./strings.js";
 import { LiveCell } from "./live-cell.js";
-import { startWhenUseful } from "./start-policy.js";
 
 export function mountLiveCells(roots) {
   const strings = pageStrings();
   const session = pageSession();
   const cells = roots.map((root) => new LiveCell(root, { session, strings }));
   announceSessionChanges(session, strings);
-  startWhenUseful(session, roots);
   return { session, cells };
 }
 

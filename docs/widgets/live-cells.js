@@ -1,10 +1,17 @@
 // Entry point of the live cells, loaded as a module script on every page of the site.
-// Pages without a live cell pay for these few lines only: the editor, the session and the
-// rest arrive as a separate chunk, and only where there is a cell to mount.
+//
+// It imports the session code statically (a few KB, cached after the first page, shared
+// with the figures' entry): on a page with cells, Python can then start (see
+// start-policy.js) without waiting for a chain of chunks, while the editor (the big chunk)
+// is still on its way. Pages without a cell load nothing more.
+import { startPageSession } from "./session-start.js";
+
 const roots = [...document.querySelectorAll("[data-live-cell]")];
 if (roots.length) {
+  startPageSession(roots);
   import("./live-cells-page.js").then(({ mountLiveCells }) => {
     // Tests and later widgets (the figure host) reach the session here too.
     window.attentionPy = { ...window.attentionPy, ...mountLiveCells(roots) };
+    performance.mark("live-cells:mounted");
   });
 }

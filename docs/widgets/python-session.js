@@ -111,6 +111,7 @@ export class PythonSession extends EventTarget {
   spawn() {
     this.generation += 1;
     this.spawnedAt = performance.now(); // with readyAt: how long Python took to start
+    performance.mark("python:start");
     this.state = "loading";
     this.error = null;
     this.setProgress({ phase: "download", loaded: 0, total: 0 });
@@ -133,6 +134,7 @@ export class PythonSession extends EventTarget {
     } else if (type === "ready") {
       this.info = message.value;
       this.readyAt = performance.now();
+      performance.mark("python:ready");
       this.setState("ready");
       this.pump();
     } else if (type === "failed") {

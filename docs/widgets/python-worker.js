@@ -18,6 +18,7 @@ let current = null; // id of the request whose output Pyodide's own streams belo
 let ready = null; // promise of boot(), set by the "start" message
 
 const post = (message) => self.postMessage(message);
+const plainFetch = self.fetch.bind(self); // not counted by the progress bar (see below)
 
 // Installed before anything is awaited: messages that arrive while Python loads wait in
 // this chain instead of being lost, and requests run strictly one after another.
@@ -70,6 +71,8 @@ async function boot() {
   const t0 = performance.now();
   const progress = (phase, loaded = 0, total = 0) => post({ type: "progress", phase, loaded, total });
   progress("download", 0, DOWNLOAD_BYTES);
+  const wheel = findWheel(); // meanwhile: the wheel's URL, and the wheel in the HTTP cache
+  wheel.catch(() => {}); // (a failure is reported when installWheel awaits it)
   const restoreFetch = countDownloadedBytes((loaded) => progress("download", loaded, DOWNLOAD_BYTES));
   let pyodide;
   try {
@@ -85,7 +88,7 @@ async function boot() {
   }
   const t1 = performance.now();
   progress("install");
-  await installWheel(pyodide);
+  await installWheel(pyodide, await wheel);
   const t2 = performance.now();
   // Writes that bypass sys.stdout (C-level, os.write) still belong to the running request.
   pyodide.setStdout({ batched: (text) => current !== null && post({ id: current, type: "stdout", text: text + "\n" }) });
@@ -100,15 +103,22 @@ async function boot() {
   };
 }
 
-async function installWheel(pyodide) {
+/** The wheel named by the manifest; fetched once here so loadPackage finds it cached. */
+async function findWheel() {
   const manifestURL = new URL("manifest.json", WHEELS_DIR);
-  const response = await fetch(manifestURL);
+  const response = await plainFetch(manifestURL);
   if (!response.ok) throw new Error(`${manifestURL.pathname}: HTTP ${response.status}`);
-  const wheel = (await response.json()).attention_py;
-  if (!wheel) throw new Error("the wheel manifest names no attention_py wheel");
+  const name = (await response.json()).attention_py;
+  if (!name) throw new Error("the wheel manifest names no attention_py wheel");
+  const url = new URL(name, WHEELS_DIR);
+  await plainFetch(url).then((r) => r.arrayBuffer()).catch(() => {}); // only a head start
+  return { name, url };
+}
+
+async function installWheel(pyodide, { name: wheel, url }) {
   const problems = [];
   // loadPackage never throws: it reports through errorCallback and returns what it loaded.
-  const loaded = await pyodide.loadPackage(new URL(wheel, WHEELS_DIR).href, {
+  const loaded = await pyodide.loadPackage(url.href, {
     messageCallback: () => {},
     errorCallback: (text) => problems.push(text),
   });
