@@ -123,7 +123,7 @@ async function installWheel(pyodide, { name: wheel, url }) {
     errorCallback: (text) => problems.push(text),
   });
   if (!loaded.some((pkg) => /attention[_-]py/i.test(pkg.name))) {
-    throw new Error(`could not install ${wheel}: ${problems.join("; ") || "nothing was loaded"}`);
+    throw new Error(`could not install ${wheel}: ${problems.join(" ") || "nothing was loaded"}`);
   }
 }
 

@@ -283,3 +283,18 @@ def test_code_is_readable_without_scripts_and_nothing_moves_when_the_editor_moun
     for box_before, box_after in zip(before, after):
         assert abs(box_before["y"] - box_after["y"]) <= 1, (before, after)
         assert abs(box_before["height"] - box_after["height"]) <= 1, (before, after)
+
+
+def test_a_runtime_that_cannot_load_is_reported_in_the_cell(browser, site_url):
+    """loadPackage never throws: a missing wheel must still reach the reader as a message."""
+    context = browser.new_context()  # unguarded: the 404 below is logged on purpose
+    page = context.new_page()
+    page.route("**/assets/wheels/*.whl", lambda route: route.fulfill(status=404, body="missing"))
+    open_home(page, site_url)
+    first_cell(page).locator(".live-cell__run").click()
+    expect(first_cell(page).locator(".live-cell__status")).to_contain_text(
+        "Python could not start", timeout=PYTHON_READY_MS
+    )
+    expect(first_cell(page).locator(".live-cell__session-label")).to_have_text("Python is unavailable")
+    expect(first_cell(page).locator(".live-cell__restart")).to_be_visible()
+    context.close()
