@@ -1,0 +1,322 @@
+"""What each translation of the site still needs: missing and outdated pages, headings whose
+anchors differ from English, and missing figure strings.
+
+    .venv/bin/python -m devtools.translation_status             # every language
+    .venv/bin/python -m devtools.translation_status --lang he   # one language
+    .venv/bin/python -m devtools.translation_status --docs DIR  # another docs tree
+
+Exit status 0 when every language checked is complete and current, 1 otherwise.
+
+**Pages** are the Markdown files and notebooks under ``docs/en/``; a translation of
+``docs/en/X`` is ``docs/<lang>/X``.
+
+**Outdated** is decided from git history by ancestry, not by dates. Let T be the last
+commit that touched ``docs/<lang>/X``. The translation is outdated when some commit that
+touched ``docs/en/X`` is reachable from HEAD but not from T (``git log T..HEAD --
+docs/en/X``): the English page changed in a commit the translator had not seen. Dates can lie
+(clock skew, rebases, a translation branch merged after a later English fix); ancestry
+cannot, and it needs nothing but the repository, so it works the same on any full clone.
+Details:
+
+- An English commit whose message has the trailer ``Translations: unaffected`` (a typo fix,
+  a reflowed paragraph) is ignored.
+- Uncommitted changes count as the newest: an edited English page outdates its committed
+  translation; a translation with uncommitted edits (or not committed yet) is taken as
+  being worked on, so as current.
+- A shallow clone (CI's ``fetch-depth: 1``) has no history to compare: the command says so
+  and fails rather than calling everything current. ``git fetch --unshallow`` fixes it.
+- Outside a git work tree the outdated check is skipped with a note.
+
+**Anchors**: every heading of a page needs an explicit id (``## Softmax { #softmax }``),
+and a translation must have the same ids in the same order as the English page, so links to
+a section work in every language. Notebooks are checked through their Markdown cells.
+
+**Figure strings**: ``docs/figure-strings/<lang>.yml`` is checked with
+``attention_py.figures.build.check_strings_file`` (missing file, keys, placeholders).
+
+The functions below are also used by ``site_hooks/translation_guard.py`` to stop a build.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_DOCS = ROOT / "docs"
+SOURCE_LANG = "en"
+PAGE_SUFFIXES = (".md", ".ipynb")
+UNAFFECTED_TRAILER = re.compile(r"^translations:\s*unaffected\s*$", re.IGNORECASE | re.MULTILINE)
+# A folder of docs/ that holds a language: "he", "fa", "pt_BR" (static-i18n's convention).
+_LOCALE_FOLDER = re.compile(r"^[a-z]{2,3}(?:_[A-Za-z]{2,4})?$")
+_FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
+_HEADING = re.compile(r"^(#{1,6})[ \t]+(.*?)[ \t#]*$")
+_ATTR_ID = re.compile(r"\{\s*[^}]*?#([^\s}]+)[^}]*\}\s*$")
+
+
+# --------------------------------------------------------------------------- pages
+
+
+def pages(lang_dir: Path) -> list[str]:
+    """Paths (relative, with "/") of the pages in one language folder, sorted."""
+    if not lang_dir.is_dir():
+        return []
+    return sorted(
+        path.relative_to(lang_dir).as_posix()
+        for path in lang_dir.rglob("*")
+        if path.is_file() and path.suffix in PAGE_SUFFIXES and ".ipynb_checkpoints" not in path.parts
+    )
+
+
+def missing_pages(docs: Path, lang: str) -> list[str]:
+    """English pages with no file at the same path in ``docs/<lang>/``."""
+    have = set(pages(docs / lang))
+    return [page for page in pages(docs / SOURCE_LANG) if page not in have]
+
+
+def languages(docs: Path) -> list[str]:
+    """Translation folders of ``docs`` (every locale-named folder except English)."""
+    return sorted(
+        child.name
+        for child in docs.iterdir()
+        if child.is_dir() and _LOCALE_FOLDER.match(child.name) and child.name != SOURCE_LANG
+    )
+
+
+# --------------------------------------------------------------------------- anchors
+
+
+def markdown_anchors(text: str) -> list[str | None]:
+    """The explicit ``{ #id }`` of every ATX heading, in order (None for a heading without one).
+
+    Headings inside fenced code blocks (Python comments!) are not headings.
+    """
+    anchors: list[str | None] = []
+    fence: str | None = None
+    for line in text.splitlines():
+        match = _FENCE.match(line)
+        if match:
+            marker = match.group(1)
+            if fence is None:
+                fence = marker
+            elif marker[0] == fence[0] and len(marker) >= len(fence) and not line.strip()[len(marker):].strip():
+                fence = None
+            continue
+        if fence is not None:
+            continue
+        heading = _HEADING.match(line)
+        if heading:
+            attrs = _ATTR_ID.search(heading.group(2))
+            anchors.append(attrs.group(1) if attrs else None)
+    return anchors
+
+
+def page_anchors(path: Path) -> list[str | None]:
+    """Heading anchors of a Markdown page, or of a notebook's Markdown cells."""
+    text = path.read_text(encoding="utf-8")
+    if path.suffix != ".ipynb":
+        return markdown_anchors(text)
+    anchors: list[str | None] = []
+    for cell in json.loads(text).get("cells", []):
+        if cell.get("cell_type") == "markdown":
+            source = cell.get("source", "")
+            anchors.extend(markdown_anchors(source if isinstance(source, str) else "".join(source)))
+    return anchors
+
+
+def _show(anchors: Sequence[str | None]) -> str:
+    return ", ".join(f"#{a}" if a else "(none)" for a in anchors) or "(no headings)"
+
+
+def anchor_problems(docs: Path, lang: str) -> list[str]:
+    """Pages of ``lang`` whose headings' anchors differ from the English page's (set or order)."""
+    problems = []
+    for page in pages(docs / lang):
+        source = docs / SOURCE_LANG / page
+        if not source.exists():
+            continue  # a page English does not have is not ours to compare
+        want, have = page_anchors(source), page_anchors(docs / lang / page)
+        if want == have:
+            continue
+        lacking = [a for a in want if a not in have]
+        extra = [a for a in have if a not in want]
+        if None in have:
+            detail = "a heading has no explicit { #id }"
+        elif lacking or extra:
+            parts = [f"missing {_show(lacking)}" if lacking else "", f"not in English {_show(extra)}" if extra else ""]
+            detail = "; ".join(p for p in parts if p)
+        else:
+            detail = "same anchors in another order"
+        problems.append(f"{lang}/{page}: heading anchors differ from English ({detail})\n"
+                        f"      English: {_show(want)}\n      {lang}: {' ' * (len('English') - len(lang))}{_show(have)}")
+    return problems
+
+
+# --------------------------------------------------------------------------- history
+
+
+class HistoryUnavailable(Exception):
+    """The docs are not in a git work tree, or its history is shallow."""
+
+
+def _git(cwd: Path, *args: str) -> str:
+    result = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True)
+    if result.returncode:
+        raise HistoryUnavailable(f"git {' '.join(args)}: {result.stderr.strip()}")
+    return result.stdout
+
+
+def repository_root(docs: Path) -> Path:
+    """Top of the git work tree that holds ``docs``; raises HistoryUnavailable if none or shallow."""
+    try:
+        top = Path(_git(docs, "rev-parse", "--show-toplevel").strip())
+    except (HistoryUnavailable, FileNotFoundError):
+        raise HistoryUnavailable(f"{docs} is not in a git work tree: outdated pages cannot be detected") from None
+    if _git(top, "rev-parse", "--is-shallow-repository").strip() == "true":
+        raise HistoryUnavailable(
+            "this clone is shallow, so its history cannot tell which translations are outdated; "
+            "run `git fetch --unshallow` (in CI: fetch-depth: 0)"
+        )
+    return top
+
+
+@dataclass
+class Outdated:
+    page: str
+    since: str  # the translation's last commit (short), or "" if only uncommitted English edits
+    commits: list[str] = field(default_factory=list)  # "abc1234 subject" of the English changes
+
+    def describe(self, lang: str) -> str:
+        if not self.commits:
+            return f"{lang}/{self.page}: the English page has uncommitted changes"
+        lines = [f"{lang}/{self.page}: English changed in {len(self.commits)} commit(s) since {self.since}"]
+        lines += [f"      {commit}" for commit in self.commits]
+        lines.append(f"      see: git diff {self.since} HEAD -- docs/{SOURCE_LANG}/{self.page}")
+        return "\n".join(lines)
+
+
+def _dirty(top: Path, path: Path) -> bool:
+    """True when ``path`` has uncommitted changes or is not tracked."""
+    rel = path.relative_to(top).as_posix()
+    return bool(_git(top, "status", "--porcelain", "--", rel).strip())
+
+
+def outdated_pages(docs: Path, lang: str, top: Path | None = None) -> list[Outdated]:
+    """Translated pages whose English source changed after them (see the module docstring)."""
+    top = top or repository_root(docs)
+    docs = docs.resolve()
+    found = []
+    for page in pages(docs / lang):
+        source, target = docs / SOURCE_LANG / page, docs / lang / page
+        if not source.exists():
+            continue
+        target_rel, source_rel = target.relative_to(top).as_posix(), source.relative_to(top).as_posix()
+        since = _git(top, "log", "-1", "--format=%H", "--", target_rel).strip()
+        if not since or _dirty(top, target):
+            continue  # being translated right now
+        log = _git(top, "log", "--format=%h %s%x1f%B%x1e", f"{since}..HEAD", "--", source_rel)
+        commits = []
+        for entry in filter(None, (e.strip("\n") for e in log.split("\x1e"))):
+            headline, _, body = entry.partition("\x1f")
+            if not UNAFFECTED_TRAILER.search(body):
+                commits.append(headline)
+        if commits:
+            found.append(Outdated(page, since[:7], commits))
+        elif _dirty(top, source):
+            found.append(Outdated(page, since[:7]))
+    return found
+
+
+# --------------------------------------------------------------------------- figure strings
+
+
+def figure_string_problems(docs: Path, lang: str) -> list[str]:
+    from attention_py.figures.build import check_strings_file
+
+    path = docs / "figure-strings" / f"{lang}.yml"
+    if not path.exists():
+        return [f"{path}: missing (copy docs/figure-strings/{SOURCE_LANG}.yml and translate the values)"]
+    return check_strings_file(path)
+
+
+# --------------------------------------------------------------------------- report
+
+
+@dataclass
+class LanguageStatus:
+    lang: str
+    missing: list[str]
+    outdated: list[Outdated]
+    anchors: list[str]
+    strings: list[str]
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not (self.missing or self.outdated or self.anchors or self.strings)
+
+
+def status(docs: Path, lang: str) -> LanguageStatus:
+    notes = []
+    try:
+        outdated = outdated_pages(docs, lang)
+    except HistoryUnavailable as error:
+        outdated = []
+        notes.append(f"outdated pages not checked: {error}")
+    return LanguageStatus(
+        lang,
+        missing=missing_pages(docs, lang),
+        outdated=outdated,
+        anchors=anchor_problems(docs, lang),
+        strings=figure_string_problems(docs, lang),
+        notes=notes,
+    )
+
+
+def report(result: LanguageStatus, total: int) -> str:
+    lang = result.lang
+    done = total - len(result.missing)
+    lines = [f"== {lang}: {done}/{total} pages translated, {len(result.outdated)} outdated"
+             + ("  (all good)" if result.ok else "")]
+    if result.missing:
+        lines.append(f"  missing pages ({len(result.missing)}), shown in English until translated:")
+        lines += [f"    docs/{lang}/{page}" for page in result.missing]
+    if result.outdated:
+        lines.append(f"  outdated pages ({len(result.outdated)}):")
+        lines += ["    " + item.describe(lang) for item in result.outdated]
+    if result.anchors:
+        lines.append(f"  heading anchors ({len(result.anchors)}):")
+        lines += [f"    {problem}" for problem in result.anchors]
+    if result.strings:
+        lines.append(f"  figure strings ({len(result.strings)}):")
+        lines += [f"    {problem}" for problem in result.strings]
+    lines += [f"  note: {note}" for note in result.notes]
+    return "\n".join(lines)
+
+
+def main(argv: Iterable[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m devtools.translation_status",
+        description="Missing and outdated translated pages, heading anchors and figure strings, per language.",
+    )
+    parser.add_argument("--lang", action="append", help="a language code (repeatable); default: every docs/<lang>/")
+    parser.add_argument("--docs", type=Path, default=DEFAULT_DOCS, help=f"the docs folder (default: {DEFAULT_DOCS})")
+    args = parser.parse_args(list(argv) if argv is not None else None)
+    docs = args.docs.resolve()
+    if not (docs / SOURCE_LANG).is_dir():
+        parser.error(f"{docs} has no {SOURCE_LANG}/ folder")
+    wanted = args.lang or languages(docs)
+    total = len(pages(docs / SOURCE_LANG))
+    results = [status(docs, lang) for lang in wanted]
+    print("\n".join(report(result, total) for result in results))
+    return 0 if all(result.ok for result in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,101 @@
+"""MkDocs hook: keeps the translations honest.
+
+Before the build (``on_config``):
+
+- a shipped language must have every page of ``docs/en/`` (Markdown and notebooks);
+- every built language's pages must have the same heading anchors as English, in the same
+  order (``## Softmax { #softmax }``), so a link to a section works in every language.
+
+Either problem stops the build, naming the files; ``python -m devtools.translation_status``
+gives the same answers (and which translations are outdated) without building.
+
+A language whose entry in mkdocs.yml says ``extra: {translation_in_progress: true}`` may miss
+pages: static-i18n then serves the English page in its place (``fallback_to_default``).
+Such a page gets, above its content, a short note in the reader's language, the
+``untranslated_note`` of the language's ``extra`` (Markdown; ``{translate}`` is the address of
+the "Translate this site" page), and its English content is marked ``lang="en" dir="ltr"``,
+so it reads correctly inside a right-to-left page.
+"""
+
+from __future__ import annotations
+
+import html
+from pathlib import Path
+from typing import Any
+
+import markdown
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.structure.files import Files
+from mkdocs.utils import get_relative_url
+
+from devtools.translation_status import SOURCE_LANG, anchor_problems, missing_pages
+
+DEFAULT_NOTE = (
+    "This page has not been translated into this language yet, so it is shown in English. "
+    "[Help translate it]({translate})."
+)
+GUIDE_PAGE = "translate.md"
+
+
+def _i18n_languages(config: MkDocsConfig) -> list[Any]:
+    plugin = config.plugins.get("i18n")
+    return list(plugin.config.languages) if plugin is not None else []
+
+
+def _in_progress(language: Any) -> bool:
+    return bool((language.extra or {}).get("translation_in_progress"))
+
+
+def translation_problems(docs: Path, languages: list[Any]) -> list[str]:
+    """Why the build must stop: pages missing from shipped languages, anchors out of step."""
+    problems = []
+    for language in languages:
+        lang = language.locale
+        if language.default or lang == SOURCE_LANG or not language.build:
+            continue
+        missing = [] if _in_progress(language) else missing_pages(docs, lang)
+        if missing:
+            problems.append(
+                f"{lang}: missing {', '.join(f'docs/{lang}/{page}' for page in missing)}. A shipped language "
+                f"needs every page of docs/{SOURCE_LANG}/; to ship it unfinished (English fills the gaps), "
+                f"give its entry in mkdocs.yml `extra: {{translation_in_progress: true}}`"
+            )
+        problems += anchor_problems(docs, lang)
+    return problems
+
+
+def on_config(config: MkDocsConfig) -> None:
+    problems = translation_problems(Path(config.docs_dir), _i18n_languages(config))
+    if problems:
+        raise PluginError(
+            "translations out of step with English:\n  " + "\n  ".join(problems)
+            + "\n(python -m devtools.translation_status shows every language's status)"
+        )
+
+
+def is_fallback(page: Any) -> bool:
+    """True for an English page that static-i18n serves in another language's place.
+
+    static-i18n marks every file with ``locale`` (the folder it comes from) and
+    ``locale_alternate_of`` (the language being built); they differ only for a fallback.
+    """
+    source = getattr(page.file, "locale", None)
+    built = getattr(page.file, "locale_alternate_of", None)
+    return source is not None and built is not None and source != built
+
+
+def fallback_note(page: Any, config: MkDocsConfig, files: Files) -> str:
+    """The note's HTML for a fallback page, in the language being built."""
+    note = (config.extra or {}).get("untranslated_note") or DEFAULT_NOTE
+    guide = files.get_file_from_path(GUIDE_PAGE)
+    translate = get_relative_url(guide.url, page.url) if guide is not None else "#"
+    body = markdown.markdown(note.replace("{translate}", translate))
+    return f'<div class="admonition info translation-fallback" role="note">\n{body}\n</div>\n'
+
+
+def on_page_content(output: str, page: Any, config: MkDocsConfig, files: Files) -> str:
+    if not is_fallback(page):
+        return output
+    source = html.escape(page.file.locale)
+    return f'{fallback_note(page, config, files)}<div lang="{source}" dir="ltr">\n{output}\n</div>'
