@@ -3,10 +3,11 @@
 //   node scripts/build-widgets.mjs --outdir <dir> [--dev]
 //
 // Writes into <dir> (the site publishes every file under assets/widgets/):
-//   live-cells.js       module entry, loaded on every page; tiny, it imports the rest only
-//                       on pages that have a live cell
-//   live-cells-page-*.js  the chunk that entry imports (editor, session, cells); content-
-//                       hashed, so a new build never meets a stale cached copy
+//   live-cells.js       module entry, loaded on every page; tiny: with the small session
+//                       chunks it imports statically (chunk-*.js) it starts Python when a
+//                       cell is near, and it imports the cells only where there are some
+//   live-cells-page-*.js  the cells' chunk (CodeMirror, cells, strings); content-hashed,
+//                       so a new build never meets a stale cached copy
 //   figures.js          module entry of the figure host, loaded on every page; tiny, it
 //                       imports the rest only on pages that have a figure
 //   figure-page-*.js, chunk-*.js  its chunk, and the chunks shared with the live cells
