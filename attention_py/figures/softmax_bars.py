@@ -61,7 +61,7 @@ def readout(probs: list[float], t: Text) -> str:
     shares = percent_shares(probs)
     listing = ", ".join(f"p{_sub(i)} = {pct(s)}" for i, s in enumerate(shares))
     return t.html("readout", values=el("span", {"dir": "ltr"}, esc(listing)),
-                  total=value(sum(shares), 1) + "%")
+                  total=el("span", {"class": "apy-num", "dir": "ltr"}, esc(pct(sum(shares)))))
 
 
 def draw_plain(state: dict[str, Any], t: Text) -> Panel:
