@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import softmax
-from ._controls import button, math, slider, value
+from ._controls import button, math, slider
 from ._figure import Figure, Panel
 from ._format import num, pct, percent_shares
 from ._html import el, esc
