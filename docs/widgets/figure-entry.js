@@ -1,9 +1,19 @@
 // Entry point of the figure host (bundled as assets/widgets/figures.js), loaded as a module
-// script on every page of the site. Pages without a figure pay for these few lines only:
-// the host, the morph and the Python session arrive as separate chunks, and only where a
-// prerendered `.apy-fig[data-figure]` is there to bring to life.
+// script on every page of the site. Pages without a figure pay for these few lines and the
+// small session chunk the live cells' entry loads anyway (same file, cached). On a page with
+// figures, Python starts by the same policy as for live cells (start-policy.js) straight
+// from here, while the host itself (figure-page.js and the morph) arrives as a chunk.
+//
+// When Python starts, and why: at once when the reader points at, touches or focuses a
+// figure, so the first drag is answered as early as possible; otherwise as soon as a figure
+// is on screen or half a screen away, because a reader with a figure in view is likely to
+// try it, and the figure is already complete to read while Python loads. With Data Saver on,
+// only the reader's own gesture starts it. Input made before Python is ready is queued.
+import { startPageSession } from "./session-start.js";
+
 const roots = [...document.querySelectorAll(".apy-fig[data-figure]")];
 if (roots.length) {
+  startPageSession(roots);
   import("./figure-page.js").then(({ mountFigures }) => {
     const figures = mountFigures(roots);
     // Tests and the latency benchmark reach the hosts here; the session is the page's one.

@@ -39,6 +39,26 @@ export class FigureHost {
     this.stats = { inputs: 0, calls: 0, updates: 0, errors: 0, retries: 0 };
     this.status = this.createStatus();
     this.listen();
+    this.catchUp();
+  }
+
+  /**
+   * Controls whose value already differs from the drawing when the host arrives: moved in
+   * the moment before this chunk loaded, or restored by the browser on a return visit. They
+   * are queued like fresh input, so the drawing follows what the controls show.
+   */
+  catchUp() {
+    for (const el of this.root.querySelectorAll("input[name], select[name]")) {
+      if (el.type === "checkbox") {
+        if (el.checked !== el.hasAttribute("checked")) this.onChange({ target: el });
+      } else if (el.localName === "select") {
+        const drawn = el.querySelector("option[selected]");
+        if (drawn && el.value !== drawn.value) this.onInput({ target: el });
+      } else if (el.type === "range" ? Number(el.value) !== Number(el.getAttribute("value")) : el.value !== (el.getAttribute("value") ?? "")) {
+        if (el.dataset.commit) this.onChange({ target: el });
+        else this.onInput({ target: el });
+      }
+    }
   }
 
   // --- input -> change --------------------------------------------------------------------
@@ -212,10 +232,7 @@ export class FigureHost {
       // of a dragged slider must not jump back), or while the reader is typing in it.
       const keep = (el) => this.pendingSources.has(el) || (el === document.activeElement && isEditing(el, batch));
       morphFigure(this.root, result.html, keep);
-      if (focused && !focused.isConnected && focusKey) {
-        const again = this.root.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`);
-        again?.focus({ preventScroll: true });
-      }
+      if (focused) this.keepFocus(focused, focusKey);
       this.stats.updates += 1;
     }
     const appliedAt = performance.now();
@@ -234,6 +251,22 @@ export class FigureHost {
         },
       }),
     );
+  }
+
+  /**
+   * Focus stays where the reader put it. If that control was replaced (the shape changed),
+   * focus its successor (same data-focus-key); if it is gone or was just disabled ("Next"
+   * at the last word), focus the figure itself rather than let focus fall to the page.
+   */
+  keepFocus(focused, focusKey) {
+    if (focused.isConnected && !focused.disabled && document.activeElement === focused) return;
+    const again = focusKey && this.root.querySelector(`[data-focus-key="${CSS.escape(focusKey)}"]`);
+    if (again && !again.disabled) {
+      again.focus({ preventScroll: true });
+      return;
+    }
+    this.root.setAttribute("tabindex", "-1"); // focusable by script only, not a Tab stop
+    this.root.focus({ preventScroll: true });
   }
 
   callFailed(batch, error) {

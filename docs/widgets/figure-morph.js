@@ -6,8 +6,9 @@
 // every update is only attributes and text: those are patched on the existing nodes, and a
 // node is replaced only where the structure really differs.
 
-// Attributes the host owns on the root; Python's markup never carries them.
-const HOST_ATTRIBUTES = new Set(["data-live", "data-busy"]);
+// Attributes the host owns on the root; Python's markup never carries them. (tabindex:
+// the host makes the root focusable when the focused control disappears, see figure-host.js.)
+const HOST_ATTRIBUTES = new Set(["data-live", "data-busy", "tabindex"]);
 
 /**
  * Patches `root` to match `html` (one root element, as host_update returns).

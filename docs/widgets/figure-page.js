@@ -1,17 +1,9 @@
-// Everything a page with figures needs, loaded only on such pages (see figure-entry.js):
-// one FigureHost per prerendered figure, all on the page's one Python session (shared with
-// the live cells, so Python loads once per page), and the start policy.
-//
-// When Python starts: the same policy as the live cells (start-policy.js). At once when the
-// reader points at, touches or focuses a figure, so the first drag is answered as early as
-// possible; otherwise once the page has loaded and the browser is idle, if a figure is on
-// or near the screen, because a reader who has a figure in view is likely to try it, and
-// loading then costs no first paint and no reading time. With Data Saver on, only the
-// reader's own gesture starts it. Until Python is ready the prerendered figure is complete
-// to read; input is queued (merged) and applied when Python is ready.
+// Everything a page with figures needs, loaded only on such pages (see figure-entry.js,
+// which has already started Python by the shared start policy): one FigureHost per
+// prerendered figure, all on the page's one Python session (shared with the live cells, so
+// Python loads once per page), the status they show, and a warm-up call once Python is ready.
 import { pageSession } from "./python-session.js";
 import { pageStrings } from "./strings.js";
-import { startWhenUseful } from "./start-policy.js";
 import { FigureHost } from "./figure-host.js";
 
 const STYLE = `
@@ -40,8 +32,7 @@ export function mountFigures(roots) {
   // A restart (a live cell stopped without cross-origin isolation, or the Restart button):
   // the figures keep their drawing; input waits for the fresh Python like at first start.
   session.addEventListener("restart", () => hosts.forEach((host) => host.showStatus()));
-  if (session.state === "ready") onState(); // the live cells started it already
-  startWhenUseful(session, roots);
+  onState(); // Python may be loading already, or even ready
   return { session, hosts, byId: (id) => hosts.find((host) => host.root.id === id) };
 }
 

@@ -51,6 +51,7 @@ SAME_AS = """
   const live = document.getElementById(id).cloneNode(true);
   live.removeAttribute("data-live");
   live.removeAttribute("data-busy");
+  live.removeAttribute("tabindex");
   const template = document.createElement("template");
   template.innerHTML = html;
   const expected = strip(template.content.firstElementChild);
@@ -295,6 +296,21 @@ def test_a_bad_number_shows_a_translated_error(galleries, checked, lang):
     expect(error).to_be_hidden()
     expect(box).not_to_have_attribute("aria-invalid", "true")
     assert_page_matches(page, fid, expected["html"])
+
+
+def test_focus_stays_in_the_figure_when_its_button_is_disabled(galleries, checked):
+    page = galleries("en")
+    fid = figure_id("causal_attention")
+    page.locator(f"#{fid} [data-focus-key='previous']").click()
+    before = updates(page)
+    next_button = page.locator(f"#{fid} [data-focus-key='next']")
+    expect(next_button).to_be_enabled()
+    next_button.focus()
+    page.keyboard.press("Enter")  # to the last word: "Next" is disabled now
+    wait_for_update(page, before)
+    expect(next_button).to_be_disabled()
+    assert page.evaluate(f"document.activeElement === document.getElementById('{fid}')")
+    expect(page.locator(f"#{fid}")).to_have_attribute("tabindex", "-1")
 
 
 def first_control(page: Page, fid: str):
