@@ -162,7 +162,11 @@ def anchor_problems(docs: Path, lang: str) -> list[str]:
 
 
 class HistoryUnavailable(Exception):
-    """The docs are not in a git work tree, or its history is shallow."""
+    """The docs are not in a git work tree (``fatal`` False), or its history is shallow (True)."""
+
+    def __init__(self, message: str, *, fatal: bool = False) -> None:
+        super().__init__(message)
+        self.fatal = fatal
 
 
 def _git(cwd: Path, *args: str) -> str:
@@ -175,13 +179,14 @@ def _git(cwd: Path, *args: str) -> str:
 def repository_root(docs: Path) -> Path:
     """Top of the git work tree that holds ``docs``; raises HistoryUnavailable if none or shallow."""
     try:
-        top = Path(_git(docs, "rev-parse", "--show-toplevel").strip())
+        top = Path(_git(docs, "rev-parse", "--show-toplevel").strip()).resolve()
     except (HistoryUnavailable, FileNotFoundError):
         raise HistoryUnavailable(f"{docs} is not in a git work tree: outdated pages cannot be detected") from None
     if _git(top, "rev-parse", "--is-shallow-repository").strip() == "true":
         raise HistoryUnavailable(
             "this clone is shallow, so its history cannot tell which translations are outdated; "
-            "run `git fetch --unshallow` (in CI: fetch-depth: 0)"
+            "run `git fetch --unshallow` (in CI: fetch-depth: 0)",
+            fatal=True,
         )
     return top
 
@@ -256,18 +261,19 @@ class LanguageStatus:
     anchors: list[str]
     strings: list[str]
     notes: list[str] = field(default_factory=list)
+    history_missing: bool = False  # a shallow clone: outdated pages could not be looked for
 
     @property
     def ok(self) -> bool:
-        return not (self.missing or self.outdated or self.anchors or self.strings)
+        return not (self.missing or self.outdated or self.anchors or self.strings or self.history_missing)
 
 
 def status(docs: Path, lang: str) -> LanguageStatus:
-    notes = []
+    notes, fatal = [], False
     try:
         outdated = outdated_pages(docs, lang)
     except HistoryUnavailable as error:
-        outdated = []
+        outdated, fatal = [], error.fatal
         notes.append(f"outdated pages not checked: {error}")
     return LanguageStatus(
         lang,
@@ -276,6 +282,7 @@ def status(docs: Path, lang: str) -> LanguageStatus:
         anchors=anchor_problems(docs, lang),
         strings=figure_string_problems(docs, lang),
         notes=notes,
+        history_missing=fatal,
     )
 
 

@@ -15,6 +15,9 @@ Such a page gets, above its content, a short note in the reader's language, the
 ``untranslated_note`` of the language's ``extra`` (Markdown; ``{translate}`` is the address of
 the "Translate this site" page), and its English content is marked ``lang="en" dir="ltr"``,
 so it reads correctly inside a right-to-left page.
+
+The API reference (mkdocstrings) shows the same English docstrings in every language; in the
+other languages each documented object is marked ``lang="en" dir="ltr"`` for the same reason.
 """
 
 from __future__ import annotations
@@ -94,7 +97,13 @@ def fallback_note(page: Any, config: MkDocsConfig, files: Files) -> str:
     return f'<div class="admonition info translation-fallback" role="note">\n{body}\n</div>\n'
 
 
+_DOC_OBJECT = '<div class="doc doc-object '
+
+
 def on_page_content(output: str, page: Any, config: MkDocsConfig, files: Files) -> str:
+    built = getattr(page.file, "locale_alternate_of", SOURCE_LANG)
+    if built != SOURCE_LANG and _DOC_OBJECT in output:
+        output = output.replace(_DOC_OBJECT, f'<div lang="{SOURCE_LANG}" dir="ltr" class="doc doc-object ')
     if not is_fallback(page):
         return output
     source = html.escape(page.file.locale)

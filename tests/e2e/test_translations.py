@@ -1,0 +1,153 @@
+"""The built site's translations, as readers meet them: every page exists in every language
+(and is a real translation, not the English fallback), its language switcher leads to the
+same page in the other languages, each article has the same figures and live cells in every
+language, and no internal link or anchor anywhere leads nowhere.
+
+The pages are visited in headless Chromium (fixtures in conftest.py) with the scripts that
+start Python answered by empty stand-ins: these tests are about the pages, not the runtime.
+The link check crawls the served site over HTTP.
+"""
+
+from __future__ import annotations
+
+import html.parser
+import urllib.error
+import urllib.request
+from pathlib import Path
+from urllib.parse import urldefrag, urljoin, urlsplit
+
+import pytest
+
+from devtools.translation_status import DEFAULT_DOCS, SOURCE_LANG, pages
+
+LANGUAGES = {"en": "", "he": "he/", "fa": "fa/"}
+PYTHON_STARTERS = ("**/assets/widgets/live-cells.js", "**/assets/widgets/figures.js")
+
+
+def page_url(source: str) -> str:
+    """Site path of a page of docs/<lang>/ (directory URLs): index.md -> "", a/b.md -> "a/b/"."""
+    stem = source.rsplit(".", 1)[0]
+    if stem == "index":
+        return ""
+    return (stem[: -len("/index")] if stem.endswith("/index") else stem) + "/"
+
+
+PAGES = [page_url(source) for source in pages(DEFAULT_DOCS / SOURCE_LANG)]
+
+
+@pytest.fixture
+def quiet_page(page):
+    """``page`` with the Python runtime's entry scripts replaced by empty modules."""
+    for pattern in PYTHON_STARTERS:
+        page.route(pattern, lambda route: route.fulfill(body="", content_type="text/javascript"))
+    return page
+
+
+def test_every_english_page_is_listed() -> None:
+    assert "" in PAGES and "what-matters/" in PAGES and "notebooks/first-steps/" in PAGES
+
+
+@pytest.mark.parametrize("path", PAGES, ids=lambda path: path or "home")
+def test_page_in_every_language_with_switcher_figures_and_cells(quiet_page, site_url, path):
+    """For one page: it exists in each language as a translation, its switcher points at the
+    same page in every language, and it has the same figures (in the same order) and the
+    same number of live cells in each."""
+    seen = {}
+    for lang, prefix in LANGUAGES.items():
+        response = quiet_page.goto(f"{site_url}/{prefix}{path}")
+        assert response is not None and response.status == 200, f"{prefix}{path}: {response and response.status}"
+        assert quiet_page.evaluate("document.documentElement.lang") == lang
+        assert quiet_page.locator(".translation-fallback").count() == 0, f"{prefix}{path} is the English fallback"
+
+        switcher = quiet_page.eval_on_selector_all(
+            "a.md-select__link[hreflang]", "links => links.map(a => [a.hreflang, a.href])"
+        )
+        targets = {code: urlsplit(href).path for code, href in switcher}
+        assert targets == {code: f"/{other}{path}" for code, other in LANGUAGES.items()}, f"switcher of {prefix}{path}"
+
+        seen[lang] = {
+            "figures": quiet_page.eval_on_selector_all("div.apy-fig[data-figure]", "els => els.map(e => e.dataset.figure)"),
+            "live cells": quiet_page.locator("div.live-cell").count(),
+        }
+    assert seen["he"] == seen["en"], f"{path}: Hebrew differs from English"
+    assert seen["fa"] == seen["en"], f"{path}: Persian differs from English"
+
+
+def test_articles_have_figures_and_live_cells(quiet_page, site_url):
+    """Guards the comparison above against comparing nothing with nothing."""
+    quiet_page.goto(f"{site_url}/he/what-matters/")
+    assert quiet_page.locator("div.apy-fig[data-figure]").count() >= 5
+    assert quiet_page.locator("div.live-cell").count() >= 3
+
+
+# --------------------------------------------------------------------------- links
+
+
+class _Links(html.parser.HTMLParser):
+    """The links of a page (href/src of a, link, script, img, source) and its element ids."""
+
+    ATTRIBUTES = {"a": "href", "link": "href", "script": "src", "img": "src", "source": "src", "iframe": "src"}
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.links: list[tuple[str, str]] = []  # (tag, url)
+        self.ids: set[str] = set()
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = dict(attrs)
+        for key in ("id", "name") if tag == "a" else ("id",):
+            if values.get(key):
+                self.ids.add(values[key])
+        wanted = self.ATTRIBUTES.get(tag)
+        if wanted and values.get(wanted):
+            self.links.append((tag, values[wanted]))
+
+
+def _fetch(url: str) -> tuple[int, bytes, str]:
+    try:
+        with urllib.request.urlopen(url, timeout=30) as response:
+            return response.status, response.read(), response.headers.get_content_type()
+    except urllib.error.HTTPError as error:
+        return error.code, b"", ""
+
+
+def test_no_internal_link_or_anchor_is_broken(site_dir: Path, site_url: str) -> None:
+    """Every page of every language, every internal link and every #anchor it points at."""
+    base = site_url + "/"
+    html_pages = sorted(
+        path.relative_to(site_dir).as_posix()
+        for path in site_dir.rglob("*.html")
+        if path.name != "404.html"  # served at any address, so its links are relative to nothing
+    )
+    assert any(p.startswith("he/") for p in html_pages) and any(p.startswith("fa/") for p in html_pages)
+
+    parsed: dict[str, _Links] = {}
+    status: dict[str, int] = {}
+
+    def load(url: str) -> _Links | None:
+        if url not in status:
+            code, body, kind = _fetch(url)
+            status[url] = code
+            if code == 200 and kind == "text/html":
+                parser = _Links()
+                parser.feed(body.decode("utf-8", "replace"))
+                parsed[url] = parser
+        return parsed.get(url)
+
+    broken: list[str] = []
+    for rel in html_pages:
+        url = urljoin(base, rel[: -len("index.html")] if rel.endswith("index.html") else rel)
+        source = load(url)
+        assert source is not None, f"{url}: {status.get(url)}"
+        for tag, link in source.links:
+            target = urljoin(url, link)
+            if urlsplit(target).scheme not in ("http", "https") or not target.startswith(base):
+                continue  # mailto:, data:, and links to other sites (the guard fixture checks requests)
+            address, fragment = urldefrag(target)
+            address = address.split("?", 1)[0]
+            target_page = load(address)
+            if status[address] != 200:
+                broken.append(f"{rel}: <{tag}> {link} -> {status[address]}")
+            elif tag == "a" and fragment and (target_page is None or fragment not in target_page.ids):
+                broken.append(f"{rel}: <a> {link} -> no element with id {fragment!r}")
+    assert not broken, "broken links:\n" + "\n".join(sorted(set(broken)))

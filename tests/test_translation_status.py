@@ -1,0 +1,278 @@
+"""The translators' tooling: ``devtools.translation_status`` on a scratch language in a scratch
+git repository (never the project's own), the heading-anchor check, and the build guard
+(``site_hooks/translation_guard.py``): missing pages, the English-fallback note, and the
+doctest fences of the API reference.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from devtools import translation_status as ts
+from site_hooks import translation_guard
+from site_hooks.griffe_doctests import fence_doctests
+
+ROOT = Path(__file__).resolve().parents[1]
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "Test",
+    "GIT_AUTHOR_EMAIL": "test@example.invalid",
+    "GIT_COMMITTER_NAME": "Test",
+    "GIT_COMMITTER_EMAIL": "test@example.invalid",
+    "GIT_CONFIG_GLOBAL": os.devnull,
+    "GIT_CONFIG_NOSYSTEM": "1",
+}
+
+PAGE_A_EN = "# Page A { #page-a }\n\n## First { #first }\n\nSome text.\n\n```python\n# a comment, not a heading\n```\n"
+PAGE_A_XX = "# Seite A { #page-a }\n\n## Erstens { #first }\n\nEtwas Text.\n"
+INDEX_EN = "# Home { #home }\n\nWelcome.\n"
+INDEX_XX = "# Start { #home }\n\nWillkommen.\n"
+
+
+def notebook(*markdown: str) -> str:
+    cells = [{"cell_type": "markdown", "metadata": {}, "source": text} for text in markdown]
+    return json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
+
+
+def git(repo: Path, *args: str, date: str | None = None) -> str:
+    env = {**os.environ, **GIT_ENV}
+    if date:
+        env["GIT_AUTHOR_DATE"] = env["GIT_COMMITTER_DATE"] = date
+    result = subprocess.run(["git", *args], cwd=repo, env=env, capture_output=True, text=True, check=True)
+    return result.stdout
+
+
+def write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+def commit(repo: Path, message: str, date: str | None = None) -> None:
+    git(repo, "add", "-A", date=date)
+    git(repo, "commit", "-q", "-m", message, date=date)
+
+
+@pytest.fixture
+def scratch(tmp_path: Path) -> Path:
+    """A git repository with docs/en (3 pages) and a language "xx" that has 2 of them."""
+    repo = tmp_path / "repo"
+    docs = repo / "docs"
+    write(docs / "en" / "index.md", INDEX_EN)
+    write(docs / "en" / "a.md", PAGE_A_EN)
+    write(docs / "en" / "notebooks" / "n.ipynb", notebook("# Notebook { #nb }\n", "## Step { #step }\n"))
+    write(docs / "xx" / "index.md", INDEX_XX)
+    write(docs / "xx" / "a.md", PAGE_A_XX)
+    strings = docs / "figure-strings"
+    strings.mkdir()
+    shutil.copy(ROOT / "docs" / "figure-strings" / "en.yml", strings / "en.yml")
+    shutil.copy(ROOT / "docs" / "figure-strings" / "en.yml", strings / "xx.yml")
+    git(repo, "init", "-q", "-b", "main")
+    commit(repo, "English pages and their first translation", date="2024-01-01T10:00:00")
+    return docs
+
+
+def test_one_missing_page_and_one_outdated_page(scratch: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    repo = scratch.parent
+    write(scratch / "en" / "a.md", PAGE_A_EN.replace("Some text.", "Some clearer text."))
+    commit(repo, "Page A: clearer", date="2024-01-02T10:00:00")
+
+    result = ts.status(scratch, "xx")
+    assert result.missing == ["notebooks/n.ipynb"]
+    assert [item.page for item in result.outdated] == ["a.md"]
+    assert result.outdated[0].commits[0].endswith("Page A: clearer")
+    assert not result.anchors and not result.strings and not result.ok
+
+    assert ts.main(["--docs", str(scratch), "--lang", "xx"]) == 1
+    out = capsys.readouterr().out
+    assert "2/3 pages translated, 1 outdated" in out
+    assert "docs/xx/notebooks/n.ipynb" in out
+    assert "git diff" in out and "docs/en/a.md" in out
+
+
+def test_languages_are_found_from_the_folders(scratch: Path) -> None:
+    (scratch / "figure-strings").mkdir(exist_ok=True)
+    assert ts.languages(scratch) == ["xx"]
+
+
+def test_a_complete_current_translation_passes(scratch: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    write(scratch / "xx" / "notebooks" / "n.ipynb", notebook("# Notizbuch { #nb }\n", "## Schritt { #step }\n"))
+    commit(scratch.parent, "xx: the notebook")
+    assert ts.main(["--docs", str(scratch)]) == 0
+    assert "3/3 pages translated, 0 outdated  (all good)" in capsys.readouterr().out
+
+
+def test_updating_the_translation_makes_it_current(scratch: Path) -> None:
+    repo = scratch.parent
+    write(scratch / "en" / "a.md", PAGE_A_EN.replace("Some text.", "Other text."))
+    commit(repo, "Page A changed")
+    assert [item.page for item in ts.outdated_pages(scratch, "xx")] == ["a.md"]
+    write(scratch / "xx" / "a.md", PAGE_A_XX.replace("Etwas Text.", "Anderer Text."))
+    assert ts.outdated_pages(scratch, "xx") == []  # being translated (uncommitted): not flagged
+    commit(repo, "xx: page A follows")
+    assert ts.outdated_pages(scratch, "xx") == []
+
+
+def test_a_commit_marked_translations_unaffected_is_ignored(scratch: Path) -> None:
+    write(scratch / "en" / "a.md", PAGE_A_EN.replace("Some text.", "Some text!"))
+    commit(scratch.parent, "Page A: punctuation\n\nTranslations: unaffected")
+    assert ts.outdated_pages(scratch, "xx") == []
+
+
+def test_uncommitted_english_edits_outdate_the_translation(scratch: Path) -> None:
+    write(scratch / "en" / "index.md", INDEX_EN + "\nMore.\n")
+    (outdated,) = ts.outdated_pages(scratch, "xx")
+    assert outdated.page == "index.md" and outdated.commits == []
+    assert "uncommitted" in outdated.describe("xx")
+
+
+def test_outdated_follows_ancestry_not_dates(scratch: Path) -> None:
+    """A translation branch started before an English change is outdated after the merge,
+    even though its commit is dated later than the English one."""
+    repo = scratch.parent
+    git(repo, "checkout", "-q", "-b", "translation")
+    git(repo, "checkout", "-q", "main")
+    write(scratch / "en" / "a.md", PAGE_A_EN.replace("Some text.", "New English text."))
+    commit(repo, "Page A rewritten", date="2024-02-01T10:00:00")
+    git(repo, "checkout", "-q", "translation")
+    write(scratch / "xx" / "a.md", PAGE_A_XX.replace("Etwas Text.", "Etwas besserer Text."))
+    commit(repo, "xx: page A polished", date="2024-03-01T10:00:00")  # later date, older base
+    git(repo, "checkout", "-q", "main")
+    git(repo, "merge", "-q", "--no-edit", "translation", date="2024-03-02T10:00:00")
+    assert [item.page for item in ts.outdated_pages(scratch, "xx")] == ["a.md"]
+
+
+def test_a_shallow_clone_fails_instead_of_guessing(scratch: Path, tmp_path: Path) -> None:
+    write(scratch / "xx" / "notebooks" / "n.ipynb", notebook("# N { #nb }\n", "## S { #step }\n"))
+    commit(scratch.parent, "xx: the notebook")
+    write(scratch / "en" / "a.md", PAGE_A_EN + "\nMore.\n")
+    commit(scratch.parent, "Page A: more")
+    shallow = tmp_path / "shallow"
+    git(tmp_path, "clone", "-q", "--depth", "1", f"file://{scratch.parent}", str(shallow))
+    result = ts.status(shallow / "docs", "xx")
+    assert result.outdated == [] and result.history_missing and not result.ok
+    assert any("--unshallow" in note for note in result.notes)
+
+
+def test_outside_git_the_other_checks_still_run(scratch: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "export" / "docs"
+    shutil.copytree(scratch, copy)
+    result = ts.status(copy, "xx")
+    assert result.missing == ["notebooks/n.ipynb"] and not result.history_missing
+    assert any("not in a git work tree" in note for note in result.notes)
+
+
+def test_missing_figure_strings_are_reported(scratch: Path) -> None:
+    (scratch / "figure-strings" / "xx.yml").unlink()
+    assert ts.figure_string_problems(scratch, "xx")[0].endswith("missing (copy docs/figure-strings/en.yml and translate the values)")
+    text = (scratch / "figure-strings" / "en.yml").read_text(encoding="utf-8")
+    write(scratch / "figure-strings" / "xx.yml", text.replace("  title: 'Softmax'\n", "", 1).replace('  title: "Softmax"\n', "", 1))
+    problems = ts.figure_string_problems(scratch, "xx")
+    assert problems and all("xx.yml" in problem for problem in problems)
+
+
+# --------------------------------------------------------------------------- anchors
+
+
+def test_anchors_skip_code_and_see_missing_ids() -> None:
+    text = "# T { #t }\n\n```python\n# not a heading\n```\n\n## A {#a .wide}\n\n### B\n\n~~~\n## no\n~~~\n"
+    assert ts.markdown_anchors(text) == ["t", "a", None]
+
+
+def test_the_anchor_check_catches_a_mismatch(scratch: Path) -> None:
+    assert ts.anchor_problems(scratch, "xx") == []
+    write(scratch / "xx" / "a.md", "# Seite A { #page-a }\n\n## Erstens { #erstens }\n")
+    (problem,) = ts.anchor_problems(scratch, "xx")
+    assert problem.startswith("xx/a.md:") and "missing #first" in problem and "not in English #erstens" in problem
+
+    write(scratch / "xx" / "a.md", "## Erstens { #first }\n\n# Seite A { #page-a }\n")
+    (problem,) = ts.anchor_problems(scratch, "xx")
+    assert "another order" in problem
+
+    write(scratch / "xx" / "a.md", "# Seite A { #page-a }\n\n## Erstens\n")
+    (problem,) = ts.anchor_problems(scratch, "xx")
+    assert "no explicit { #id }" in problem
+
+
+def test_the_anchor_check_reads_notebooks(scratch: Path) -> None:
+    write(scratch / "xx" / "notebooks" / "n.ipynb", notebook("# N { #nb }\n", "## S { #other }\n"))
+    (problem,) = ts.anchor_problems(scratch, "xx")
+    assert problem.startswith("xx/notebooks/n.ipynb:")
+
+
+def test_the_real_translations_have_the_english_anchors() -> None:
+    for lang in ts.languages(ts.DEFAULT_DOCS):
+        assert ts.anchor_problems(ts.DEFAULT_DOCS, lang) == []
+
+
+# --------------------------------------------------------------------------- build guard
+
+
+def language(locale: str, *, default: bool = False, build: bool = True, extra: dict | None = None) -> SimpleNamespace:
+    return SimpleNamespace(locale=locale, default=default, build=build, extra=extra)
+
+
+def test_the_build_guard_needs_complete_shipped_languages(scratch: Path) -> None:
+    english = language("en", default=True)
+    (problem,) = translation_guard.translation_problems(scratch, [english, language("xx")])
+    assert "docs/xx/notebooks/n.ipynb" in problem
+    unfinished = language("xx", extra={"translation_in_progress": True})
+    assert translation_guard.translation_problems(scratch, [english, unfinished]) == []
+    assert translation_guard.translation_problems(scratch, [english, language("xx", build=False)]) == []
+
+
+def test_the_build_guard_checks_anchors_of_unfinished_languages_too(scratch: Path) -> None:
+    write(scratch / "xx" / "index.md", "# Start { #start }\n")
+    unfinished = language("xx", extra={"translation_in_progress": True})
+    (problem,) = translation_guard.translation_problems(scratch, [language("en", default=True), unfinished])
+    assert problem.startswith("xx/index.md:")
+
+
+class FakeFiles:
+    def __init__(self, guide_url: str | None) -> None:
+        self.guide_url = guide_url
+
+    def get_file_from_path(self, path: str) -> SimpleNamespace | None:
+        assert path == "translate.md"
+        return SimpleNamespace(url=self.guide_url) if self.guide_url else None
+
+
+def fake_page(locale: str, built: str, url: str) -> SimpleNamespace:
+    return SimpleNamespace(file=SimpleNamespace(locale=locale, locale_alternate_of=built), url=url)
+
+
+def test_a_fallback_page_gets_the_note_in_the_readers_language() -> None:
+    config = SimpleNamespace(extra={"untranslated_note": "Noch nicht übersetzt. [Helfen]({translate})"})
+    page = fake_page("en", "xx", "xx/notebooks/first/")
+    html = translation_guard.on_page_content("<h1>Title</h1>", page, config, FakeFiles("xx/translate/"))
+    assert html.startswith('<div class="admonition info translation-fallback" role="note">')
+    assert '<a href="../../translate/">Helfen</a>' in html
+    assert '<div lang="en" dir="ltr">\n<h1>Title</h1>\n</div>' in html
+
+
+def test_the_note_falls_back_to_english_and_translated_pages_get_none() -> None:
+    page = fake_page("en", "xx", "xx/a/")
+    html = translation_guard.on_page_content("<p>x</p>", page, SimpleNamespace(extra={}), FakeFiles(None))
+    assert "has not been translated" in html
+    for own in (fake_page("xx", "xx", "xx/a/"), fake_page("en", "en", "a/")):
+        assert translation_guard.on_page_content("<p>x</p>", own, SimpleNamespace(extra={}), FakeFiles(None)) == "<p>x</p>"
+
+
+def test_reference_docstrings_stay_english_inside_other_languages() -> None:
+    html = '<div class="doc doc-object doc-function"><p>Stable softmax.</p></div>'
+    out = translation_guard.on_page_content(html, fake_page("xx", "xx", "xx/reference/"), SimpleNamespace(extra={}), FakeFiles(None))
+    assert out.startswith('<div lang="en" dir="ltr" class="doc doc-object doc-function">')
+    assert translation_guard.on_page_content(html, fake_page("en", "en", "reference/"), SimpleNamespace(extra={}), FakeFiles(None)) == html
+
+
+def test_doctest_examples_become_code_blocks() -> None:
+    text = "Stable softmax.\n\n>>> softmax([1, 2])\n[0.27, 0.73]\n\nMore text.\n\n    >>> x = 1\n    >>> x\n    1"
+    assert fence_doctests(text) == (
+        "Stable softmax.\n\n```pycon\n>>> softmax([1, 2])\n[0.27, 0.73]\n```\n\nMore text.\n\n"
+        "```pycon\n>>> x = 1\n>>> x\n1\n```"
+    )
