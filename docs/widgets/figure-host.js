@@ -12,6 +12,10 @@
 // Input made before Python is ready is merged the same way and applied once it is.
 // Each applied update dispatches a `figure-updated` event on the root (timings in `detail`)
 // for tests and bench/figure_latency.py.
+//
+// Motion: the host adds none (no transitions, no smooth scrolling; focus moves use
+// preventScroll), so prefers-reduced-motion has nothing to turn off here. A figure changes
+// exactly when the reader acts on it, and only as far as Python's new drawing says.
 
 import { morphFigure } from "./figure-morph.js";
 import { figureHostStrings } from "./figure-strings.js";
