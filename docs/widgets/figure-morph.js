@@ -32,12 +32,13 @@ function morphChildren(oldParent, newParent, keep) {
   // common prefix is still patched in place, so a focused control before the change survives.
   for (let i = 0; i < common; i += 1) morphNode(oldNodes[i], newNodes[i], keep);
   for (let i = common; i < oldNodes.length; i += 1) oldNodes[i].remove();
-  for (let i = common; i < newNodes.length; i += 1) oldParent.appendChild(document.importNode(newNodes[i], true));
+  // New nodes are moved out of the parsed template (adopted), not copied: it is thrown away.
+  for (let i = common; i < newNodes.length; i += 1) oldParent.appendChild(newNodes[i]);
 }
 
 function morphNode(old, next, keep) {
   if (!sameKind(old, next)) {
-    old.replaceWith(document.importNode(next, true));
+    old.replaceWith(next);
     return;
   }
   if (old.nodeType === Node.TEXT_NODE || old.nodeType === Node.COMMENT_NODE) {
