@@ -28,11 +28,10 @@ from __future__ import annotations
 
 import argparse
 import math
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
+from itertools import pairwise
 from pathlib import Path
 
 from devtools.static_server import serve
@@ -207,7 +206,7 @@ def measure_drag(page, selector: str, *, radius: float = 60, ms: float = 1500, e
         page.mouse.up()
     updates = result["updates"]
     lags = [u["lag"] for u in updates]
-    gaps = [b["at"] - a["at"] for a, b in zip(updates, updates[1:])]
+    gaps = [b["at"] - a["at"] for a, b in pairwise(updates)]
     return {
         "moves": result["inputs"],
         "calls": result["calls"],

@@ -382,7 +382,7 @@ def test_input_before_python_is_ready_is_queued_and_merged(page, site_url):
     # The drawing stays readable meanwhile.
     expect(page.locator(f"#{fid} .apy-fig__readout")).to_contain_text("14.0%")
     new_updates = wait_for_update(page, 0)
-    assert [u for u in new_updates if u["name"] == "softmax"][0]["inputs"] == 2  # one call for both
+    assert next(u for u in new_updates if u["name"] == "softmax")["inputs"] == 2  # one call for both
     expected = native_update(page, fid, FIGURES["softmax"].default_state(), {"z.0": "1.7"})
     assert state_of(page, fid) == expected["state"] == {"z": [1.7, 2.0, 3.0]}
     assert_page_matches(page, fid, expected["html"])
