@@ -28,15 +28,12 @@ from __future__ import annotations
 
 import argparse
 import math
-import subprocess
-import sys
 import tempfile
 from itertools import pairwise
 from pathlib import Path
 
+from devtools.browser import CHROMIUM_FLAGS, build_site, chromium_path
 from devtools.static_server import serve
-from devtools.wheels import ROOT
-from tests.e2e.conftest import CHROMIUM_FLAGS, chromium_path
 
 TARGET_P95_MS = 16.0
 SMOOTH_UPDATES_PER_S = 30
@@ -153,13 +150,6 @@ def percentile(values: list[float], q: float) -> float:
     position = (len(ordered) - 1) * q
     low, high = math.floor(position), math.ceil(position)
     return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
-
-
-def build_site(target: Path) -> None:
-    subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "--site-dir", str(target)],
-        cwd=ROOT, check=True,
-    )
 
 
 def open_gallery(browser, url: str):

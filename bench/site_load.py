@@ -20,18 +20,12 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
+from devtools.browser import CHROMIUM_FLAGS, build_site, chromium_path
 from devtools.static_server import serve
-from devtools.wheels import ROOT
 
-CHROMIUM_FLAGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-quic", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run",
-]
 TIMEOUT_MS = 120_000
 
 BARE_PAGE = b"""<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bare Pyodide</title></head>
@@ -96,7 +90,7 @@ def measure(pw, server, url: str, wait_for: str | None, runs: int, *, scripts: b
     for _ in range(runs):
         with tempfile.TemporaryDirectory() as profile:
             context = pw.chromium.launch_persistent_context(
-                profile, executable_path="/usr/bin/chromium", args=CHROMIUM_FLAGS, java_script_enabled=scripts
+                profile, executable_path=chromium_path(), args=CHROMIUM_FLAGS, java_script_enabled=scripts
             )
             context.add_init_script(MARKS)
             cold.append(visit(context, server, url, wait_for))
@@ -107,13 +101,6 @@ def measure(pw, server, url: str, wait_for: str | None, runs: int, *, scripts: b
 
 def median_of(rows: list[dict[str, float]]) -> dict[str, float]:
     return {key: statistics.median(row[key] for row in rows) for key in rows[0]}
-
-
-def build_site(target: Path) -> None:
-    subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet", "--site-dir", str(target)],
-        cwd=ROOT, check=True,
-    )
 
 
 def report(results: dict[str, dict[str, dict[str, float]]]) -> None:

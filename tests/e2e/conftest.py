@@ -10,39 +10,23 @@ downloads a browser here.
 
 from __future__ import annotations
 
-import functools
-import http.server
 import os
-import shutil
-import subprocess
-import sys
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM_FLAGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
+from devtools import browser as browser_tools
+from devtools.browser import CHROMIUM_FLAGS, build_site
+from devtools.static_server import serve
 
 
 def chromium_path() -> str:
-    path = os.environ.get("CHROMIUM_PATH") or shutil.which("chromium") or "/usr/bin/chromium"
-    if not Path(path).exists():
-        pytest.fail(
-            "Chromium is missing: install it with `apt-get install -y chromium` "
-            "(the browser tests never download one)"
-        )
-    return path
+    try:
+        return browser_tools.chromium_path()
+    except browser_tools.ChromiumMissing as error:
+        pytest.fail(str(error))
 
 
 @pytest.fixture(scope="session")
@@ -51,65 +35,25 @@ def site_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     if prebuilt:
         return Path(prebuilt)
     out = tmp_path_factory.mktemp("site")
-    env = {**os.environ, "NO_MKDOCS_2_WARNING": "1"}
-    result = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(out)],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-    )
-    if result.returncode:
-        pytest.fail(f"mkdocs build --strict failed:\n{result.stdout}\n{result.stderr}")
-    return out
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    """Static files; with ``isolated`` it also sends the cross-origin isolation headers."""
-
-    isolated = False
-    extensions_map = {
-        **http.server.SimpleHTTPRequestHandler.extensions_map,
-        ".mjs": "text/javascript",
-        ".js": "text/javascript",
-        ".wasm": "application/wasm",
-        ".whl": "application/zip",
-    }
-
-    def end_headers(self) -> None:
-        if self.isolated:
-            self.send_header("Cross-Origin-Opener-Policy", "same-origin")
-            self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
-        super().end_headers()
-
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
-        pass
-
-
-def _serve(directory: Path, isolated: bool) -> Iterator[str]:
-    handler = type("Handler", (_QuietHandler,), {"isolated": isolated})
-    server = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(handler, directory=str(directory))
-    )
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
     try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
+        build_site(out)
+    except RuntimeError as error:
+        pytest.fail(str(error))
+    return out
 
 
 @pytest.fixture(scope="session")
 def site_url(site_dir: Path) -> Iterator[str]:
     """Base URL of the built site on a plain static server (no special headers)."""
-    yield from _serve(site_dir, isolated=False)
+    with serve(site_dir) as server:
+        yield server.url
 
 
 @pytest.fixture(scope="session")
 def isolated_site_url(site_dir: Path) -> Iterator[str]:
     """Base URL of the built site served with COOP/COEP (cross-origin isolated)."""
-    yield from _serve(site_dir, isolated=True)
+    with serve(site_dir, isolated=True) as server:
+        yield server.url
 
 
 @pytest.fixture(scope="session")

@@ -24,7 +24,7 @@ from playwright.sync_api import Page, expect
 from attention_py import dot, softmax
 from attention_py.figures import FIGURES, host_update
 from attention_py.figures.build import load_strings
-from tests.e2e.conftest import ROOT
+from devtools.wheels import ROOT
 
 PYTHON_READY_MS = 60_000
 LANGS = ("en", "he", "fa")
