@@ -131,7 +131,7 @@ def report(results: dict[str, dict[str, dict[str, float]]]) -> None:
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench site_load", description=__doc__.splitlines()[0])
     parser.add_argument("--site", type=Path, help="an existing build (default: build one now)")
-    parser.add_argument("--runs", type=int, default=3, help="visits of each kind (median is reported)")
+    parser.add_argument("--runs", type=int, default=5, help="visits of each kind (median is reported)")
     args = parser.parse_args(argv)
 
     from playwright.sync_api import sync_playwright

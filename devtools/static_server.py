@@ -58,6 +58,17 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+class _Server(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+
+    def handle_error(self, request, client_address) -> None:  # type: ignore[no-untyped-def]
+        """A browser that closes a page mid-download is normal here: stay quiet about it."""
+        import sys
+
+        if not isinstance(sys.exc_info()[1], (ConnectionResetError, BrokenPipeError)):
+            super().handle_error(request, client_address)
+
+
 class StaticServer:
     """Serves ``directory``; ``url`` is its base, ``bytes_sent`` counts body bytes."""
 
@@ -68,7 +79,7 @@ class StaticServer:
             (_Handler,),
             {"isolated": isolated, "extra_files": dict(extra_files or {}), "counter": self._counter},
         )
-        self._server = http.server.ThreadingHTTPServer(
+        self._server = _Server(
             ("127.0.0.1", 0), functools.partial(handler, directory=str(directory))
         )
         self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
