@@ -28,11 +28,10 @@ from __future__ import annotations
 
 import argparse
 import math
-import tempfile
 from itertools import pairwise
 from pathlib import Path
 
-from devtools.browser import CHROMIUM_FLAGS, build_site, chromium_path
+from devtools.browser import CHROMIUM_FLAGS, built_site, chromium_path
 from devtools.static_server import serve
 
 TARGET_P95_MS = 16.0
@@ -240,12 +239,7 @@ def main(argv: list[str]) -> int:
 
     from playwright.sync_api import sync_playwright
 
-    with tempfile.TemporaryDirectory() as scratch:
-        site = args.site
-        if site is None:
-            site = Path(scratch, "site")
-            print("building the site ...", flush=True)
-            build_site(site)
+    with built_site(args.site) as site:
         with serve(site) as server, sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_FLAGS)
             page = open_gallery(browser, server.url)

@@ -23,7 +23,7 @@ import statistics
 import tempfile
 from pathlib import Path
 
-from devtools.browser import CHROMIUM_FLAGS, build_site, chromium_path
+from devtools.browser import CHROMIUM_FLAGS, built_site, chromium_path
 from devtools.static_server import serve
 
 TIMEOUT_MS = 120_000
@@ -136,12 +136,7 @@ def main(argv: list[str]) -> int:
 
     from playwright.sync_api import sync_playwright
 
-    with tempfile.TemporaryDirectory() as scratch:
-        site = args.site
-        if site is None:
-            site = Path(scratch, "site")
-            print("building the site ...", flush=True)
-            build_site(site)
+    with built_site(args.site) as site:
         extra = {
             "/__bench__/bare.html": ("text/html; charset=utf-8", BARE_PAGE),
             "/__bench__/bare-worker.js": ("text/javascript", BARE_WORKER),

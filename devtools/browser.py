@@ -11,6 +11,9 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from devtools.wheels import ROOT
@@ -52,3 +55,15 @@ def build_site(target: Path) -> None:
     )
     if result.returncode:
         raise RuntimeError(f"mkdocs build --strict failed:\n{result.stdout}\n{result.stderr}")
+
+
+@contextmanager
+def built_site(existing: Path | None = None) -> Iterator[Path]:
+    """``existing`` if given; otherwise a fresh strict build in a temporary folder."""
+    if existing is not None:
+        yield existing
+        return
+    with tempfile.TemporaryDirectory() as scratch:
+        print("building the site ...", flush=True)
+        build_site(Path(scratch, "site"))
+        yield Path(scratch, "site")
