@@ -7,7 +7,7 @@
 import { EditorView, keymap, drawSelection, highlightSpecialChars } from "@codemirror/view";
 import { EditorState } from "@codemirror/state";
 import { defaultKeymap, history, historyKeymap, indentWithTab } from "@codemirror/commands";
-import { HighlightStyle, syntaxHighlighting, indentOnInput, bracketMatching, indentUnit } from "@codemirror/language";
+import { HighlightStyle, syntaxHighlighting, indentOnInput, bracketMatching, indentUnit, bidiIsolates } from "@codemirror/language";
 import { python } from "@codemirror/lang-python";
 import { tags as t } from "@lezer/highlight";
 
@@ -46,6 +46,9 @@ export function createEditor({ parent, doc, label, describedBy, onRun, onChange 
         indentUnit.of("    "),
         EditorState.tabSize.of(4),
         python(),
+        // A Hebrew or Persian string or comment is its own bidi island: without this, the
+        // code around it reorders (`print('سلام', 1/0)` would show as `print('1/0 ,'سلام)`).
+        bidiIsolates(),
         syntaxHighlighting(materialHighlight),
         // Ours first: the default keymap binds Mod-Enter to "insert blank line".
         keymap.of([runKey, indentWithTab, ...defaultKeymap, ...historyKeymap]),
