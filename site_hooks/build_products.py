@@ -1,8 +1,8 @@
 """The two things the site build makes from this repository: the attention_py wheel and the
 widget bundle. Both are cached by a digest of their inputs (see asset_cache.py).
 
-Why a wheel: Pyodide installs a local pure-Python wheel with ``loadPackage(url)`` in about
-0.1 s, so the browser runs exactly the package the tests check. ``python -m build`` runs on
+Why a wheel: the page's worker unpacks this pure-Python wheel into Pyodide's site-packages
+(tens of milliseconds), so the browser runs exactly the package the tests check. ``python -m build`` runs on
 a copy of the packaging files, so builds never race with other work in the checkout over
 ``build/`` or ``*.egg-info``.
 """

@@ -88,7 +88,7 @@ async function boot() {
   }
   const t1 = performance.now();
   progress("install");
-  await installWheel(pyodide, await wheel);
+  installWheel(pyodide, await wheel);
   const t2 = performance.now();
   // Writes that bypass sys.stdout (C-level, os.write) still belong to the running request.
   pyodide.setStdout({ batched: (text) => current !== null && post({ id: current, type: "stdout", text: text + "\n" }) });
@@ -103,7 +103,7 @@ async function boot() {
   };
 }
 
-/** The wheel named by the manifest; fetched once here so loadPackage finds it cached. */
+/** The wheel named by the manifest, fetched while Pyodide loads: {name, bytes}. */
 async function findWheel() {
   const manifestURL = new URL("manifest.json", WHEELS_DIR);
   const response = await plainFetch(manifestURL);
@@ -111,19 +111,22 @@ async function findWheel() {
   const name = (await response.json()).attention_py;
   if (!name) throw new Error("the wheel manifest names no attention_py wheel");
   const url = new URL(name, WHEELS_DIR);
-  await plainFetch(url).then((r) => r.arrayBuffer()).catch(() => {}); // only a head start
-  return { name, url };
+  const wheel = await plainFetch(url);
+  if (!wheel.ok) throw new Error(`${url.pathname}: HTTP ${wheel.status}`);
+  return { name, bytes: await wheel.arrayBuffer() };
 }
 
-async function installWheel(pyodide, { name: wheel, url }) {
-  const problems = [];
-  // loadPackage never throws: it reports through errorCallback and returns what it loaded.
-  const loaded = await pyodide.loadPackage(url.href, {
-    messageCallback: () => {},
-    errorCallback: (text) => problems.push(text),
-  });
-  if (!loaded.some((pkg) => /attention[_-]py/i.test(pkg.name))) {
-    throw new Error(`could not install ${wheel}: ${problems.join(" ") || "nothing was loaded"}`);
+/**
+ * A pure-Python wheel is a zip of the package: unpacking it into site-packages installs it
+ * (about 10 ms, where loadPackage took about 130 ms). The import proves it worked.
+ */
+function installWheel(pyodide, { name, bytes }) {
+  try {
+    const sitePackages = pyodide.runPython("import site; site.getsitepackages()[0]");
+    pyodide.unpackArchive(bytes, "wheel", { extractDir: sitePackages });
+    pyodide.runPython("import importlib; importlib.invalidate_caches(); import attention_py");
+  } catch (error) {
+    throw new Error(`could not install ${name}: ${error.message || error}`);
   }
 }
 
