@@ -55,6 +55,7 @@ class SelfAttention:
     # Weights: readable, and settable with a shape check.
     @property
     def W_Q(self) -> Matrix:
+        """The query projection, d_model x d_k: Q = X W_Q. A copy; assign a matrix to replace it."""
         return _transpose(self._W_Q_T)
 
     @W_Q.setter
@@ -63,6 +64,7 @@ class SelfAttention:
 
     @property
     def W_K(self) -> Matrix:
+        """The key projection, d_model x d_k: K = X W_K. A copy; assign a matrix to replace it."""
         return _transpose(self._W_K_T)
 
     @W_K.setter
@@ -71,6 +73,7 @@ class SelfAttention:
 
     @property
     def W_V(self) -> Matrix:
+        """The value projection, d_model x d_v: V = X W_V. A copy; assign a matrix to replace it."""
         return _transpose(self._W_V_T)
 
     @W_V.setter
@@ -156,6 +159,7 @@ class MultiHeadAttention:
 
     @property
     def W_O(self) -> Matrix:
+        """The output projection, d_model x d_model, applied to the heads' concatenation. A copy."""
         return [row[:] for row in self._W_O]
 
     @W_O.setter
