@@ -32,10 +32,10 @@ _page: dict[str, str] = {"lang": "en", "src": "?"}
 def set_page(lang: str, src: str) -> None:
     """Called before each page's Markdown is converted (see figure_pages.py)."""
     _page.update(lang=lang, src=src)
-    _page_counts.pop(src, None)
 
 
-_page_counts: dict[str, int] = {}
+# Per-page figure numbering, kept on the page's Markdown object as live_cells.py does.
+_COUNTER = "_figures_count"
 
 
 @cache
@@ -57,7 +57,8 @@ def validate(language: str, inputs: dict[str, str], options: dict[str, Any], att
 
 def format(source: str, language: str, class_name: str, options: dict[str, Any], md: Any, **kwargs: Any) -> str:  # noqa: A001
     src = _page["src"]
-    number = _page_counts[src] = _page_counts.get(src, 0) + 1
+    number = getattr(md, _COUNTER, 0) + 1
+    setattr(md, _COUNTER, number)
     try:
         return prerender(options["name"], source, _page["lang"], strings_for(_page["lang"]), instance=f"figure-{number}")
     except SuperFencesException:
