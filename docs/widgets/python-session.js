@@ -10,6 +10,10 @@ const WORKER_URL = new URL("./python-worker.js", import.meta.url);
 // After an interrupt, how long Python may take to unwind before the worker is replaced
 // (code that swallows KeyboardInterrupt, or a long C call, never checks the buffer).
 const INTERRUPT_GRACE_MS = 2000;
+// Pyodide sets the buffer back to 0 when it raises KeyboardInterrupt. If it has done so when
+// the grace ends, Python did unwind and its reply may only be waiting behind a busy page
+// (a timer can run before a message that arrived earlier): it gets this much longer.
+const INTERRUPT_SEEN_EXTRA_MS = 1000;
 
 export class PythonSession extends EventTarget {
   constructor() {
@@ -64,10 +68,21 @@ export class PythonSession extends EventTarget {
     job.stopReason = reason;
     if (this.interruptBuffer && this.state === "ready") {
       this.interruptBuffer[0] = 2; // SIGINT: Python raises KeyboardInterrupt at the next check
-      job.graceTimer = setTimeout(() => this.replaceWorker(reason), INTERRUPT_GRACE_MS);
+      job.graceTimer = setTimeout(() => this.graceEnded(job, reason), INTERRUPT_GRACE_MS);
     } else {
       this.replaceWorker(reason);
     }
+  }
+
+  /** The interrupted job has not answered in time: wait a little more, or replace the worker. */
+  graceEnded(job, reason) {
+    if (job.done || job !== this.running) return;
+    if (this.interruptBuffer[0] === 0 && !job.graceExtended) {
+      job.graceExtended = true;
+      job.graceTimer = setTimeout(() => this.graceEnded(job, reason), INTERRUPT_SEEN_EXTRA_MS);
+      return;
+    }
+    this.replaceWorker(reason);
   }
 
   /** A fresh Python: the running job ends as "restarted"; queued ones run afterwards. */
@@ -91,6 +106,9 @@ export class PythonSession extends EventTarget {
   pump() {
     if (this.state !== "ready" || this.running || !this.queue.length) return;
     const job = (this.running = this.queue.shift());
+    // A Stop that came too late for the previous job must not hit this one. Cleared here,
+    // before the job is sent, so that a Stop of this job is never lost.
+    if (this.interruptBuffer) this.interruptBuffer[0] = 0;
     this.worker.postMessage({ id: job.id, ...job.message });
     if (job.timeoutMs > 0) {
       job.timer = setTimeout(() => this.stop(job, "timeout"), job.timeoutMs);

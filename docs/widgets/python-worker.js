@@ -45,7 +45,6 @@ async function handle(message) {
   } catch {
     return; // the "failed" reply has told the page already
   }
-  if (interruptBuffer) interruptBuffer[0] = 0; // a late Stop of the previous request
   current = id;
   const emit = (stream, text) => post({ id, type: stream, text });
   let reply;

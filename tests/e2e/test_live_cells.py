@@ -235,6 +235,24 @@ def test_an_endless_loop_is_stopped_and_the_page_stays_usable(
     assert expected in run_and_wait(page, "kept + 1")
 
 
+def test_code_that_swallows_the_interrupt_gets_a_fresh_session(warm_page, isolated_site_url):
+    """KeyboardInterrupt caught in a loop: the grace period ends and the worker is replaced."""
+    page = warm_page
+    open_home(page, isolated_site_url)
+    wait_for_python(page)
+    set_code(page, "while True:\n    try:\n        while True: pass\n    except KeyboardInterrupt:\n        pass")
+    cell = first_cell(page)
+    cell.locator(".live-cell__run").click()
+    page.wait_for_function("document.querySelector('.live-cell').dataset.busy === 'running'")
+    generation = page.evaluate("attentionPy.session.generation")
+    cell.locator(".live-cell__stop").click()
+    page.wait_for_function("document.querySelector('.live-cell').dataset.busy === ''", timeout=20_000)
+    assert page.evaluate("attentionPy.session.generation") == generation + 1
+    notes = cell.locator(".live-cell__note").all_inner_texts()
+    assert any("session was restarted" in note for note in notes), notes
+    assert "2" in run_and_wait(page, "1 + 1")
+
+
 # --- how it looks and reads -----------------------------------------------------------------
 
 
