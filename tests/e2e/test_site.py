@@ -42,6 +42,8 @@ def test_home_page_has_its_language_and_direction(site_page, site_url, lang):
     assert site_page.evaluate("document.documentElement.lang") == lang
     assert site_page.evaluate("document.body.dir") == direction
     assert site_page.evaluate("getComputedStyle(document.querySelector('.md-content')).direction") == direction
+    footer = site_page.locator(".md-copyright").inner_text()
+    assert footer.startswith("Made with") is (lang == "en"), footer  # the theme's own line too
 
 
 def test_home_pages_load_no_missing_resource(page, site_url):
