@@ -8,6 +8,7 @@ words the figure prints their dot product and cosine, computed by the package.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from .. import dot, norm
@@ -30,6 +31,7 @@ WORDS: dict[str, tuple[float, float]] = {
     "truck": (-1.4, 2.6),
     "bus": (-0.4, 2.8),
 }
+SLOPE = WORDS["happy"][1] / WORDS["happy"][0]  # the emotion words' line through the origin
 PLANE = Plane(width=360, height=320, xlim=(-3.2, 3.2), ylim=(-2.6, 3.2))
 
 STRINGS = ("title", "chips", "first", "second", "picture", "readout", "readout_none", "caption",
@@ -63,11 +65,16 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
         }, esc(_word(t, w)))
         for w in WORDS
     )
-    sx, sy = PLANE.px(-2.9, -2.9 * 0.9 / 2.3)
-    ex, ey = PLANE.px(2.9, 2.9 * 0.9 / 2.3)
+    sx, sy = PLANE.px(-2.9, -2.9 * SLOPE)
+    ex, ey = PLANE.px(2.4, 2.4 * SLOPE)  # stops short of the label of "happy"
+    # The guide's name runs along it, under the line halfway between the origin and "sad",
+    # where no word's label can be.
+    lx, ly = PLANE.px(-1.15, -1.15 * SLOPE)
+    angle = math.degrees(math.atan2(ey - sy, ex - sx))
     parts = [PLANE.grid(labels=False),
              el("line", {"class": "apy-guide", "x1": f(sx), "y1": f(sy), "x2": f(ex), "y2": f(ey)}),
-             el("text", {"class": "apy-guide-label", "x": f(sx), "y": f(sy + 16), "text-anchor": "start"},
+             el("text", {"class": "apy-guide-label", "x": f(lx), "y": f(ly), "dy": "14", "text-anchor": "middle",
+                         "transform": f"rotate({f(angle)} {f(lx)} {f(ly)})"},
                 t.html("emotion_axis"))]
     if pair:
         parts.append(arrow_px(PLANE.px(0, 0), PLANE.px(*WORDS[first]), cls="apy-c1", width=2))
