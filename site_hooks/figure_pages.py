@@ -1,13 +1,18 @@
 """Hook: tells the ``figure`` fence which page (and so which language) it is drawing for,
-checks every figure-strings file before the build starts, and ships the figures' CSS.
+checks every strings file before the build starts, ships the figures' CSS, and hands the
+template the page's own strings (the ``page`` section: live cells, loading progress, figure
+host), which docs/overrides/main.html embeds as JSON for docs/widgets/strings.js.
 
-A shipped language missing a figure string fails the build, naming the file and the key.
+A shipped language missing a string fails the build, naming the file and the key.
 """
 
 from __future__ import annotations
 
+import json
 from importlib import resources
+from typing import Any
 
+from markupsafe import Markup
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
@@ -27,10 +32,20 @@ def on_config(config: MkDocsConfig) -> None:
     figure_fence.strings_for.cache_clear()  # pick up edits under `mkdocs serve`
 
 
+def _language(page: Page) -> str:
+    return getattr(page.file, "locale", None) or "en"
+
+
 def on_page_markdown(markdown: str, page: Page, **kwargs: object) -> str:
-    lang = getattr(page.file, "locale", None) or "en"
-    figure_fence.set_page(lang, page.file.src_uri)
+    figure_fence.set_page(_language(page), page.file.src_uri)
     return markdown
+
+
+def on_page_context(context: dict[str, Any], page: Page, **kwargs: object) -> dict[str, Any]:
+    texts = figure_fence.strings_for(_language(page))["page"]
+    # Readable UTF-8 (a third the size of \u escapes); "<" escaped so no text can end the script.
+    context["page_strings_json"] = Markup(json.dumps(texts, ensure_ascii=False).replace("<", "\\u003c"))
+    return context
 
 
 @event_priority(-200)  # after static-i18n (see DESIGN.md)

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import copy
+
 import pytest
+import yaml
 
 from attention_py.figures import FIGURES, required_strings
 from attention_py.figures._strings import Text, check_strings
@@ -53,8 +56,8 @@ def test_check_reports_missing_extra_and_placeholder_problems(tmp_path):
     problems = check_strings(broken, required_strings(), source="docs/figure-strings/fa.yml", reference=strings("en"))
     assert "docs/figure-strings/fa.yml: softmax.caption: missing" in problems
     assert any(p.startswith("docs/figure-strings/fa.yml: softmax.readout: uses placeholders") for p in problems)
-    assert "docs/figure-strings/fa.yml: softmax.typo: unknown key (not used by any figure)" in problems
-    assert "docs/figure-strings/fa.yml: unknown section 'sofmax' (no figure of that name)" in problems
+    assert "docs/figure-strings/fa.yml: softmax.typo: unknown key (nothing reads it)" in problems
+    assert "docs/figure-strings/fa.yml: unknown section 'sofmax' (neither a figure nor a section of the page)" in problems
 
 
 def test_check_strings_file_names_the_file(tmp_path):
@@ -64,6 +67,24 @@ def test_check_strings_file_names_the_file(tmp_path):
     assert f"{tmp_path / 'xx.yml'}: softmax: missing section 'softmax'" not in problems
     assert f"{tmp_path / 'xx.yml'}: missing section 'softmax'" in problems
     assert f"{tmp_path / 'xx.yml'}: common.static_hint: missing" in problems
+
+
+def test_the_page_section_must_have_the_english_keys_and_placeholders(tmp_path):
+    """The page's own strings (live cells, loading, figure host) are checked like a figure's,
+    against the keys and placeholders of en.yml."""
+    (tmp_path / "en.yml").write_text((STRINGS_DIR / "en.yml").read_text(encoding="utf-8"), encoding="utf-8")
+    fa = copy.deepcopy(strings("fa"))
+    del fa["page"]["stop"]
+    fa["page"]["done"] = "تمام شد"  # lost {seconds}
+    fa["page"]["stpo"] = "x"
+    (tmp_path / "fa.yml").write_text(yaml.safe_dump(fa, allow_unicode=True), encoding="utf-8")
+    problems = check_strings_file(tmp_path / "fa.yml")
+    where = tmp_path / "fa.yml"
+    assert f"{where}: page.stop: missing" in problems
+    assert any(p.startswith(f"{where}: page.done: uses placeholders [] but the English text uses ['seconds']")
+               for p in problems), problems
+    assert f"{where}: page.stpo: unknown key (nothing reads it)" in problems
+    assert len(problems) == 3, problems
 
 
 def test_math_between_dollars_becomes_an_isolated_ltr_span():

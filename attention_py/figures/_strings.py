@@ -139,10 +139,10 @@ def check_strings(
                 problems.extend(_placeholder_problems(value, where, reference, section, key))
     for section, table in strings.items():
         if section not in required:
-            problems.append(f"{source}: unknown section {section!r} (no figure of that name)")
+            problems.append(f"{source}: unknown section {section!r} (neither a figure nor a section of the page)")
         elif isinstance(table, Mapping):
             extra = sorted(set(table) - set(required[section]))
-            problems.extend(f"{source}: {section}.{key}: unknown key (not used by any figure)" for key in extra)
+            problems.extend(f"{source}: {section}.{key}: unknown key (nothing reads it)" for key in extra)
     return problems
 
 

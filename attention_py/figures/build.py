@@ -49,15 +49,27 @@ def prerender(
     return figure_from_block(name, state, lang, strings, instance=instance)
 
 
+# Sections that no figure reads: the site's own page scripts do (docs/widgets/strings.js).
+# Their keys are whatever the English file defines; every other language must match them.
+SITE_SECTIONS = ("page",)
+
+
 def check_strings_file(path: str | Path) -> list[str]:
     """Every problem in one language's strings file, each naming the file and the key.
 
-    Placeholders are compared with the English file beside it (``en.yml``).
+    Placeholders are compared with the English file beside it (``en.yml``), which also
+    defines the keys of the site's own sections (``SITE_SECTIONS``).
     """
     path = Path(path)
+    strings = load_strings(path)
     reference_path = path.with_name(f"{REFERENCE_LANG}.yml")
     reference = load_strings(reference_path) if reference_path.exists() and reference_path != path else None
-    return check_strings(load_strings(path), required_strings(), source=str(path), reference=reference)
+    english = strings if reference is None else reference
+    required = dict(required_strings())
+    for section in SITE_SECTIONS:
+        table = english.get(section)
+        required[section] = tuple(table) if isinstance(table, Mapping) else ()
+    return check_strings(strings, required, source=str(path), reference=reference)
 
 
 def check_strings_dir(folder: str | Path) -> list[str]:

@@ -18,7 +18,6 @@
 // exactly when the reader acts on it, and only as far as Python's new drawing says.
 
 import { morphFigure } from "./figure-morph.js";
-import { figureHostStrings } from "./figure-strings.js";
 
 const HOST_UPDATE = "attention_py.figures.host_update";
 // Replies that mean "the session went away before answering": the change is sent again.
@@ -32,8 +31,7 @@ export class FigureHost {
     this.session = session;
     this.name = root.dataset.figure;
     this.instance = root.id || null;
-    this.ui = figureHostStrings(root.lang);
-    this.uiStrings = uiStrings; // the live cells' strings: loading progress
+    this.ui = uiStrings; // the page's strings (strings.js)
     this.pending = null; // merged changes not yet sent
     this.pendingSources = new Set(); // elements those changes came from
     this.firstInputAt = null; // event time of the oldest unsent input
@@ -292,7 +290,7 @@ export class FigureHost {
   report(batch, error) {
     this.stats.errors += 1;
     console.error(`figure ${this.name}: ${error?.reply?.error || error?.stack || error}`);
-    this.showError(this.ui.failedUpdate, [...batch.sources].at(-1));
+    this.showError(this.ui.figure_failed_update, [...batch.sources].at(-1));
   }
 
   controlFor(key, sources) {
@@ -331,13 +329,13 @@ export class FigureHost {
     const { state } = this.session;
     const waiting = Boolean(this.pending || this.inFlight);
     let text = "";
-    if (state === "failed" && (waiting || this.stats.inputs)) text = this.ui.unavailable;
+    if (state === "failed" && (waiting || this.stats.inputs)) text = this.ui.figure_unavailable;
     else if (state !== "ready" && waiting) {
-      text = this.session.generation > 1 && this.stats.updates ? this.ui.restarting : this.ui.starting;
+      text = this.session.generation > 1 && this.stats.updates ? this.ui.figure_restarting : this.ui.figure_starting;
       const progress = this.session.progress;
       if (progress?.phase === "download" && progress.total && progress.loaded < progress.total) {
-        const mb = (bytes) => this.uiStrings.number(bytes / 1e6, 1);
-        text += ` (${this.uiStrings.downloading(mb(progress.loaded), mb(progress.total))})`;
+        const mb = (bytes) => this.ui.number(bytes / 1e6, 1);
+        text += ` (${this.ui.downloading({ loaded: mb(progress.loaded), total: mb(progress.total) })})`;
       }
     }
     if (this.status.textContent !== text) this.status.textContent = text;

@@ -28,7 +28,7 @@ export class LiveCell {
     const id = `live-cell-${this.index}`;
 
     root.setAttribute("role", "group");
-    root.setAttribute("aria-label", strings.cellLabel(this.index));
+    root.setAttribute("aria-label", strings.cell_label({ n: this.index }));
 
     const code = loadEdit(this.index, this.hash) ?? this.original;
     codeBox.replaceChildren(); // the prerendered <pre> goes, the editor takes its place
@@ -36,11 +36,11 @@ export class LiveCell {
     hint.id = `${id}-hint`;
     hint.className = "live-cell__hint";
     hint.dir = strings.dir;
-    hint.textContent = strings.editorHint;
+    hint.textContent = strings.editor_hint;
     this.editor = createEditor({
       parent: codeBox,
       doc: code,
-      label: strings.editorLabel(this.index),
+      label: strings.editor_label({ n: this.index }),
       describedBy: hint.id,
       onRun: () => this.run(),
       onChange: (text) => this.scheduleSave(text),
@@ -49,9 +49,9 @@ export class LiveCell {
     const bar = root.querySelector(".live-cell__bar") || root.appendChild(document.createElement("div"));
     bar.className = "live-cell__bar";
     bar.dir = strings.dir; // the buttons mirror on RTL pages, whatever direction the code box has
-    this.runButton = this.button(bar, "run", strings.run, strings.runTitle, () => this.run());
+    this.runButton = this.button(bar, "run", strings.run, strings.run_title, () => this.run());
     this.stopButton = this.button(bar, "stop", strings.stop, "", () => this.job?.stop("stopped"));
-    this.resetButton = this.button(bar, "reset", strings.reset, strings.resetTitle, () => this.reset());
+    this.resetButton = this.button(bar, "reset", strings.reset, strings.reset_title, () => this.reset());
     this.status = bar.appendChild(document.createElement("span"));
     this.status.className = "live-cell__status";
     this.status.setAttribute("role", "status");
@@ -62,7 +62,7 @@ export class LiveCell {
     outputBox.id = `${id}-output`;
     outputBox.dir = "ltr";
     outputBox.setAttribute("role", "log");
-    outputBox.setAttribute("aria-label", strings.outputLabel(this.index));
+    outputBox.setAttribute("aria-label", strings.output_label({ n: this.index }));
     this.output = new OutputView(outputBox, strings);
 
     this.setBusy(false);
@@ -111,35 +111,35 @@ export class LiveCell {
     switch (reply.status) {
       case "ok":
         if (reply.value != null) output.block("value", reply.value);
-        say(strings.done(strings.number(seconds, 2)));
+        say(strings.done({ seconds: strings.number(seconds, 2) }));
         break;
       case "error":
         output.block("error", reply.error);
         say(strings.error);
         break;
       case "timeout":
-        say(strings.timeout(strings.number(this.timeoutSeconds)));
-        output.note(strings.timeout(strings.number(this.timeoutSeconds)), "warning");
+        say(strings.timeout({ seconds: strings.number(this.timeoutSeconds) }));
+        output.note(strings.timeout({ seconds: strings.number(this.timeoutSeconds) }), "warning");
         break;
       case "stopped":
         say(strings.stopped);
         output.note(strings.stopped, "warning");
         break;
       case "restarted":
-        say(strings.restartedByUser);
-        output.note(strings.restartedByUser, "warning");
+        say(strings.restarted_by_user);
+        output.note(strings.restarted_by_user, "warning");
         break;
       case "cancelled":
         say(strings.cancelled);
         break;
       case "failed":
-        say(strings.failed(reply.error));
-        output.note(strings.failed(reply.error), "error");
+        say(strings.failed({ message: reply.error }));
+        output.note(strings.failed({ message: reply.error }), "error");
         break;
       default:
         say(String(reply.status));
     }
-    if (reply.restarted) output.note(strings.sessionLost, "warning");
+    if (reply.restarted) output.note(strings.session_lost, "warning");
     if (reply.truncated || output.truncated) output.markTruncated();
   }
 
@@ -149,7 +149,7 @@ export class LiveCell {
     this.root.dataset.busy = busy || "";
     this.runButton.setAttribute("aria-disabled", String(Boolean(busy)));
     this.stopButton.setAttribute("aria-disabled", String(!busy));
-    this.runButton.textContent = busy === "waiting" ? strings.runWaiting : strings.run;
+    this.runButton.textContent = busy === "waiting" ? strings.run_waiting : strings.run;
     if (busy) this.status.textContent = strings[busy];
   }
 

@@ -19,6 +19,6 @@ function announceSessionChanges(session, strings) {
   region.setAttribute("role", "status");
   session.addEventListener("state", ({ detail: state }) => {
     if (state === "ready") region.textContent = strings.ready;
-    else if (state === "failed") region.textContent = strings.failed(session.error || "");
+    else if (state === "failed") region.textContent = strings.failed({ message: session.error || "" });
   });
 }

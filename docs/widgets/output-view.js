@@ -84,7 +84,7 @@ export class OutputView {
   markTruncated() {
     if (this.truncatedNoted) return;
     this.truncatedNoted = true;
-    this.note(this.strings.truncated(this.strings.number(MAX_LINES), this.strings.number(MAX_CHARS / 1000)), "warning");
+    this.note(this.strings.truncated({ lines: this.strings.number(MAX_LINES), kilobytes: this.strings.number(MAX_CHARS / 1000) }), "warning");
   }
 
   endLine() {

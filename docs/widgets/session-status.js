@@ -17,7 +17,7 @@ export class SessionStatusView {
     this.bar = container.appendChild(document.createElement("span"));
     this.bar.className = "live-cell__progress";
     this.bar.setAttribute("role", "progressbar");
-    this.bar.setAttribute("aria-label", strings.progressLabel);
+    this.bar.setAttribute("aria-label", strings.progress_label);
     this.bar.setAttribute("aria-valuemin", "0");
     this.bar.setAttribute("aria-valuemax", "100");
     this.fill = this.bar.appendChild(document.createElement("span"));
@@ -30,7 +30,7 @@ export class SessionStatusView {
     this.restartButton.type = "button";
     this.restartButton.className = "live-cell__button live-cell__restart";
     this.restartButton.textContent = strings.restart;
-    this.restartButton.title = strings.restartTitle;
+    this.restartButton.title = strings.restart_title;
     this.restartButton.addEventListener("click", () => session.restart());
 
     const update = () => this.update();
@@ -55,7 +55,7 @@ export class SessionStatusView {
     let value;
     if (progress.phase === "download" && progress.total && progress.loaded < progress.total) {
       const mb = (bytes) => strings.number(bytes / 1e6, 1);
-      text = strings.downloading(mb(progress.loaded), mb(progress.total));
+      text = strings.downloading({ loaded: mb(progress.loaded), total: mb(progress.total) });
       value = (DOWNLOAD_SHARE * progress.loaded) / progress.total;
     } else if (progress.phase === "install") {
       text = strings.installing;

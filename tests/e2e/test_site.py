@@ -6,9 +6,12 @@ another host for anything or logs an error.
 
 from __future__ import annotations
 
+import json
 from urllib.parse import urlsplit
 
 import pytest
+
+from tests.test_figures_support import strings
 
 LANGUAGES = {"en": ("", "ltr"), "he": ("he/", "rtl"), "fa": ("fa/", "rtl")}
 FONTS = {"en": None, "he": "Heebo", "fa": "Vazirmatn"}
@@ -57,6 +60,14 @@ def test_home_pages_load_no_missing_resource(page, site_url):
         page.goto(f"{site_url}/{prefix}", wait_until="networkidle")
         page.wait_for_timeout(500)  # late requests of scripts that ran after network idle
     assert not failed
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_page_carries_the_strings_of_its_language_for_its_scripts(site_page, site_url, lang):
+    """Live cells and figures speak from the ``page`` section of the language's strings file."""
+    site_page.goto(f"{site_url}/{LANGUAGES[lang][0]}")
+    embedded = json.loads(site_page.locator("#apy-page-strings").text_content())
+    assert embedded == strings(lang)["page"]
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
