@@ -13,11 +13,16 @@
 // Each applied update dispatches a `figure-updated` event on the root (timings in `detail`)
 // for tests and bench/figure_latency.py.
 //
+// Reload: the state of each update is kept in sessionStorage (saved-state.js), made to the
+// prerendered state; after a reload the host asks Python for the saved state as soon as it
+// can, so the figure comes back where the reader left it.
+//
 // Motion: the host adds none (no transitions, no smooth scrolling; focus moves use
 // preventScroll), so prefers-reduced-motion has nothing to turn off here. A figure changes
 // exactly when the reader acts on it, and only as far as Python's new drawing says.
 
 import { morphFigure } from "./figure-morph.js";
+import { SavedEntry } from "./saved-state.js";
 
 const HOST_UPDATE = "attention_py.figures.host_update";
 // Replies that mean "the session went away before answering": the change is sent again.
@@ -37,11 +42,30 @@ export class FigureHost {
     this.firstInputAt = null; // event time of the oldest unsent input
     this.inputCount = 0; // inputs merged into the pending batch
     this.inFlight = null; // {changes, sources} of the call being answered
+    this.pendingRestore = false; // the pending batch carries a state saved before a reload
     this.drag = null; // {pointerId, handle, spec}
     this.stats = { inputs: 0, calls: 0, updates: 0, errors: 0, retries: 0 };
     this.status = this.createStatus();
+    this.authorState = root.dataset.state; // as prerendered: what a saved state was made to
+    this.saved = new SavedEntry("figure", this.instance || this.name, "session");
     this.listen();
+    this.restore();
     this.catchUp();
+  }
+
+  /** Where the reader left this figure before a reload, queued like input (Python starts). */
+  restore() {
+    const state = this.saved.load(this.authorState);
+    if (!state || state === this.authorState) return;
+    let change;
+    try {
+      change = JSON.parse(state);
+    } catch {
+      this.saved.forget();
+      return;
+    }
+    this.pendingRestore = true; // before queue(): it may send at once if Python is up
+    this.queue(change, null, null);
   }
 
   /**
@@ -178,7 +202,7 @@ export class FigureHost {
   /** Merges a change into the pending batch and sends it when Python is free. */
   queue(change, source, event) {
     this.pending = Object.assign(this.pending || {}, change);
-    this.pendingSources.add(source);
+    if (source) this.pendingSources.add(source);
     this.firstInputAt ??= event?.timeStamp ?? performance.now();
     this.inputCount += 1;
     this.stats.inputs += 1;
@@ -195,8 +219,10 @@ export class FigureHost {
       sources: this.pendingSources,
       firstInputAt: this.firstInputAt,
       inputs: this.inputCount,
+      restore: Boolean(this.pendingRestore), // carries the state saved before a reload
       sentAt: performance.now(),
     };
+    this.pendingRestore = false;
     this.pending = null;
     this.pendingSources = new Set();
     this.firstInputAt = null;
@@ -224,7 +250,9 @@ export class FigureHost {
 
   apply(batch, result) {
     const receivedAt = performance.now();
-    if (!result.ok) {
+    if (!result.ok && batch.restore) {
+      this.saved.forget(); // a saved state this build refuses: the figure stays as drawn
+    } else if (!result.ok) {
       this.stats.errors += 1;
       this.showError(result.error, this.controlFor(result.key, batch.sources));
     } else {
@@ -235,6 +263,7 @@ export class FigureHost {
       const keep = (el) => this.pendingSources.has(el) || (el === document.activeElement && isEditing(el, batch));
       morphFigure(this.root, result.html, keep);
       if (focused) this.keepFocus(focused, focusKey);
+      this.saved.save(this.authorState, this.root.dataset.state, this.authorState);
       this.stats.updates += 1;
     }
     const appliedAt = performance.now();
@@ -278,6 +307,7 @@ export class FigureHost {
       // start): nothing was applied, so the same changes go again, under any newer ones.
       this.stats.retries += 1;
       this.pending = Object.assign(batch.changes, this.pending || {});
+      this.pendingRestore ||= batch.restore;
       for (const el of batch.sources) this.pendingSources.add(el);
       this.firstInputAt = Math.min(batch.firstInputAt, this.firstInputAt ?? Infinity);
       this.inputCount += batch.inputs;
@@ -331,7 +361,8 @@ export class FigureHost {
     let text = "";
     if (state === "failed" && (waiting || this.stats.inputs)) text = this.ui.figure_unavailable;
     else if (state !== "ready" && waiting) {
-      text = this.session.generation > 1 && this.stats.updates ? this.ui.figure_restarting : this.ui.figure_starting;
+      if (this.pendingRestore) text = this.ui.figure_restoring;
+      else text = this.session.generation > 1 && this.stats.updates ? this.ui.figure_restarting : this.ui.figure_starting;
       const progress = this.session.progress;
       if (progress?.phase === "download" && progress.total && progress.loaded < progress.total) {
         const mb = (bytes) => this.ui.number(bytes / 1e6, 1);

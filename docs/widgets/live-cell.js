@@ -10,7 +10,7 @@
 import { createEditor, setEditorText } from "./editor.js";
 import { OutputView } from "./output-view.js";
 import { SessionStatusView } from "./session-status.js";
-import { loadEdit, saveEdit, forgetEdit } from "./saved-edits.js";
+import { SavedEntry } from "./saved-state.js";
 
 const SAVE_DELAY_MS = 300;
 
@@ -26,11 +26,12 @@ export class LiveCell {
     this.original = codeBox.querySelector("code").textContent.replace(/\n$/, "");
     this.job = null;
     const id = `live-cell-${this.index}`;
+    this.saved = new SavedEntry("live-cell", this.index); // the reader's edit, across visits
 
     root.setAttribute("role", "group");
     root.setAttribute("aria-label", strings.cell_label({ n: this.index }));
 
-    const code = loadEdit(this.index, this.hash) ?? this.original;
+    const code = this.saved.load(this.hash) ?? this.original;
     codeBox.replaceChildren(); // the prerendered <pre> goes, the editor takes its place
     const hint = codeBox.appendChild(document.createElement("p"));
     hint.id = `${id}-hint`;
@@ -157,11 +158,11 @@ export class LiveCell {
     clearTimeout(this.saveTimer);
     setEditorText(this.editor, this.original);
     clearTimeout(this.saveTimer); // the edit above scheduled a save of the original
-    forgetEdit(this.index);
+    this.saved.forget();
   }
 
   scheduleSave(text) {
     clearTimeout(this.saveTimer);
-    this.saveTimer = setTimeout(() => saveEdit(this.index, this.hash, text, this.original), SAVE_DELAY_MS);
+    this.saveTimer = setTimeout(() => this.saved.save(this.hash, text, this.original), SAVE_DELAY_MS);
   }
 }

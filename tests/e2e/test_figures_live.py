@@ -405,3 +405,51 @@ def test_figure_recovers_when_the_session_restarts(page, site_url):
     expected = native_update(page, fid, before_state, changes)
     assert expected["ok"] and state_of(page, fid) == expected["state"] != before_state
     assert_page_matches(page, fid, expected["html"])
+
+
+# --- after a reload ---------------------------------------------------------------------------
+
+
+def test_a_figure_comes_back_where_the_reader_left_it_after_a_reload(page, site_url):
+    open_gallery(page, site_url, "en")
+    wait_until_live(page)
+    fid = figure_id("softmax")
+    before = updates(page)
+    # A button: its effect is nothing the browser's own form restoration would bring back.
+    page.locator(f"#{fid} [data-focus-key='add']").click()
+    wait_for_update(page, before)
+    left = state_of(page, fid)
+    assert len(left["z"]) == 4
+
+    page.reload()
+    page.wait_for_function("window.attentionPy?.figures !== undefined")
+    restored = wait_for_update(page, 0)
+    assert [u["name"] for u in restored if u["ok"]] == ["softmax"]  # only the figure that moved
+    expected = native_update(page, fid, FIGURES["softmax"].default_state(), {"z": left["z"]})
+    assert state_of(page, fid) == expected["state"] == left
+    assert_page_matches(page, fid, expected["html"])
+
+    # Back where the author started: the entry is forgotten, and the next reload draws nothing.
+    before = updates(page)
+    page.locator(f"#{fid} [data-focus-key='remove']").click()
+    wait_for_update(page, before)
+    assert state_of(page, fid) == FIGURES["softmax"].default_state()
+    assert not page.evaluate("Object.keys(sessionStorage).filter((k) => k.startsWith('attention_py:figure:'))")
+
+
+def test_a_saved_state_this_build_refuses_is_dropped_quietly(page, site_url):
+    open_gallery(page, site_url, "en")
+    fid = figure_id("softmax")
+    authored = page.locator(f"#{fid}").get_attribute("data-state")
+    key = f"attention_py:figure:/gallery/#{fid}"
+    page.evaluate(
+        "([key, base]) => sessionStorage.setItem(key, JSON.stringify({ base, value: JSON.stringify({ z: ['x', 1] }) }))",
+        [key, authored],
+    )
+    page.reload()
+    page.wait_for_function("window.attentionPy?.figures !== undefined")
+    refused = wait_for_update(page, 0)
+    assert [u["ok"] for u in refused if u["name"] == "softmax"] == [False]
+    assert page.locator(f"#{fid}").get_attribute("data-state") == authored
+    expect(page.locator(f"#{fid} [data-role=error]")).to_be_hidden()
+    assert page.evaluate("(key) => sessionStorage.getItem(key)", key) is None

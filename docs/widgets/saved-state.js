@@ -1,0 +1,61 @@
+// What a reader did survives a reload. One entry per thing on the page, kept under the page's
+// path and the thing's id:
+//
+// - a live cell's edited code, in localStorage: it is the reader's work, kept across visits
+//   until they press Reset;
+// - a figure's state, in sessionStorage: where the reader left the figure survives a reload
+//   or a trip back in the tab's history, but a new visit starts where the author starts.
+//
+// Each entry remembers what it was made to (`base`: a hash of the cell's original code, the
+// figure's prerendered state). When the author changes that, the stale entry is dropped
+// instead of shown.
+
+export class SavedEntry {
+  /** `kind` names the entry ("live-cell", "figure"); `where` is "local" or "session". */
+  constructor(kind, id, where = "local") {
+    this.key = `attention_py:${kind}:${location.pathname}#${id}`;
+    this.where = where;
+  }
+
+  storage() {
+    try {
+      return this.where === "session" ? window.sessionStorage : window.localStorage; // throws when blocked
+    } catch {
+      return null;
+    }
+  }
+
+  /** The saved value made to `base`, or null. */
+  load(base) {
+    const store = this.storage();
+    try {
+      const saved = JSON.parse(store?.getItem(this.key) ?? "null");
+      if (saved && saved.base === base && typeof saved.value === "string") return saved.value;
+      if (saved) store.removeItem(this.key);
+    } catch {
+      // unreadable entry or storage: behave as if nothing was saved
+    }
+    return null;
+  }
+
+  /** Saves `value` (a string), or forgets the entry when it is back to `original`. */
+  save(base, value, original) {
+    if (value === original) {
+      this.forget();
+      return;
+    }
+    try {
+      this.storage()?.setItem(this.key, JSON.stringify({ base, value }));
+    } catch {
+      // full or blocked storage: the value simply is not kept
+    }
+  }
+
+  forget() {
+    try {
+      this.storage()?.removeItem(this.key);
+    } catch {
+      // nothing to forget
+    }
+  }
+}
