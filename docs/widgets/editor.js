@@ -52,7 +52,9 @@ export function createEditor({ parent, doc, label, describedBy, onRun, onChange 
         syntaxHighlighting(materialHighlight),
         // Ours first: the default keymap binds Mod-Enter to "insert blank line".
         keymap.of([runKey, indentWithTab, ...defaultKeymap, ...historyKeymap]),
-        EditorView.contentAttributes.of({ "aria-label": label, "aria-describedby": describedBy }),
+        // tabindex: the content is focusable anyway (contenteditable); saying so lets checkers
+        // see that the scrolling box around it can be reached by keyboard.
+        EditorView.contentAttributes.of({ "aria-label": label, "aria-describedby": describedBy, tabindex: "0" }),
         EditorView.updateListener.of((update) => {
           if (update.docChanged) onChange(update.state.doc.toString());
         }),
