@@ -66,6 +66,15 @@ def _ancestors(e):
         node = node.parent
 
 
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("name", NAMES)
+def test_matrix_header_cells_have_text(name, lang):
+    """No empty <th> (a matrix without a corner label gets a plain <td> there)."""
+    root = parse(draw(name, lang=lang))
+    for th in root.find_all(lambda e: e.tag == "th"):
+        assert th.text.strip(), f"{name}/{lang}: empty table header {th.attrs}"
+
+
 def test_softmax_shows_the_article_numbers_and_sums_to_100():
     root = parse(draw("softmax"))
     shown = [e.text for e in root.by_class("apy-bar__value")]

@@ -50,8 +50,10 @@ def matrix_table(
     direction. ``action(i, j)`` turns a cell into a button sending that change.
     """
     scale = max((abs(v) for row in values for v in row), default=1.0) or 1.0
-    head = el("tr", {}, el("th", {"class": "apy-matrix__corner", "scope": "col"}, corner),
-              "".join(el("th", {"scope": "col"}, label) for label in col_labels))
+    # A header cell needs text; without a corner label the corner is an empty data cell.
+    top_left = (el("th", {"class": "apy-matrix__corner", "scope": "col"}, corner) if corner
+                else el("td", {"class": "apy-matrix__corner"}))
+    head = el("tr", {}, top_left, "".join(el("th", {"scope": "col"}, label) for label in col_labels))
     rows = []
     for i, row in enumerate(values):
         cells = []
