@@ -12,7 +12,7 @@ from attention_py.figures import FIGURES, StateError, figure_from_block, host_up
 from attention_py.figures._format import num, percent_shares
 from attention_py.figures._sentence import parse_tokens, pronoun_index, read
 from attention_py.figures._strings import MissingStringError
-from tests.test_figures_support import LANGS, NON_FINITE, parse, skeleton, strings
+from tests.test_figures_support import LANGS, NON_FINITE, STRINGS_DIR, parse, skeleton, strings
 
 NAMES = [
     "embedding_space", "weighted_average", "dot_product", "qkv", "softmax", "softmax_scale",
@@ -64,6 +64,34 @@ def _ancestors(e):
     while node is not None:
         yield node
         node = node.parent
+
+
+def _visible_text(e) -> str:
+    """Text a sighted reader sees: without visually hidden (.apy-sr) or aria-hidden parts."""
+    if e.has_class("apy-sr") or e.attrs.get("aria-hidden") == "true":
+        return ""
+    return "".join(p if isinstance(p, str) else _visible_text(p) for p in e.parts)
+
+
+# Every language file, so a new translation is held to the same rule without editing LANGS.
+ALL_LANGS = sorted(p.stem for p in STRINGS_DIR.glob("*.yml"))
+LABELLED_STATES = [(name, None) for name in NAMES] + [
+    ("attention_sentence", {"ending": "rude", "layer": 1, "selected": 3}),
+    ("information_flow", {"table": "output", "row": 2, "col": 0, "seed": 7}),
+    ("qkv", {"word": 1}),
+]
+
+
+@pytest.mark.parametrize("lang", ALL_LANGS)
+@pytest.mark.parametrize(("name", "state"), LABELLED_STATES)
+def test_button_names_begin_with_their_visible_text(name, state, lang):
+    """WCAG 2.5.3 (label in name): an aria-label starts with what the button shows."""
+    root = parse(render(name, state, lang=lang, strings=strings(lang)))
+    for e in root.find_all(lambda e: e.tag == "button" and e.attrs.get("aria-label")):
+        shown = " ".join(_visible_text(e).split())
+        label = " ".join(e.attrs["aria-label"].split())
+        assert shown, f"{name}/{lang}: labelled button shows nothing: {label!r}"
+        assert label.startswith(shown), f"{name}/{lang}: name {label!r} does not begin with {shown!r}"
 
 
 @pytest.mark.parametrize("lang", LANGS)

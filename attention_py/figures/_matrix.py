@@ -34,7 +34,7 @@ def matrix_table(
     masked: Callable[[int, int], bool] | None = None,
     masked_text: str = "",
     action: CellAction | None = None,
-    cell_label: Callable[[int, int], str] | None = None,
+    cell_label: Callable[[int, int, str], str] | None = None,
     selected: Callable[[int, int], bool] | None = None,
     dimmed: Callable[[int, int], bool] | None = None,
     corner: str = "",
@@ -47,7 +47,10 @@ def matrix_table(
     ``signed`` shades by |value| / max|value| in two colours (positive, negative);
     otherwise values are weights in 0..1. ``direction`` "ltr" keeps numeric matrices
     mathematical inside right-to-left pages; ``None`` lets token axes follow the reading
-    direction. ``action(i, j)`` turns a cell into a button sending that change.
+    direction. ``action(i, j)`` turns a cell into a button sending that change;
+    ``cell_label(i, j, shown)`` names that button and must begin with ``shown``, the number
+    on the cell, so that the name contains what the reader sees (WCAG 2.5.3, label in name)
+    and a speech user can say the number to press it.
     """
     scale = max((abs(v) for row in values for v in row), default=1.0) or 1.0
     # A header cell needs text; without a corner label the corner is an empty data cell.
@@ -72,14 +75,15 @@ def matrix_table(
                 classes.append("apy-cell--selected")
             if dimmed and dimmed(i, j):
                 classes.append("apy-cell--dim")
-            text = el("span", {} if show_numbers else {"class": "apy-sr"}, num(v, digits))
+            shown = num(v, digits)
+            text = el("span", {} if show_numbers else {"class": "apy-sr"}, shown)
             change = action(i, j) if action else None
             if change is not None:
                 content = el("button", {
                     "type": "button", "class": "apy-cell__button", "data-set": to_json(change),
                     "data-set-on": "focus" if activate_on_focus else None,
                     "aria-pressed": ("true" if selected and selected(i, j) else "false"),
-                    "aria-label": cell_label(i, j) if cell_label else None,
+                    "aria-label": cell_label(i, j, shown) if cell_label else None,
                     "data-focus-key": f"cell:{cls}:{i}:{j}",
                 }, text)
             else:

@@ -142,22 +142,32 @@ def sentence(text, ending: str = "angry") -> list[Token]:
     return parse_tokens(text.plain(key), f"{strings_file(text.lang)}: {key}")
 
 
+def token_weight(weight: float) -> str:
+    """A token's weight as its button shows it ("73%")."""
+    from ._format import num
+
+    return num(100 * weight, 0) + "%"
+
+
 def token_strip(tokens: list[Token], *, selected: int, weights: list[float] | None, label: str,
                 changes, token_label) -> str:
     """The sentence as a row of token buttons in reading order (right to left in he/fa).
 
     With ``weights`` each token carries a bar and a percentage: how much the selected
-    token takes from it.
+    token takes from it. ``token_label(i)`` names button ``i`` and must begin with what it
+    shows: the word, then (with weights) a space and ``token_weight`` (WCAG 2.5.3, label
+    in name). The space between the word and the weight is in the markup too, so the
+    button's text reads "teacher 73%"; the column layout does not show it.
     """
-    from ._format import num
     from ._html import el, esc, to_json
 
     items = []
     for i, token in enumerate(tokens):
         extra = ""
         if weights is not None:
-            extra = (el("span", {"class": "apy-token__bar", "style": f"--w:{weights[i]:.3f}", "aria-hidden": "true"})
-                     + el("span", {"class": "apy-token__weight", "dir": "ltr"}, num(100 * weights[i], 0) + "%"))
+            extra = (" "
+                     + el("span", {"class": "apy-token__bar", "style": f"--w:{weights[i]:.3f}", "aria-hidden": "true"})
+                     + el("span", {"class": "apy-token__weight", "dir": "ltr"}, token_weight(weights[i])))
         items.append(el("button", {
             "type": "button", "class": "apy-token", "aria-pressed": "true" if i == selected else "false",
             "data-set": to_json(changes(i)), "aria-label": token_label(i), "data-focus-key": f"token:{i}",

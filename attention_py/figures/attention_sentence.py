@@ -15,7 +15,7 @@ from ._figure import Figure, Panel
 from ._format import num
 from ._html import el, esc
 from ._matrix import matrix_table
-from ._sentence import ENDINGS, pronoun_index, read, sentence, token_strip
+from ._sentence import ENDINGS, pronoun_index, read, sentence, token_strip, token_weight
 from ._state import Choice, Integer, StateSpec
 from ._strings import Text
 
@@ -47,15 +47,15 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
         tokens, selected=chosen, weights=row, label=t.plain("sentence"),
         changes=lambda i: {"selected": i},
         token_label=lambda i: t.plain("token_label", word=tokens[i].word,
-                                      weight=num(100 * row[i], 0) + "%", selected=tokens[chosen].word),
+                                      weight=token_weight(row[i]), selected=tokens[chosen].word),
     )
     words = [esc(tok.word) for tok in tokens]
     table = matrix_table(
         weights, row_labels=words, col_labels=words, direction=None,
         caption=t.html("matrix_caption"), corner=t.html("rows_are"),
         action=lambda i, j: {"selected": i},
-        cell_label=lambda i, j: t.plain("cell_label", source=tokens[i].word, target=tokens[j].word,
-                                        weight=num(100 * weights[i][j], 1) + "%"),
+        cell_label=lambda i, j, shown: t.plain("cell_label", source=tokens[i].word, target=tokens[j].word,
+                                               weight=shown),
         selected=lambda i, j: i == chosen, dimmed=lambda i, j: i != chosen, cls="apy-attn",
     )
     others = [j for j in range(n) if j != chosen] or [chosen]

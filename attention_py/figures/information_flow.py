@@ -87,8 +87,8 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
             m[name], row_labels=tokens, col_labels=cols, caption=caption, signed=signed,
             corner=t.html("tokens"), selected=highlight(name), cls=f"apy-t-{name}",
             action=lambda r, c: {"table": name, "row": r, "col": c}, activate_on_focus=True,
-            cell_label=lambda r, c: t.plain("cell_label", table=t.plain(CAPTIONS[name]), row=r + 1, col=c + 1,
-                                            value=num(m[name][r][c], 2)),
+            cell_label=lambda r, c, shown: t.plain("cell_label", table=t.plain(CAPTIONS[name]), row=r + 1,
+                                                   col=c + 1, value=shown),
         )
 
     top = el("div", {"class": "apy-tables"},
