@@ -229,7 +229,10 @@ export class FigureHost {
     this.inputCount = 0;
     this.inFlight = batch;
     this.stats.calls += 1;
-    const busyTimer = setTimeout(() => this.root.setAttribute("data-busy", ""), BUSY_AFTER_MS);
+    const busyTimer = setTimeout(() => {
+      this.root.setAttribute("data-busy", "");
+      this.showStatus(); // a slow answer may be one waiting behind a running code cell
+    }, BUSY_AFTER_MS);
     const { root } = this;
     const args = [this.name, root.dataset.state, JSON.stringify(batch.changes), root.lang, root.dataset.strings, this.instance];
     this.session
@@ -360,6 +363,7 @@ export class FigureHost {
     const waiting = Boolean(this.pending || this.inFlight);
     let text = "";
     if (state === "failed" && (waiting || this.stats.inputs)) text = this.ui.figure_unavailable;
+    else if (state === "ready" && this.inFlight && this.session.busyWithCode) text = this.ui.figure_waiting_for_code;
     else if (state !== "ready" && waiting) {
       if (this.pendingRestore) text = this.ui.figure_restoring;
       else text = this.session.generation > 1 && this.stats.updates ? this.ui.figure_restarting : this.ui.figure_starting;

@@ -85,6 +85,11 @@ export class PythonSession extends EventTarget {
     this.replaceWorker(reason);
   }
 
+  /** True while a cell's code (not a figure's call) has the worker: others wait for it. */
+  get busyWithCode() {
+    return this.running?.message.type === "run";
+  }
+
   /** A fresh Python: the running job ends as "restarted"; queued ones run afterwards. */
   restart() {
     this.replaceWorker("restarted");

@@ -453,3 +453,37 @@ def test_a_saved_state_this_build_refuses_is_dropped_quietly(page, site_url):
     assert page.locator(f"#{fid}").get_attribute("data-state") == authored
     expect(page.locator(f"#{fid} [data-role=error]")).to_be_hidden()
     assert page.evaluate("(key) => sessionStorage.getItem(key)", key) is None
+
+
+# --- beside a running code cell -----------------------------------------------------------------
+
+
+def test_a_figure_says_it_waits_for_a_running_code_cell(page, site_url):
+    """Figures and cells share the page's one Python: while a cell runs, input to a figure
+    waits, and the figure says why instead of looking broken."""
+    page.add_init_script(RECORD_UPDATES)
+    page.goto(f"{site_url}/what-matters/")
+    page.wait_for_function("window.attentionPy?.figures !== undefined && window.attentionPy?.cells?.length > 0")
+    page.evaluate("attentionPy.session.start()")
+    page.wait_for_function("attentionPy.session.state === 'ready'", timeout=PYTHON_READY_MS)
+    page.evaluate(
+        """() => {
+          const editor = attentionPy.cells[0].editor;
+          const busy = "import time\\nstart = time.time()\\nwhile time.time() - start < 4:\\n    pass";
+          editor.dispatch({ changes: { from: 0, to: editor.state.doc.length, insert: busy } });
+          document.querySelector('.live-cell__run').click();
+        }"""
+    )
+    page.wait_for_function("document.querySelector('.live-cell').dataset.busy === 'running'")
+    root = page.locator(".apy-fig[data-figure='softmax']")
+    fid = root.get_attribute("id")
+    before_state, before = state_of(page, fid), updates(page)
+    root.locator("input[name='z.0']").focus()
+    page.keyboard.press("ArrowRight")
+    status = page.locator(f"#{fid} + .apy-fig-status")
+    expect(status).to_contain_text("A code cell is still running")
+    changes = merged_changes(wait_for_update(page, before))  # once the cell has ended
+    assert page.evaluate("document.querySelector('.live-cell').dataset.busy") == ""
+    expected = native_update(page, fid, before_state, changes)
+    assert state_of(page, fid) == expected["state"] != before_state
+    expect(status).to_be_hidden()
