@@ -266,7 +266,7 @@ export class FigureHost {
       const keep = (el) => this.pendingSources.has(el) || (el === document.activeElement && isEditing(el, batch));
       morphFigure(this.root, result.html, keep);
       if (focused) this.keepFocus(focused, focusKey);
-      this.saved.save(this.authorState, this.root.dataset.state, this.authorState);
+      this.saved.saveSoon(this.authorState, this.root.dataset.state, this.authorState);
       this.stats.updates += 1;
     }
     const appliedAt = performance.now();

@@ -12,8 +12,6 @@ import { OutputView } from "./output-view.js";
 import { SessionStatusView } from "./session-status.js";
 import { SavedEntry } from "./saved-state.js";
 
-const SAVE_DELAY_MS = 300;
-
 export class LiveCell {
   constructor(root, { session, strings }) {
     this.root = root;
@@ -44,7 +42,7 @@ export class LiveCell {
       label: strings.editor_label({ n: this.index }),
       describedBy: hint.id,
       onRun: () => this.run(),
-      onChange: (text) => this.scheduleSave(text),
+      onChange: (text) => this.saved.saveSoon(this.hash, text, this.original),
     });
 
     const bar = root.querySelector(".live-cell__bar") || root.appendChild(document.createElement("div"));
@@ -155,14 +153,7 @@ export class LiveCell {
   }
 
   reset() {
-    clearTimeout(this.saveTimer);
     setEditorText(this.editor, this.original);
-    clearTimeout(this.saveTimer); // the edit above scheduled a save of the original
-    this.saved.forget();
-  }
-
-  scheduleSave(text) {
-    clearTimeout(this.saveTimer);
-    this.saveTimer = setTimeout(() => this.saved.save(this.hash, text, this.original), SAVE_DELAY_MS);
+    this.saved.forget(); // also drops the save of the original that the edit above scheduled
   }
 }

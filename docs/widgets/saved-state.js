@@ -9,12 +9,34 @@
 // Each entry remembers what it was made to (`base`: a hash of the cell's original code, the
 // figure's prerendered state). When the author changes that, the stale entry is dropped
 // instead of shown.
+//
+// Writes wait until the value has been still for a moment (typing, dragging), and happen at
+// once when the page is left, so a reload never misses the last change.
+
+const SAVE_AFTER_MS = 300;
 
 export class SavedEntry {
   /** `kind` names the entry ("live-cell", "figure"); `where` is "local" or "session". */
   constructor(kind, id, where = "local") {
     this.key = `attention_py:${kind}:${location.pathname}#${id}`;
     this.where = where;
+    this.pending = null; // arguments of save() not yet written
+    this.timer = 0;
+    addEventListener("pagehide", () => this.flush());
+  }
+
+  /** save(), once the value has not changed for a moment (or the page is left). */
+  saveSoon(base, value, original) {
+    this.pending = [base, value, original];
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.flush(), SAVE_AFTER_MS);
+  }
+
+  flush() {
+    clearTimeout(this.timer);
+    const pending = this.pending;
+    this.pending = null;
+    if (pending) this.save(...pending);
   }
 
   storage() {
@@ -52,6 +74,8 @@ export class SavedEntry {
   }
 
   forget() {
+    clearTimeout(this.timer);
+    this.pending = null;
     try {
       this.storage()?.removeItem(this.key);
     } catch {

@@ -434,7 +434,7 @@ def test_a_figure_comes_back_where_the_reader_left_it_after_a_reload(page, site_
     page.locator(f"#{fid} [data-focus-key='remove']").click()
     wait_for_update(page, before)
     assert state_of(page, fid) == FIGURES["softmax"].default_state()
-    assert not page.evaluate("Object.keys(sessionStorage).filter((k) => k.startsWith('attention_py:figure:'))")
+    page.wait_for_function("!Object.keys(sessionStorage).some((k) => k.startsWith('attention_py:figure:'))")
 
 
 def test_a_saved_state_this_build_refuses_is_dropped_quietly(page, site_url):

@@ -155,6 +155,15 @@ def test_an_edit_survives_a_reload_and_reset_restores_the_original(warm_page, si
     assert editor_text(warm_page) == original
 
 
+def test_an_edit_is_kept_even_when_the_page_is_reloaded_at_once(warm_page, site_url):
+    """Saving waits for a pause in typing, but leaving the page writes at once."""
+    open_home(warm_page, site_url)
+    set_code(warm_page, "softmax([5.0, 1.0])")
+    warm_page.reload()  # well inside the pause before the save
+    warm_page.locator(".live-cell--mounted").first.wait_for()
+    assert editor_text(warm_page) == "softmax([5.0, 1.0])"
+
+
 def test_restart_gives_a_fresh_session(warm_page, site_url):
     open_home(warm_page, site_url)
     wait_for_python(warm_page)
