@@ -41,7 +41,8 @@ DEFAULT_NOTE = (
 GUIDE_PAGE = "translate.md"
 
 
-def _i18n_languages(config: MkDocsConfig) -> list[Any]:
+def i18n_languages(config: MkDocsConfig) -> list[Any]:
+    """The i18n plugin's language entries (locale, default, build, extra...), in order."""
     plugin = config.plugins.get("i18n")
     return list(plugin.config.languages) if plugin is not None else []
 
@@ -69,7 +70,7 @@ def translation_problems(docs: Path, languages: list[Any]) -> list[str]:
 
 
 def on_config(config: MkDocsConfig) -> None:
-    problems = translation_problems(Path(config.docs_dir), _i18n_languages(config))
+    problems = translation_problems(Path(config.docs_dir), i18n_languages(config))
     if problems:
         raise PluginError(
             "translations out of step with English:\n  " + "\n  ".join(problems)

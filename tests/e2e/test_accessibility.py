@@ -25,6 +25,7 @@ PAGES = ("", "what-matters/", "information-flow/", "gallery/", "playground/", "g
          "translate/", "notebooks/first-steps/", "notebooks/information-flow/", "reference/")
 # The reference is generated from the English docstrings in every language: English only.
 CASES = [(lang, path) for lang in PREFIX for path in PAGES if lang == "en" or path != "reference/"]
+CASES.append(("en", "404.html"))  # the one "not found" page, for every language folder
 SILENT_WORKER = "// a Python worker that never answers: the page stays in its loading state\n"
 
 

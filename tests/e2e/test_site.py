@@ -62,6 +62,20 @@ def test_home_pages_load_no_missing_resource(page, site_url):
     assert not failed
 
 
+def test_the_not_found_page_is_english_and_leads_home_in_every_language(site_page, site_url):
+    """One 404.html serves every language folder; static-i18n would leave the last language's
+    (Persian) there, right to left around an English message (site_hooks/not_found_page.py)."""
+    site_page.goto(f"{site_url}/404.html")
+    assert site_page.evaluate("document.documentElement.lang") == "en"
+    assert site_page.evaluate("document.body.dir") == "ltr"
+    for lang, (prefix, direction) in LANGUAGES.items():
+        message = site_page.locator(f".md-content p[lang='{lang}']")
+        assert message.get_attribute("dir") == direction
+        href = message.locator("a").get_attribute("href")
+        assert href == f"/{prefix}"
+        assert site_page.request.get(f"{site_url}{href}").ok
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_page_carries_the_strings_of_its_language_for_its_scripts(site_page, site_url, lang):
     """Live cells and figures speak from the ``page`` section of the language's strings file."""
