@@ -55,8 +55,8 @@ export class FigureHost {
 
   /** Where the reader left this figure before a reload, queued like input (Python starts). */
   restore() {
-    const state = this.saved.load(this.authorState);
-    if (!state || state === this.authorState) return;
+    const state = this.saved.load(this.authorState); // never the author's state: save() forgets that
+    if (!state) return;
     let change;
     try {
       change = JSON.parse(state);

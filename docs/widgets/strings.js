@@ -4,6 +4,8 @@
 // a translator edits one YAML file and never this one. Numbers go through Intl, so that
 // Persian pages show Persian digits.
 
+const cache = new WeakMap(); // document -> its strings
+
 /**
  * The page's strings: `strings.run` is a text; a text with {placeholders} becomes a
  * function of an object, `strings.done({ seconds: "0.12" })`. Also `number(x, digits)`
@@ -11,6 +13,12 @@
  * dir="rtl" on <body>, not on <html>).
  */
 export function pageStrings(doc = document) {
+  // One reading per document: the live cells and the figures both ask, at page load.
+  if (!cache.has(doc)) cache.set(doc, readPageStrings(doc));
+  return cache.get(doc);
+}
+
+function readPageStrings(doc) {
   const lang = (doc.documentElement.lang || "en").toLowerCase().split("-")[0];
   const strings = {};
   for (const [key, text] of Object.entries(embeddedTexts(doc))) {
