@@ -11,7 +11,7 @@ forth, one input at a time, as the browser would deliver it (value set and `inpu
 dispatched, `keydown`, `click`). Latency runs from just before the input event is
 dispatched to the moment the figure host has morphed Python's answer into the page (the
 `figure-updated` event the host dispatches, detail.appliedAt); "call" is the part spent in
-the session call (worker round trip, host_update in Pyodide), "morph" the part spent
+the session call (worker round trip, attention_py.figures.update in Pyodide), "morph" the part spent
 patching the page; "frame" is until the next animation frame after the update.
 Target: p95 <= 16 ms (one frame at 60 Hz).
 

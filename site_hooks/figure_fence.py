@@ -18,14 +18,14 @@ that records which page is being converted.
 from __future__ import annotations
 
 from functools import cache
-from pathlib import Path
 from typing import Any
 
+import yaml
 from pymdownx.superfences import SuperFencesException
 
-from attention_py.figures.build import load_strings, prerender
+from attention_py.figures import get
+from site_hooks.figure_strings import STRINGS_DIR, load_strings
 
-STRINGS_DIR = Path(__file__).resolve().parents[1] / "docs" / "figure-strings"
 _page: dict[str, str] = {"lang": "en", "src": "?"}
 
 
@@ -55,12 +55,29 @@ def validate(language: str, inputs: dict[str, str], options: dict[str, Any], att
     return True
 
 
+def render_block(name: str, source: str, lang: str, strings: dict[str, Any], instance: str) -> str:
+    """The figure ``name`` drawn for the state the block's YAML ``source`` gives (empty: defaults).
+
+    Every problem - an unknown name, YAML that does not parse, an unknown key, a value that
+    is not a number - is a ValueError saying which figure and which key.
+    """
+    figure = get(name)
+    try:
+        state = yaml.safe_load(source) if source.strip() else None
+    except yaml.YAMLError as error:
+        raise ValueError(f"figure {name!r}: its block is not valid YAML: {error}") from None
+    try:
+        return figure.render(state, lang=lang, strings=strings, instance=instance)
+    except ValueError as error:
+        raise ValueError(f"figure {name!r}: {error}") from None
+
+
 def format(source: str, language: str, class_name: str, options: dict[str, Any], md: Any, **kwargs: Any) -> str:  # noqa: A001
     src = _page["src"]
     number = getattr(md, _COUNTER, 0) + 1
     setattr(md, _COUNTER, number)
     try:
-        return prerender(options["name"], source, _page["lang"], strings_for(_page["lang"]), instance=f"figure-{number}")
+        return render_block(options["name"], source, _page["lang"], strings_for(_page["lang"]), f"figure-{number}")
     except SuperFencesException:
         raise
     except Exception as error:  # noqa: BLE001 - any failure must stop the build, loudly

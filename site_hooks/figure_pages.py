@@ -19,14 +19,14 @@ from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from attention_py.figures.build import check_strings_dir
 from site_hooks import figure_fence
+from site_hooks.figure_strings import STRINGS_DIR, check_strings_dir
 
 FIGURES_CSS = "assets/figures/figures.css"
 
 
 def on_config(config: MkDocsConfig) -> None:
-    problems = check_strings_dir(figure_fence.STRINGS_DIR)
+    problems = check_strings_dir(STRINGS_DIR)
     if problems:
         raise PluginError("figure strings incomplete:\n  " + "\n  ".join(problems))
     figure_fence.strings_for.cache_clear()  # pick up edits under `mkdocs serve`

@@ -8,7 +8,7 @@ import math
 import pytest
 
 from attention_py import dot, norm, softmax
-from attention_py.figures import FIGURES, StateError, figure_from_block, host_update, render
+from attention_py.figures import FIGURES, StateError, update
 from attention_py.figures._format import num, percent_shares
 from attention_py.figures._sentence import parse_tokens, pronoun_index, read
 from attention_py.figures._strings import MissingStringError
@@ -22,7 +22,7 @@ NAMES = [
 
 
 def draw(name, state=None, lang="en"):
-    return render(name, state, lang=lang, strings=strings(lang))
+    return FIGURES[name].render(state, lang=lang, strings=strings(lang))
 
 
 def test_registry_has_the_twelve_figures_in_article_order():
@@ -86,7 +86,7 @@ LABELLED_STATES = [(name, None) for name in NAMES] + [
 @pytest.mark.parametrize(("name", "state"), LABELLED_STATES)
 def test_button_names_begin_with_their_visible_text(name, state, lang):
     """WCAG 2.5.3 (label in name): an aria-label starts with what the button shows."""
-    root = parse(render(name, state, lang=lang, strings=strings(lang)))
+    root = parse(draw(name, state, lang=lang))
     for e in root.find_all(lambda e: e.tag == "button" and e.attrs.get("aria-label")):
         shown = " ".join(_visible_text(e).split())
         label = " ".join(e.attrs["aria-label"].split())
@@ -205,12 +205,12 @@ def test_weighted_average_point_and_zero_weights():
 
 
 def test_why_sqrt_dk_spread_grows_like_sqrt_dk_and_scaling_undoes_it():
-    from attention_py.figures.why_sqrt_dk import samples, spread
+    from attention_py.figures.why_sqrt_dk import measure
 
     for d_k in (1, 64, 512):
-        raw = samples(d_k)
-        assert spread(raw) == pytest.approx(math.sqrt(d_k), rel=0.1)
-        assert spread([v / math.sqrt(d_k) for v in raw]) == pytest.approx(1.0, rel=0.1)
+        measured = measure(d_k)
+        assert measured.raw_std == pytest.approx(math.sqrt(d_k), rel=0.1)
+        assert measured.scaled_std == pytest.approx(1.0, rel=0.1)
 
 
 def test_causal_rows_do_not_change_when_a_token_arrives():
@@ -288,50 +288,52 @@ def test_numbers_are_clamped_and_text_numbers_understood():
         FIGURES["multi_head"].normalise({"heads": 3})
 
 
-def test_figure_from_block_reports_unknown_names_and_keys():
+def test_figure_block_reports_unknown_names_keys_and_bad_yaml():
+    from site_hooks.figure_fence import render_block
+
     with pytest.raises(ValueError, match="unknown figure 'sofmax'.*softmax"):
-        figure_from_block("sofmax", {}, "en", strings("en"))
+        render_block("sofmax", "", "en", strings("en"), "figure-1")
     with pytest.raises(ValueError, match="figure 'softmax': scal: unknown key"):
-        figure_from_block("softmax", {"scal": 2}, "en", strings("en"))
-    assert 'data-figure="softmax"' in figure_from_block("softmax", None, "en", strings("en"))
-
-
-def test_prerender_accepts_yaml_text():
-    from attention_py.figures.build import prerender
-
-    html = prerender("softmax", "z: [1, 2, 3, 4]\n", "he", strings("he"), instance="fig-1")
-    root = parse(html)
-    assert root.attrs["id"] == "fig-1"
+        render_block("softmax", "scal: 2\n", "en", strings("en"), "figure-1")
+    with pytest.raises(ValueError, match="figure 'softmax': its block is not valid YAML"):
+        render_block("softmax", "z: [1, 2", "en", strings("en"), "figure-1")
+    root = parse(render_block("softmax", "z: [1, 2, 3, 4]\n", "he", strings("he"), "figure-1"))
+    assert root.attrs["id"] == "figure-1"
     assert json.loads(root.attrs["data-state"]) == {"z": [1.0, 2.0, 3.0, 4.0]}
-    with pytest.raises(ValueError, match="not valid YAML"):
-        prerender("softmax", "z: [1, 2", "en", strings("en"))
+    empty = parse(render_block("softmax", "\n", "en", strings("en"), "figure-2"))
+    assert json.loads(empty.attrs["data-state"]) == FIGURES["softmax"].default_state()
 
 
-def test_host_update_applies_a_change_and_refuses_bad_input_in_the_readers_language():
+def test_update_applies_a_change_and_refuses_bad_input_in_the_readers_language():
     root = parse(draw("softmax"))
-    state, carried = root.attrs["data-state"], root.attrs["data-strings"]
-    ok = json.loads(host_update("softmax", state, json.dumps({"z.1": "2.5"}), "en", carried))
+    state, carried = json.loads(root.attrs["data-state"]), json.loads(root.attrs["data-strings"])
+    ok = update("softmax", state, {"z.1": "2.5"}, "en", carried, "figure-3")
     assert ok["ok"] and ok["state"] == {"z": [1.5, 2.5, 3.0]}
-    assert parse(ok["html"]).attrs["data-figure"] == "softmax"
-    he = parse(draw("softmax", lang="he"))
-    bad = json.loads(host_update("softmax", state, json.dumps({"z.1": "שלוש"}), "he", he.attrs["data-strings"]))
+    assert ok["html"] == FIGURES["softmax"].render({"z": [1.5, 2.5, 3.0]}, lang="en", strings=carried,
+                                                   instance="figure-3")
+    assert state == {"z": [1.5, 2.0, 3.0]}, "the caller's state is not modified"
+    assert json.loads(json.dumps(ok)) == ok, "plain data: the worker sends it as JSON"
+    he = json.loads(parse(draw("softmax", lang="he")).attrs["data-strings"])
+    bad = update("softmax", state, {"z.1": "שלוש"}, "he", he)
     assert bad == {"ok": False, "error": bad["error"], "detail": bad["detail"], "key": "z.1"}
     assert "שלוש" in bad["error"] and "אינו מספר" in bad["error"]
-    missing = json.loads(host_update("softmax", state, json.dumps({"z.7": 1}), "en", carried))
+    missing = update("softmax", state, {"z.7": 1}, "en", carried)
     assert not missing["ok"] and missing["key"] == "z.7"
+    with pytest.raises(ValueError, match="unknown figure"):
+        update("sofmax", state, {}, "en", carried)
 
 
 def test_carried_strings_are_enough_to_render_again():
     for name in NAMES:
         carried = json.loads(parse(draw(name, lang="fa")).attrs["data-strings"])
-        assert render(name, None, lang="fa", strings=carried) == draw(name, lang="fa")
+        assert FIGURES[name].render(None, lang="fa", strings=carried) == draw(name, lang="fa")
 
 
 def test_missing_string_names_the_file_and_key():
     broken = {section: dict(table) for section, table in strings("he").items()}
     del broken["softmax"]["caption"]
     with pytest.raises(MissingStringError, match=r"'softmax\.caption'.*docs/figure-strings/he\.yml"):
-        render("softmax", None, lang="he", strings=broken)
+        FIGURES["softmax"].render(None, lang="he", strings=broken)
 
 
 @pytest.mark.parametrize(("name", "a", "b"), [

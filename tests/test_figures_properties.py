@@ -8,7 +8,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from attention_py.figures import FIGURES, StateError, render
+from attention_py.figures import FIGURES, StateError
 from attention_py.figures._state import Choice, Flag, Integer, Number, Numbers, Subset, Vectors
 from tests.test_figures_support import NON_FINITE, parse, strings
 
@@ -60,7 +60,7 @@ def test_any_state_is_refused_by_key_or_drawn_finite(name):
             return
         for value in _numbers(clean):
             assert math.isfinite(value)
-        html = render(name, clean, lang=lang, strings=strings(lang))
+        html = FIGURES[name].render(clean, lang=lang, strings=strings(lang))
         assert not NON_FINITE.search(html)
         parse(html)
         assert FIGURES[name].normalise(clean) == clean, "normalising is idempotent"
@@ -90,5 +90,5 @@ def test_extreme_numbers_are_clamped_into_range_and_drawn(name):
                 state[key] = [extreme] * len(f.default)
             elif isinstance(f, Vectors):
                 state[key] = [[extreme] * len(f.default[0]) for _ in f.default]
-        html = render(name, state, lang="en", strings=strings("en"))
+        html = FIGURES[name].render(state, lang="en", strings=strings("en"))
         assert not NON_FINITE.search(html)

@@ -9,7 +9,7 @@ import yaml
 
 from attention_py.figures import FIGURES, required_strings
 from attention_py.figures._strings import Text, check_strings
-from attention_py.figures.build import check_strings_dir, check_strings_file
+from site_hooks.figure_strings import check_strings_dir, check_strings_file
 from tests.test_figures_support import LANGS, STRINGS_DIR, strings
 
 # States that between them reach every branch that picks a different string.
@@ -47,7 +47,7 @@ def test_used_keys_are_exactly_the_declared_keys(name, lang):
     assert declared - used == set(), "keys declared but never used (dead translations)"
 
 
-def test_check_reports_missing_extra_and_placeholder_problems(tmp_path):
+def test_check_reports_missing_extra_and_placeholder_problems():
     broken = {section: dict(table) for section, table in strings("fa").items()}
     del broken["softmax"]["caption"]
     broken["softmax"]["readout"] = "{values}"  # lost {total}
@@ -63,10 +63,15 @@ def test_check_reports_missing_extra_and_placeholder_problems(tmp_path):
 def test_check_strings_file_names_the_file(tmp_path):
     (tmp_path / "en.yml").write_text((STRINGS_DIR / "en.yml").read_text(encoding="utf-8"), encoding="utf-8")
     (tmp_path / "xx.yml").write_text("common:\n  direction: ltr\n", encoding="utf-8")
-    problems = check_strings_file(tmp_path / "xx.yml")
-    assert f"{tmp_path / 'xx.yml'}: softmax: missing section 'softmax'" not in problems
-    assert f"{tmp_path / 'xx.yml'}: missing section 'softmax'" in problems
-    assert f"{tmp_path / 'xx.yml'}: common.static_hint: missing" in problems
+    where = tmp_path / "xx.yml"
+    problems = check_strings_file(where)
+    # Every figure's section and the page's section are missing, and the common keys but one.
+    sections = [*FIGURES, "page"]
+    common = [key for key in required_strings()["common"] if key != "direction"]
+    expected = {f"{where}: missing section {section!r}" for section in sections}
+    expected |= {f"{where}: common.{key}: missing" for key in common}
+    assert set(problems) == expected
+    assert len(problems) == len(expected), "each problem once"
 
 
 def test_the_page_section_must_have_the_english_keys_and_placeholders(tmp_path):

@@ -5,13 +5,18 @@ at build time (the figure is prerendered into the page, readable without scripts
 the browser through Pyodide, where one generic host feeds it the reader's input and swaps
 the result in (see README.md in this folder for the protocol).
 
-    >>> from attention_py.figures import FIGURES, render
+Two ways in, no more: ``FIGURES[name].render(state, lang=..., strings=...)`` draws a figure
+(the build's prerendering), and ``update(name, state, changes, lang, strings, instance)`` is
+the page's one call (apply the reader's change, draw again, or say what was refused).
+
+    >>> from attention_py.figures import FIGURES
     >>> sorted(FIGURES)[:3]
     ['attention_sentence', 'causal_attention', 'dot_product']
     >>> FIGURES["softmax"].default_state()
     {'z': [1.5, 2.0, 3.0]}
 
-Standard library only; YAML is parsed by the build, never here (see ``build``).
+Standard library only: it runs in bare Pyodide. YAML (the authors' blocks, the strings
+files) is parsed by the site's build, never here.
 """
 
 from __future__ import annotations
@@ -34,7 +39,7 @@ from . import (
     why_sqrt_dk,
 )
 from ._figure import COMMON_STRINGS, Figure, Panel
-from ._state import StateError
+from ._state import StateError, apply_changes
 from ._strings import MissingStringError, Text, check_strings
 
 _ORDER = (
@@ -66,45 +71,6 @@ def get(name: str) -> Figure:
         raise ValueError(f"unknown figure {name!r}; known figures: {', '.join(FIGURES)}") from None
 
 
-def render(
-    name: str,
-    state: Mapping[str, Any] | None = None,
-    *,
-    lang: str,
-    strings: Mapping[str, Any],
-    instance: str | None = None,
-) -> str:
-    """The figure ``name`` drawn for ``state`` in language ``lang``, as an HTML fragment.
-
-    ``strings`` is the parsed strings file of that language (or the ``data-strings`` a
-    rendered figure carries). ``instance`` becomes the root element's id, if given.
-    Raises ``StateError`` (a ValueError naming the key) for a bad state and
-    ``MissingStringError`` naming the file and key for a missing translation.
-    """
-    return get(name).render(state, lang=lang, strings=strings, instance=instance)
-
-
-def figure_from_block(
-    name: str,
-    state: Any,
-    lang: str,
-    strings: Mapping[str, Any],
-    *,
-    instance: str | None = None,
-) -> str:
-    """Render an author's figure block: ``name`` from the fence, ``state`` its parsed YAML body.
-
-    An empty body (None) means the default state. Every problem - unknown name, unknown
-    key, a value that is not a number - is a ValueError whose message says which figure
-    and which key, so the site can stop the build with it.
-    """
-    figure = get(name)
-    try:
-        return figure.render(state, lang=lang, strings=strings, instance=instance)
-    except StateError as error:
-        raise ValueError(f"figure {name!r}: {error}") from None
-
-
 def required_strings() -> dict[str, tuple[str, ...]]:
     """Every section and key the figures need in each language's strings file."""
     required = {"common": COMMON_KEYS}
@@ -112,23 +78,39 @@ def required_strings() -> dict[str, tuple[str, ...]]:
     return required
 
 
-def host_update(
+def update(
     name: str,
-    state_json: str,
-    changes_json: str,
+    state: Mapping[str, Any],
+    changes: Mapping[str, Any],
     lang: str,
-    strings_json: str,
+    strings: Mapping[str, Any],
     instance: str | None = None,
-) -> str:
-    """The page host's single call: JSON in, JSON out (no Python objects cross over).
+) -> dict[str, Any]:
+    """The page host's single call: the figure's state with ``changes`` applied, drawn again.
 
-    Returns ``{"ok": true, "html": ..., "state": ...}`` or, for a refused value,
-    ``{"ok": false, "error": <translated message>, "detail": ..., "key": <state path>}``.
+    ``state`` is the root's ``data-state``, ``strings`` its ``data-strings`` (both parsed),
+    ``changes`` maps dotted state paths to the values the reader gave. Plain data in, plain
+    data out (the page's worker passes them as JSON): ``{"ok": True, "html", "state"}``, or
+    for a refused value ``{"ok": False, "error": <in the reader's language>, "detail":
+    <English>, "key": <state path>}``; the page then keeps its last good drawing.
     """
     figure = get(name)
-    result = figure.update(json.loads(state_json), json.loads(changes_json), lang=lang,
-                           strings=json.loads(strings_json), instance=instance)
-    return json.dumps(result, ensure_ascii=False, allow_nan=False)
+    try:
+        clean = figure.normalise(apply_changes(state, changes))
+    except StateError as error:
+        bad = _value_at(changes, error.key)
+        message = Text(strings, lang, name).plain("common.bad_input", value=bad)
+        return {"ok": False, "error": message, "detail": str(error), "key": error.key}
+    return {"ok": True, "html": figure.render(clean, lang=lang, strings=strings, instance=instance), "state": clean}
+
+
+def _value_at(changes: Mapping[str, Any], key: str) -> str:
+    """The raw value the reader entered for ``key`` (or the nearest enclosing change)."""
+    if isinstance(changes, Mapping):
+        for path, value in changes.items():
+            if key == path or key.startswith(f"{path}."):
+                return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+    return key
 
 
 __all__ = [
@@ -139,9 +121,7 @@ __all__ = [
     "StateError",
     "Text",
     "check_strings",
-    "figure_from_block",
     "get",
-    "host_update",
-    "render",
     "required_strings",
+    "update",
 ]

@@ -1,9 +1,9 @@
-"""What every figure shares: its declaration, the common frame, and the page's entry point.
+"""What every figure shares: its declaration and the common frame.
 
 A figure is three things: a ``StateSpec`` (fields, ranges, defaults), the keys of its
-translated strings, and a pure ``draw(state, text) -> Panel`` function. ``Figure.render``
-normalises the state, draws it and wraps it in the frame below, which is the same for all
-figures so the page's generic host can treat them alike::
+translated strings, and a pure ``draw(state, text) -> Panel`` function. ``Figure.render``,
+the one way to draw a figure, normalises the state, draws it and wraps it in the frame
+below, which is the same for all figures so the page's generic host can treat them alike::
 
     <div class="apy-fig" data-figure=... data-state=... data-strings=... lang dir role=group>
       <p class="apy-fig__title">...            title
@@ -16,13 +16,12 @@ figures so the page's generic host can treat them alike::
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from ._html import el, to_json
-from ._state import StateError, StateSpec, apply_changes
+from ._state import StateSpec
 from ._strings import Text
 
 COMMON_STRINGS = ("direction", "static_hint", "bad_input")
@@ -45,7 +44,6 @@ class Figure:
     spec: StateSpec
     strings: tuple[str, ...]
     draw: Callable[[dict[str, Any], Text], Panel]
-    summary: str = ""
 
     def default_state(self) -> dict[str, Any]:
         return self.spec.normalise({})
@@ -61,12 +59,19 @@ class Figure:
         strings: Mapping[str, Any],
         instance: str | None = None,
     ) -> str:
-        """The figure for ``state`` as one self-contained HTML fragment (see module doc)."""
+        """The figure for ``state`` as one self-contained HTML fragment (see module doc).
+
+        ``strings`` is the parsed strings file of language ``lang`` (or the ``data-strings``
+        a drawn figure carries); ``instance`` becomes the root's id. A bad state raises
+        ``StateError`` (a ValueError naming the key), a missing translation
+        ``MissingStringError`` naming the file and the key.
+        """
         clean = self.spec.normalise(state)
         text = Text(strings, lang, self.name)
         return self.frame(clean, text, self.draw(clean, text), instance)
 
     def frame(self, state: dict[str, Any], text: Text, panel: Panel, instance: str | None) -> str:
+        """Wraps a drawn ``panel`` for the normalised ``state`` in the common frame."""
         title = text.plain("title")
         notes = "".join(el("p", {}, note) for note in panel.notes)
         return el(
@@ -89,35 +94,3 @@ class Figure:
             el("p", {"class": "apy-fig__error", "data-role": "error", "role": "alert", "hidden": True}),
             el("p", {"class": "apy-fig__static", "data-role": "static-hint"}, text.html("common.static_hint")),
         )
-
-    def update(
-        self,
-        state: Mapping[str, Any],
-        changes: Mapping[str, Any],
-        *,
-        lang: str,
-        strings: Mapping[str, Any],
-        instance: str | None = None,
-    ) -> dict[str, Any]:
-        """Apply the page's changes; ``{"ok", "html", "state"}`` or ``{"ok": False, "error", "key"}``.
-
-        A refused value does not raise: the page keeps the last good drawing and shows
-        ``error`` (already translated) next to the control named by ``key``.
-        """
-        try:
-            clean = self.spec.normalise(apply_changes(state, changes))
-        except StateError as error:
-            bad = _value_at(changes, error.key)
-            message = Text(strings, lang, self.name).plain("common.bad_input", value=bad)
-            return {"ok": False, "error": message, "detail": str(error), "key": error.key}
-        text = Text(strings, lang, self.name)
-        html = self.frame(clean, text, self.draw(clean, text), instance)
-        return {"ok": True, "html": html, "state": clean}
-
-
-def _value_at(changes: Mapping[str, Any], key: str) -> str:
-    """The raw value the reader entered for ``key`` (or the nearest enclosing change)."""
-    for path, value in changes.items():
-        if key == path or key.startswith(f"{path}."):
-            return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
-    return key

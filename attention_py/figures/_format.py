@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 
 MINUS = "\u2212"
+_SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 
 
 def num(value: float, digits: int = 2) -> str:
@@ -51,3 +52,8 @@ def percent_shares(probabilities: list[float], digits: int = 1) -> list[float]:
 def pct(share: float, digits: int = 1) -> str:
     """A percentage already in percent units (see ``percent_shares``)."""
     return num(share, digits) + "%"
+
+
+def subscript(number: int) -> str:
+    """``number`` in subscript digits, for names such as x₁ and p₁₂."""
+    return str(number).translate(_SUBSCRIPTS)

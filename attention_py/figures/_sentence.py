@@ -21,7 +21,6 @@ words, word order and number of tokens.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 from .. import SelfAttention
 
@@ -80,9 +79,9 @@ def _matrix(rows: int, cols: int, entries: dict[tuple[int, int], float]) -> list
     return m
 
 
-@lru_cache(maxsize=1)
 def layers() -> tuple[SelfAttention, SelfAttention]:
-    """The two designed layers (built once; their weights never change)."""
+    """The two designed layers, new for every reading: a layer keeps its last call's Q, K, V,
+    so sharing one between draws would share that state too (building them is cheap)."""
     first = SelfAttention(D_MODEL, 2, D_MODEL)
     first.W_Q = _matrix(D_MODEL, 2, {(PRONOUN, 0): 3.0, (FUNCTION, 1): 1.0})
     first.W_K = _matrix(D_MODEL, 2, {(PREDICATE, 0): 3.0, (FUNCTION, 1): 1.0})

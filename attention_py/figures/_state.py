@@ -59,11 +59,13 @@ def parse_number(value: Any, key: str) -> float:
     return number
 
 
-def _clamp(x: float, lo: float, hi: float) -> float:
+def clamp(x: float, lo: float, hi: float) -> float:
+    """``x`` moved into [lo, hi]."""
     return lo if x < lo else hi if x > hi else x
 
 
-def _snap(x: float, quantum: float | None) -> float:
+def snap(x: float, quantum: float | None) -> float:
+    """``x`` rounded to the nearest multiple of ``quantum`` (unchanged without one)."""
     if not quantum:
         return x
     return round(round(x / quantum) * quantum, 10)
@@ -88,8 +90,8 @@ class Number(Field):
     quantum: float | None = None
 
     def clean(self, value: Any, key: str) -> float:
-        clamped = _clamp(parse_number(value, key), self.lo, self.hi)
-        return _clamp(_snap(clamped, self.quantum), self.lo, self.hi)
+        clamped = clamp(parse_number(value, key), self.lo, self.hi)
+        return clamp(snap(clamped, self.quantum), self.lo, self.hi)
 
 
 @dataclass(frozen=True)
@@ -101,7 +103,7 @@ class Integer(Field):
     default: int
 
     def clean(self, value: Any, key: str) -> int:
-        return int(round(_clamp(parse_number(value, key), self.lo, self.hi)))
+        return int(round(clamp(parse_number(value, key), self.lo, self.hi)))
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,6 @@ from typing import Any
 from ._html import esc
 
 STRINGS_DIR = "docs/figure-strings"
-REFERENCE_LANG = "en"
 _MATH = re.compile(r"\$([^$]+)\$")
 
 
@@ -49,9 +48,10 @@ def placeholders(template: str) -> set[str]:
 class Text:
     """The strings of one figure in one language, with clear errors for missing keys.
 
-    ``t("title")`` is the figure's own key, ``t("common.sum")`` a shared one. ``plain``
-    gives text for attributes (aria-label and the like); ``html`` gives escaped markup and
-    lets the caller insert ready-made fragments (a number wrapped in a left-to-right span).
+    A key is the figure's own (``"title"``) or a shared one (``"common.static_hint"``).
+    ``plain`` gives text for attributes (aria-label and the like); ``html`` gives escaped
+    markup and lets the caller insert ready-made fragments (a number wrapped in a
+    left-to-right span).
     Every key looked up is remembered in ``used`` so the tests can compare it with the
     figure's declared keys.
     """
@@ -83,7 +83,6 @@ class Text:
         template = self._template(key).replace("$", "")
         return template.format(**values) if values else template
 
-    __call__ = plain
 
     def html(self, key: str, **fragments: str) -> str:
         """Escaped text; placeholders are filled with the given (already safe) markup."""

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from ._format import num, plain_num
 from ._html import el, esc, to_json, void
+from ._state import clamp, snap
 
 
 def f(value: float) -> str:
@@ -133,8 +134,8 @@ def handle(
     keys = {}
     for big, factor in (("", 1), ("Shift+", 5)):
         for key, dx, dy in (("ArrowRight", 1, 0), ("ArrowLeft", -1, 0), ("ArrowUp", 0, 1), ("ArrowDown", 0, -1)):
-            nx = _snap_clamp(x + dx * step * factor, step, lo, hi)
-            ny = _snap_clamp(y + dy * step * factor, step, lo, hi)
+            nx = clamp(snap(x + dx * step * factor, step), lo, hi)
+            ny = clamp(snap(y + dy * step * factor, step), lo, hi)
             change = {}
             if dx:
                 change[paths[0]] = nx
@@ -163,11 +164,6 @@ def handle(
         void("circle", {"class": "apy-handle__dot", "cx": f(u), "cy": f(v), "r": "5.5"}),
         el("text", {"class": "apy-handle__label", "x": f(u + 11), "y": f(v - 10)}, esc(label)),
     )
-
-
-def _snap_clamp(value: float, step: float, lo: float, hi: float) -> float:
-    snapped = round(round(value / step) * step, 10)
-    return min(max(snapped, lo), hi)
 
 
 def svg(content: str, *, width: float, height: float, label: str, interactive: bool = False,

@@ -76,5 +76,4 @@ FIGURE = Figure(
     }),
     strings=STRINGS,
     draw=draw,
-    summary="The example sentence through a designed two-layer model; the pronoun's row flips.",
 )

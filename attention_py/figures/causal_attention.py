@@ -55,7 +55,7 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     else:
         stability = t.html("first")
     word = esc(tokens[step - 1].word)
-    readout = t.html("readout_causal" if causal else "readout_full", word=word, count=str(step if causal else step))
+    readout = t.html("readout_causal" if causal else "readout_full", word=word, count=str(step))
     body = controls + el("div", {"class": "apy-scroll"}, table) + el("p", {"class": "apy-muted"}, stability)
     return Panel(body, readout, [t.html("caption"), t.html("designed_note")])
 
@@ -65,5 +65,4 @@ FIGURE = Figure(
     spec=StateSpec({"causal": Flag(True), "step": Integer(1, MAX_TOKENS, MAX_TOKENS)}),
     strings=STRINGS,
     draw=draw,
-    summary="A causal mask over the example sentence, stepped through one token at a time.",
 )

@@ -50,7 +50,7 @@ def angle_arc(a: list[float], b: list[float]) -> str:
 
 def projection(a: list[float], b: list[float]) -> str:
     """b's shadow on the line through a: a dashed drop and a thick segment along a."""
-    length_sq = a[0] ** 2 + a[1] ** 2
+    length_sq = dot(a, a)
     t = dot(a, b) / length_sq if length_sq > 1e-12 else 0.0
     foot = (t * a[0], t * a[1])
     drop = (PLANE.px(*b), PLANE.px(*foot))
@@ -131,5 +131,4 @@ FIGURE = Figure(
     }),
     strings=STRINGS,
     draw=draw,
-    summary="Two draggable vectors with their dot product, lengths and angle.",
 )

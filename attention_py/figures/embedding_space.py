@@ -118,5 +118,4 @@ FIGURE = Figure(
     }, relate=relate),
     strings=STRINGS,
     draw=draw,
-    summary="Words as points of a designed 2-D plane, with the dot product and cosine of two.",
 )

@@ -15,13 +15,12 @@ from typing import Any
 from .. import SelfAttention
 from ._controls import button, math as formula
 from ._figure import Figure, Panel
-from ._format import num
+from ._format import num, subscript
 from ._html import el, esc
 from ._matrix import matrix_table
 from ._state import Choice, Integer, StateSpec
 from ._strings import Text
 
-SUB = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 X = [[1.0, 0.0, 1.0, 0.0], [0.0, 2.0, 0.0, 2.0], [1.0, 1.0, 1.0, 1.0]]
 D_K = 3
 TABLES = ("scores", "weights", "output")
@@ -32,7 +31,7 @@ STRINGS = ("title", "q_caption", "k_caption", "v_caption", "s_caption", "a_capti
 
 
 def _x(i: int) -> str:
-    return f"x{str(i + 1).translate(SUB)}"
+    return f"x{subscript(i + 1)}"
 
 
 def compute(seed: int) -> dict[str, list[list[float]]]:
@@ -119,5 +118,4 @@ FIGURE = Figure(
     }),
     strings=STRINGS,
     draw=draw,
-    summary="Q, K, V, scores, softmax rows and outputs of one head; each cell explains itself.",
 )

@@ -9,7 +9,6 @@ back to n x d_model, and W_O mixes them into the output.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 from .. import MultiHeadAttention
@@ -28,17 +27,12 @@ STRINGS = ("title", "heads", "head", "shapes", "concat", "projection", "output",
            "readout_item", "separator", "readout", "caption")
 
 
-@lru_cache(maxsize=4)
-def layer(heads: int) -> MultiHeadAttention:
-    return MultiHeadAttention(D_MODEL, heads, seed=SEED)
-
-
 def draw(state: dict[str, Any], t: Text) -> Panel:
     h = state["heads"]
     tokens = sentence(t, "angry")
     n = len(tokens)
     x = [[CONTRAST * v for v in row] for row in embed(tokens)]
-    mha = layer(h)
+    mha = MultiHeadAttention(D_MODEL, h, seed=SEED)  # new per draw: a call leaves its values on the layer
     output, per_head = mha(x)
     d_head = D_MODEL // h
     focus = pronoun_index(tokens)
@@ -85,5 +79,4 @@ FIGURE = Figure(
     spec=StateSpec({"heads": Choice((1, 2, 4), 2)}),
     strings=STRINGS,
     draw=draw,
-    summary="1, 2 or 4 heads over the example sentence, their matrices, concat and W_O.",
 )

@@ -68,5 +68,4 @@ FIGURE = Figure(
     spec=StateSpec({"word": Integer(-1, MAX_TOKENS - 1, -1)}),
     strings=STRINGS,
     draw=draw,
-    summary="A word's vector and its query, key and value projections, with glosses.",
 )

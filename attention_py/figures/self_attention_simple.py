@@ -10,16 +10,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import dot, softmax
+from .. import dot, scaled_dot_product_attention
 from ._controls import math, number_box, segmented
 from ._figure import Figure, Panel
-from ._format import num, pct, percent_shares
+from ._format import num, pct, percent_shares, subscript
 from ._html import el
 from ._state import Integer, StateSpec, Vectors
 from ._strings import Text
 from ._svg import f, svg
 
-SUB = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 WIDTH, HEIGHT = 420.0, 210.0
 BOX_Y, BOX_W, BOX_H = 150.0, 84.0, 40.0
 STRINGS = ("title", "focus", "vector_label", "picture", "readout", "table_score", "table_weight",
@@ -27,7 +26,7 @@ STRINGS = ("title", "focus", "vector_label", "picture", "readout", "table_score"
 
 
 def _name(j: int) -> str:
-    return f"x{str(j + 1).translate(SUB)}"
+    return f"x{subscript(j + 1)}"
 
 
 def _centre(j: int) -> float:
@@ -77,10 +76,11 @@ def boxes(xs: list[list[float]], focus: int) -> str:
 
 def draw(state: dict[str, Any], t: Text) -> Panel:
     xs, focus = state["x"], state["focus"]
+    # Q = K = V = X and no 1/sqrt(d) yet: y_i = sum_j softmax_j(x_i . x_j) x_j.
+    outputs, weights = scaled_dot_product_attention(xs, xs, xs, scale=1.0)
     scores = [dot(xs[focus], xj) for xj in xs]
-    alphas = softmax(scores)
+    alphas, output = weights[focus], outputs[focus]
     shares = percent_shares(alphas)
-    output = [sum(a * xj[c] for a, xj in zip(alphas, xs)) for c in range(2)]
     picture = svg(arcs(focus, shares) + boxes(xs, focus), width=WIDTH, height=HEIGHT,
                   label=t.plain("picture", token=_name(focus)), cls="apy-flowpic")
     chooser = segmented(t.plain("focus"), [(math(_name(j)), {"focus": j}, j == focus) for j in range(3)], key="focus",
@@ -100,7 +100,7 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
                  "".join(el("td", {"class": "apy-cell", "style": f"--w:{a:.3f}"}, num(a, 2)) for a in alphas)))
     table = el("table", {"class": "apy-matrix apy-small", "dir": "ltr"}, el("thead", {}, head), el("tbody", {}, rows))
     mix = " + ".join(f"{num(a, 2)}·{_name(j)}" for j, a in enumerate(alphas))
-    y_name = f"y{str(focus + 1).translate(SUB)}"
+    y_name = f"y{subscript(focus + 1)}"
     mixed = el("p", {"class": "apy-formula"}, math(f"{y_name} = {mix} = ({num(output[0])}, {num(output[1])})"))
     body = chooser + picture + table + mixed + inputs
     top = max(range(3), key=lambda j: alphas[j])
@@ -118,5 +118,4 @@ FIGURE = Figure(
     }),
     strings=STRINGS,
     draw=draw,
-    summary="Three tokens; arrows from one to all, as thick as the softmax of the dot products.",
 )

@@ -8,17 +8,17 @@ ones flatten it towards uniform - the reason attention divides by sqrt(d_k).
 
 from __future__ import annotations
 
+from math import fsum
 from typing import Any
 
 from .. import softmax
 from ._controls import button, math, slider
 from ._figure import Figure, Panel
-from ._format import num, pct, percent_shares
+from ._format import num, pct, percent_shares, subscript
 from ._html import el, esc
 from ._state import Number, Numbers, StateSpec
 from ._strings import Text
 
-SUB = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 Z_RANGE = (-5.0, 5.0)
 MAX_ENTRIES = 6
 
@@ -26,16 +26,12 @@ STRINGS = ("title", "formula_label", "score_label", "add", "remove", "readout", 
 SCALE_STRINGS = STRINGS + ("scale_label", "scale_caption", "scaled_scores")
 
 
-def _sub(i: int) -> str:
-    return str(i).translate(SUB)
-
-
 def bars(z: list[float], probs: list[float], t: Text) -> str:
     """One row per score: its slider, then the bar of its probability."""
     shares = percent_shares(probs)
     rows = []
     for i, (zi, share) in enumerate(zip(z, shares)):
-        name = f"z{_sub(i)}"
+        name = f"z{subscript(i)}"
         rows.append(el(
             "div", {"class": "apy-barrow"},
             slider(f"z.{i}", zi, lo=Z_RANGE[0], hi=Z_RANGE[1], step=0.1, label=math(name),
@@ -43,7 +39,7 @@ def bars(z: list[float], probs: list[float], t: Text) -> str:
                    shown=num(zi, 1), digits=1),
             el("div", {"class": "apy-bar", "aria-hidden": "true"},
                el("span", {"class": "apy-bar__fill", "style": f"--p:{share / 100:.4f}"})),
-            el("span", {"class": "apy-bar__value", "dir": "ltr"}, f"p{_sub(i)} {pct(share)}"),
+            el("span", {"class": "apy-bar__value", "dir": "ltr"}, f"p{subscript(i)} {pct(share)}"),
         ))
     return el("div", {"class": "apy-bars"}, "".join(rows))
 
@@ -58,10 +54,11 @@ def entry_buttons(z: list[float], t: Text) -> str:
 
 
 def readout(probs: list[float], t: Text) -> str:
+    """The shares as listed, and the total of softmax's own output (not of the rounded shares)."""
     shares = percent_shares(probs)
-    listing = ", ".join(f"p{_sub(i)} = {pct(s)}" for i, s in enumerate(shares))
+    listing = ", ".join(f"p{subscript(i)} = {pct(s)}" for i, s in enumerate(shares))
     return t.html("readout", values=el("span", {"dir": "ltr"}, esc(listing)),
-                  total=el("span", {"class": "apy-num", "dir": "ltr"}, esc(pct(sum(shares)))))
+                  total=el("span", {"class": "apy-num", "dir": "ltr"}, esc(pct(100 * fsum(probs)))))
 
 
 def draw_plain(state: dict[str, Any], t: Text) -> Panel:
@@ -101,7 +98,6 @@ SOFTMAX = Figure(
     spec=StateSpec({"z": Z_FIELD}),
     strings=STRINGS,
     draw=draw_plain,
-    summary="Sliders for two to six scores and the softmax bars they produce.",
 )
 
 SOFTMAX_SCALE = Figure(
@@ -109,5 +105,4 @@ SOFTMAX_SCALE = Figure(
     spec=StateSpec({"z": Z_FIELD, "scale": Number(0.0, 10.0, 1.0, quantum=0.01)}),
     strings=SCALE_STRINGS,
     draw=draw_scaled,
-    summary="The softmax sliders plus a scale that sharpens or flattens the distribution.",
 )

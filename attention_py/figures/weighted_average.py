@@ -27,10 +27,16 @@ STRINGS = ("title", "weight_label", "picture", "readout", "readout_zero", "capti
            "word_teacher", "word_student", "word_angry")
 
 
+# The average of the unit vectors e_j is (alpha_1, alpha_2, alpha_3): the normalised weights,
+# exactly as the package's weighted_average normalises them.
+UNIT_VECTORS = ((1.0, 0.0, 0.0), (0.0, 1.0, 0.0), (0.0, 0.0, 1.0))
+
+
 def draw(state: dict[str, Any], t: Text) -> Panel:
     w = state["w"]
-    total = math.fsum(w)
-    shares = percent_shares(w) if total > 0 else [0.0] * len(w)
+    mixing = any(wj > 0 for wj in w)  # weights are clamped to 0..1: all zero means nothing to mix
+    alphas = weighted_average(w, UNIT_VECTORS) if mixing else [0.0] * len(w)
+    shares = percent_shares(alphas) if mixing else alphas
     sliders = "".join(
         el("div", {"class": "apy-barrow"},
            slider(f"w.{j}", w[j], lo=0.0, hi=1.0, step=0.01,
@@ -44,7 +50,7 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     corners = [PLANE.px(*p) for p in POINTS]
     parts = [PLANE.grid(labels=False),
              el("polygon", {"class": "apy-hull", "points": " ".join(f"{f(u)},{f(v)}" for u, v in corners)})]
-    point = weighted_average(w, POINTS) if total > 0 else None
+    point = weighted_average(w, POINTS) if mixing else None
     if point is not None:
         yu, yv = PLANE.px(*point)
         for j, (u, v) in enumerate(corners):
@@ -70,7 +76,7 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
         readout = t.html("readout_zero")
     else:
         readout = t.html("readout", point=el("span", {"dir": "ltr"}, f"y = ({num(point[0])}, {num(point[1])})"),
-                         total=value(sum(shares), 1) + "%")
+                         total=value(100 * math.fsum(alphas), 1) + "%")
     return Panel(body, readout, [t.html("caption")])
 
 
@@ -79,5 +85,4 @@ FIGURE = Figure(
     spec=StateSpec({"w": Numbers(0.0, 1.0, (0.5, 0.5, 0.5), 3, 3, quantum=0.01)}),
     strings=STRINGS,
     draw=draw,
-    summary="Three weight sliders moving the weighted average y among three word vectors.",
 )

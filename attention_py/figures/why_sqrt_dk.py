@@ -11,6 +11,8 @@ large d_k give nearly all the weight to one key.
 from __future__ import annotations
 
 import math
+import statistics
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -40,19 +42,26 @@ STRINGS = ("title", "dk_label", "presets", "raw", "scaled", "measured", "softmax
            "softmax_scaled", "readout", "caption", "picture_raw", "picture_scaled", "largest", "overflow")
 
 
+@dataclass(frozen=True)
+class Measured:
+    """The sampled dot products for one d_k, raw and divided by sqrt(d_k), with their spreads."""
+
+    raw: tuple[float, ...]
+    scaled: tuple[float, ...]
+    raw_std: float
+    scaled_std: float
+
+
 @lru_cache(maxsize=32)
-def samples(d_k: int) -> tuple[float, ...]:
-    """The sampled dot products for ``d_k`` (cached: the page revisits the same values)."""
-    return tuple(dot_product_samples(d_k, pair_count(d_k), seed=2017))
+def measure(d_k: int) -> Measured:
+    """Sample and measure once per d_k (cached, immutable: the page revisits the same values)."""
+    raw = tuple(dot_product_samples(d_k, pair_count(d_k), seed=2017))
+    root = math.sqrt(d_k)
+    scaled = tuple(v / root for v in raw)
+    return Measured(raw, scaled, statistics.pstdev(raw), statistics.pstdev(scaled))
 
 
-def spread(values: tuple[float, ...] | list[float]) -> float:
-    """Standard deviation about the mean."""
-    mean = math.fsum(values) / len(values)
-    return math.sqrt(math.fsum((v - mean) ** 2 for v in values) / len(values))
-
-
-def histogram(values: list[float], limit: float, *, label: str, std: float, overflow_text: str) -> str:
+def histogram(values: tuple[float, ...], limit: float, *, label: str, std: float, overflow_text: str) -> str:
     """Bars of counts over [-limit, limit]; values outside are counted in the end bins."""
     width, height, pad = 300.0, 120.0, 16.0
     counts = [0] * BINS
@@ -92,10 +101,10 @@ def mini_bars(probs: list[float]) -> str:
 
 def draw(state: dict[str, Any], t: Text) -> Panel:
     d_k = state["d_k"]
-    raw = list(samples(d_k))
+    measured = measure(d_k)
+    raw, scaled = measured.raw, measured.scaled
+    raw_std, scaled_std = measured.raw_std, measured.scaled_std
     root = math.sqrt(d_k)
-    scaled = [v / root for v in raw]
-    raw_std, scaled_std = spread(raw), spread(scaled)
     outside = sum(1 for v in raw if abs(v) >= RAW_LIMIT)
     presets = el("div", {"class": "apy-row", "role": "group", "aria-label": t.plain("presets")}, "".join(
         button(formula(str(d)), {"d_k": d}, pressed=d == d_k, focus_key=f"dk:{d}", classes="apy-seg__button")
@@ -116,7 +125,7 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
                      overflow_text=""),
            el("p", {"class": "apy-muted"}, t.html("measured", std=value(scaled_std, 2)))),
     )
-    scores = raw[:KEYS]
+    scores = list(raw[:KEYS])
     p_raw, p_scaled = softmax(scores), softmax(scores, scale=1 / root)
     top_raw, top_scaled = max(percent_shares(p_raw)), max(percent_shares(p_scaled))
     effect = el(
@@ -137,5 +146,4 @@ FIGURE = Figure(
     spec=StateSpec({"d_k": Integer(1, 512, 64)}),
     strings=STRINGS,
     draw=draw,
-    summary="Histograms of random dot products before and after dividing by sqrt(d_k).",
 )

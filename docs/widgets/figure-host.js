@@ -3,7 +3,7 @@
 // It knows nothing about any particular figure. It reads the reader's input as the markup
 // declares it (`name`, `data-set`, `data-keys`, `data-drag`; protocol in
 // attention_py/figures/README.md), turns it into a *change* (dotted state path -> value),
-// asks Python for the new figure with attention_py.figures.host_update in the page's shared
+// asks Python for the new figure with attention_py.figures.update in the page's shared
 // Python session, and morphs the answer into the page. No number is computed here: values
 // are sent as the reader typed them and Python parses, validates, clamps and draws.
 //
@@ -24,7 +24,7 @@
 import { morphFigure } from "./figure-morph.js";
 import { SavedEntry } from "./saved-state.js";
 
-const HOST_UPDATE = "attention_py.figures.host_update";
+export const UPDATE = "attention_py.figures.update";
 // Replies that mean "the session went away before answering": the change is sent again.
 const RETRY_STATUSES = new Set(["restarted", "stopped", "timeout", "cancelled"]);
 // data-busy (a progress cursor) only when an answer is slow: at drag speed it would flicker.
@@ -36,6 +36,7 @@ export class FigureHost {
     this.session = session;
     this.name = root.dataset.figure;
     this.instance = root.id || null;
+    this.strings = JSON.parse(root.dataset.strings); // the figure's own, the same for every call
     this.ui = uiStrings; // the page's strings (strings.js)
     this.pending = null; // merged changes not yet sent
     this.pendingSources = new Set(); // elements those changes came from
@@ -234,11 +235,10 @@ export class FigureHost {
       this.showStatus(); // a slow answer may be one waiting behind a running code cell
     }, BUSY_AFTER_MS);
     const { root } = this;
-    const args = [this.name, root.dataset.state, JSON.stringify(batch.changes), root.lang, root.dataset.strings, this.instance];
     this.session
-      .call(HOST_UPDATE, args)
+      .call(UPDATE, this.updateArgs(batch.changes))
       .then(
-        (json) => this.apply(batch, JSON.parse(json)),
+        (json) => this.apply(batch, JSON.parse(json)), // the worker returns a dict as JSON
         (error) => this.callFailed(batch, error),
       )
       .catch((error) => this.report(batch, error))
@@ -249,6 +249,12 @@ export class FigureHost {
         this.flush();
         this.showStatus();
       });
+  }
+
+  /** The arguments of attention_py.figures.update: plain data, sent as one JSON message. */
+  updateArgs(changes) {
+    const { root } = this;
+    return [this.name, JSON.parse(root.dataset.state), changes, root.lang, this.strings, this.instance];
   }
 
   apply(batch, result) {

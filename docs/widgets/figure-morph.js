@@ -11,7 +11,7 @@
 const HOST_ATTRIBUTES = new Set(["data-live", "data-busy", "tabindex"]);
 
 /**
- * Patches `root` to match `html` (one root element, as host_update returns).
+ * Patches `root` to match `html` (one root element, as attention_py.figures.update returns).
  * `keep(el)` says whether an input's value must be left alone (the reader is still moving
  * or typing in it). Returns nothing; focus is restored by the caller (see figure-host.js).
  */
@@ -19,7 +19,7 @@ export function morphFigure(root, html, keep = () => false) {
   const template = document.createElement("template");
   template.innerHTML = html;
   const next = template.content.firstElementChild;
-  if (!next) throw new Error("host_update returned no element");
+  if (!next) throw new Error("attention_py.figures.update returned no element");
   syncAttributes(root, next, HOST_ATTRIBUTES);
   morphChildren(root, next, keep);
 }

@@ -4,7 +4,7 @@
 // Python loads once per page), the status they show, and a warm-up call once Python is ready.
 import { pageSession } from "./python-session.js";
 import { pageStrings } from "./strings.js";
-import { FigureHost } from "./figure-host.js";
+import { FigureHost, UPDATE } from "./figure-host.js";
 
 const STYLE = `
 .apy-fig-status { margin: 0.3em 0 1em; font-size: 0.8em; color: var(--md-default-fg-color--light, #555); }
@@ -20,7 +20,7 @@ export function mountFigures(roots) {
   const onState = () => {
     if (session.state === "ready" && warmed !== session.generation) {
       warmed = session.generation;
-      if (!hosts.some((host) => host.pending)) warmUp(session, roots[0]); // input would warm it anyway
+      if (!hosts.some((host) => host.pending)) warmUp(session, hosts[0]); // input would warm it anyway
     }
     for (const host of hosts) {
       if (session.state === "ready") host.onSessionReady();
@@ -41,9 +41,8 @@ export function mountFigures(roots) {
  * Pay that as soon as Python is ready, not on the reader's first input: one throwaway call
  * (no changes) for the first figure. Input arriving meanwhile simply queues behind it.
  */
-function warmUp(session, root) {
-  const args = [root.dataset.figure, root.dataset.state, "{}", root.lang, root.dataset.strings, root.id || null];
-  session.call("attention_py.figures.host_update", args).catch(() => {}); // a failure shows on real input
+function warmUp(session, host) {
+  session.call(UPDATE, host.updateArgs({})).catch(() => {}); // a failure shows on real input
 }
 
 function addStyle() {

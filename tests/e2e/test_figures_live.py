@@ -4,7 +4,7 @@ Every figure is in the page before any script runs (checked with JavaScript off,
 against the native rendering), comes alive once the page's Python is ready, and answers
 input with exactly what attention_py computes natively: each test reads the state before
 the input and the change the host sent (the host's `figure-updated` event), calls
-``attention_py.figures.host_update`` natively with them, and compares the result with the
+``attention_py.figures.update`` natively with them, and compares the result with the
 page. Only the seed example (softmax of 1.5, 2.0, 3.0 gives 14.0 / 23.1 / 62.9 %) is
 written out by hand.
 
@@ -22,9 +22,9 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from attention_py import dot, softmax
-from attention_py.figures import FIGURES, host_update
-from attention_py.figures.build import load_strings
+from attention_py.figures import FIGURES, update
 from devtools.wheels import ROOT
+from site_hooks.figure_strings import load_strings
 
 PYTHON_READY_MS = 60_000
 LANGS = ("en", "he", "fa")
@@ -68,15 +68,14 @@ def strings_for(lang: str) -> dict:
 def native_update(page: Page, figure_id: str, state: dict, changes: dict) -> dict:
     """What attention_py natively answers for this figure of the page, this state and change."""
     root = page.locator(f"#{figure_id}")
-    result = host_update(
+    return update(
         root.get_attribute("data-figure"),
-        json.dumps(state),
-        json.dumps(changes),
+        state,
+        changes,
         root.get_attribute("lang"),
-        root.get_attribute("data-strings"),
+        json.loads(root.get_attribute("data-strings")),
         figure_id,
     )
-    return json.loads(result)
 
 
 def state_of(page: Page, figure_id: str) -> dict:
@@ -104,14 +103,14 @@ def wait_for_update(page: Page, before: int) -> dict:
 
 def merged_changes(new_updates: list[dict]) -> dict:
     changes: dict = {}
-    for update in new_updates:
-        changes.update(update["changes"])
+    for applied in new_updates:
+        changes.update(applied["changes"])
     return changes
 
 
 def assert_page_matches(page: Page, fid: str, html: str) -> None:
     difference = page.evaluate(SAME_AS, [fid, html])
-    assert difference is None, f"{fid} differs from host_update:\n{difference}"
+    assert difference is None, f"{fid} differs from attention_py.figures.update:\n{difference}"
 
 
 def open_gallery(page: Page, base_url: str, lang: str) -> Page:
@@ -356,7 +355,7 @@ def test_each_figure_answers_its_first_control(galleries, checked, lang, name):
     before_state, before = state_of(page, fid), updates(page)
     trigger(page, first_control(page, fid))
     new_updates = wait_for_update(page, before)
-    assert all(update["name"] == name for update in new_updates)
+    assert all(applied["name"] == name for applied in new_updates)
     expected = native_update(page, fid, before_state, merged_changes(new_updates))
     assert expected["ok"], expected
     assert expected["state"] != before_state, "the first control changed nothing"
