@@ -1,15 +1,19 @@
 """The ``python-live`` fence: a code block the reader can edit and run in the page.
 
-In Markdown::
+Every live cell's code lives once, in its own file under ``docs/examples/`` (FastAPI's
+``docs_src/`` idea): the pages of every language only point at it, so a translation carries
+prose and nothing else, and ``tests/test_examples.py`` runs each example and compares what it
+prints with the ``.out`` file beside it. In Markdown, with an empty body::
 
-    ```python-live
-    from attention_py import softmax
-    softmax([1.5, 2.0, 3.0])
+    ```python-live example="what-matters/softmax_weights"
     ```
 
-    ```python-live timeout="5"
-    ...
+    ```python-live example="playground/free_cell" timeout="5"
     ```
+
+``example="<page>/<name>"`` is ``docs/examples/<page>/<name>.py``. A fence with code in its
+body, without ``example=``, or naming a file that does not exist stops the build: one way to
+write a cell, so that no code can hide in a page where no test runs it.
 
 At build time the block becomes ordinary, syntax-highlighted code (Pygments, with the
 classes Material colours), readable with scripts off, inside a container whose data
@@ -23,14 +27,16 @@ attributes the browser side (docs/widgets/live-cell.js) reads:
 
 An empty toolbar is rendered too, so that the buttons appear without moving the page.
 Wired in mkdocs.yml as a pymdownx.superfences custom fence with these two functions.
-Mistakes in a fence's options stop the build (``SuperFencesException``) instead of quietly
-falling back to a plain code block.
+Mistakes in a fence stop the build (``SuperFencesException``; mkdocs names the page)
+instead of quietly falling back to a plain code block.
 """
 
 from __future__ import annotations
 
 import hashlib
 import math
+import re
+from pathlib import Path
 from typing import Any
 
 from pygments import highlight
@@ -38,22 +44,62 @@ from pygments.formatters import HtmlFormatter
 from pygments.lexers import PythonLexer
 from pymdownx.superfences import SuperFencesException
 
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLES_DIR = ROOT / "docs" / "examples"
 DEFAULT_TIMEOUT = 10.0
 MAX_TIMEOUT = 600.0
-OPTIONS = {"timeout"}
+OPTIONS = {"example", "timeout"}
+# "<page>/<name>": folders and a file name, no dots, so nothing can point outside EXAMPLES_DIR
+EXAMPLE_NAME = re.compile(r"[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)+")
 
 _COUNTER = "_live_cells_count"  # per-page cell numbering, kept on the page's Markdown object
+
+
+def example_path(name: str) -> Path:
+    """The file of ``example="<name>"``: ``docs/examples/<name>.py``."""
+    return EXAMPLES_DIR / f"{name}.py"
+
+
+def example_code(name: str) -> str:
+    """The code a cell shows: the example file without its final newline(s)."""
+    return example_path(name).read_text(encoding="utf-8").rstrip("\n")
+
+
+def code_hash(code: str) -> str:
+    """``data-hash``: names the original code, so saved edits of older code are dropped."""
+    return hashlib.sha256(code.encode("utf-8")).hexdigest()[:16]
 
 
 def validate(language: str, inputs: dict[str, str], options: dict[str, Any], attrs: dict[str, Any], md: Any) -> bool:
     unknown = set(inputs) - OPTIONS
     if unknown:
         raise SuperFencesException(
-            f"python-live: unknown option(s) {', '.join(sorted(unknown))}; the only option is timeout=\"seconds\""
+            f"python-live: unknown option(s) {', '.join(sorted(unknown))}; "
+            'the options are example="<page>/<name>" and timeout="seconds"'
         )
+    options["example"] = _example(inputs.get("example"))
     if "timeout" in inputs:
         options["timeout"] = _timeout(inputs["timeout"])
     return True
+
+
+def _example(name: str | None) -> str:
+    if not name:
+        raise SuperFencesException(
+            'python-live: no example="<page>/<name>"; the code of a live cell lives in '
+            "docs/examples/<page>/<name>.py (see docs/widgets/README.md, \"Examples\")"
+        )
+    if not EXAMPLE_NAME.fullmatch(name):
+        raise SuperFencesException(
+            f'python-live: example="{name}" is not a name like "what-matters/softmax_weights" '
+            "(folders and a file name under docs/examples/, without .py)"
+        )
+    if not example_path(name).is_file():
+        raise SuperFencesException(
+            f'python-live: example="{name}" does not exist: there is no '
+            f"{example_path(name).relative_to(ROOT).as_posix()}"
+        )
+    return name
 
 
 def _timeout(text: str) -> float:
@@ -71,15 +117,20 @@ def _timeout(text: str) -> float:
 def format(  # noqa: A001 - the name superfences' configuration uses
     source: str, language: str, class_name: str, options: dict[str, Any], md: Any, **kwargs: Any
 ) -> str:
+    name = options["example"]
+    if source.strip():
+        raise SuperFencesException(
+            f'python-live example="{name}": the fence must be empty; its code comes from '
+            f"{example_path(name).relative_to(ROOT).as_posix()} (move any change there)"
+        )
     index = getattr(md, _COUNTER, 0) + 1
     setattr(md, _COUNTER, index)
     timeout = options.get("timeout", DEFAULT_TIMEOUT)
-    digest = hashlib.sha256(source.encode("utf-8")).hexdigest()[:16]
-    code = highlight(source, PythonLexer(), HtmlFormatter(nowrap=True))
+    code = example_code(name)
+    html = highlight(code, PythonLexer(), HtmlFormatter(nowrap=True))
     return (
-        f'<div class="live-cell" data-live-cell="{index}" data-timeout="{timeout:g}" data-hash="{digest}">'
-        f'<div class="live-cell__code highlight" dir="ltr"><pre><code class="language-python">{code}</code></pre></div>'
+        f'<div class="live-cell" data-live-cell="{index}" data-timeout="{timeout:g}" data-hash="{code_hash(code)}">'
+        f'<div class="live-cell__code highlight" dir="ltr"><pre><code class="language-python">{html}</code></pre></div>'
         '<div class="live-cell__bar"></div>'
         "</div>"
     )
-

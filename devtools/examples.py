@@ -1,0 +1,379 @@
+"""The live cells' examples: run them as the page does, and keep their stored output current.
+
+    .venv/bin/python -m devtools.examples                   # check every example (exit 1 on a change)
+    .venv/bin/python -m devtools.examples --update          # rewrite the .out files that changed
+    .venv/bin/python -m devtools.examples --show playground/masking   # print one example's output
+
+Each live cell's code is one file, ``docs/examples/<page>/<name>.py``; the pages of every
+language point at it with ```` ```python-live example="<page>/<name>" ```` (see
+``site_hooks/live_cells.py``). Beside it, ``<name>.out`` holds what the reader sees under
+the cell after Run, and ``tests/test_examples.py`` checks that it still does.
+
+**Run as the page runs them.** The cells of a page share one Python session, in page order
+(the information-flow article defines ``layer`` in one cell and uses it in the next), so the
+examples are run page by page, in the order of the English page, in a fresh namespace per
+page, by the page's own runner (``docs/widgets/session_runtime.py``, loaded natively): the
+output is stdout and stderr as printed, then the ``repr`` of a last bare expression, or the
+traceback, on a line of its own, as ``docs/widgets/output-view.js`` shows them. One
+difference: a traceback frame inside the package is written ``File ".../attention_py/x.py",
+line ...``, because its folder differs between Pyodide and here, and its line number would
+change the output at every edit of the package.
+
+**Drift.** Prose quotes numbers that a cell prints ("14.0%, 23.1% and 62.9%"), in every
+language. When an example's output changes, the numbers that were in the old output and are
+not in the new one are looked up in the prose (outside code blocks) of every page that uses
+the example, with Persian digits, the Arabic decimal separator, ``٪`` and ``−`` read as
+their ASCII forms, and signs and percent signs ignored (Persian may write "منفی ۶٫۱۰"). The
+report names those lines, so the prose is fixed together with the code. ``--update`` refuses
+to store an output while such lines remain, unless ``--force`` (a number that only looks
+the same, such as a line number).
+"""
+
+from __future__ import annotations
+
+import argparse
+import builtins
+import difflib
+import importlib.util
+import json
+import os
+import re
+import sys
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from decimal import ROUND_HALF_EVEN, Decimal
+from functools import cache
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:  # the examples import attention_py from this checkout
+    sys.path.insert(0, str(ROOT))
+
+from devtools.translation_status import SOURCE_LANG, languages  # noqa: E402
+from site_hooks.live_cells import EXAMPLES_DIR, example_code  # noqa: E402
+
+DOCS = ROOT / "docs"
+RUNTIME = DOCS / "widgets" / "session_runtime.py"
+UPDATE_COMMAND = ".venv/bin/python -m devtools.examples --update"
+
+_FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
+_LIVE = re.compile(r"^\s*python-live\b(?P<options>.*)$")
+_EXAMPLE_OPTION = re.compile(r'\bexample="(?P<name>[^"]*)"')
+# a frame of the package, native or in Pyodide: File "/any/where/attention_py/x.py", line 12, in f
+_PACKAGE_FRAME = re.compile(r'File "[^"\n]*?/(attention_py/[^"\n]+)", line \d+')
+_DIGITS = str.maketrans("۰۱۲۳۴۵۶۷۸۹٠١٢٣٤٥٦٧٨٩", "01234567890123456789")
+# a number, Persian digits and separators included: 14.0%, −6.10, ۱۴٫۰٪, 0.5 (not x1, v3, 1.2.3)
+_NUMBER = re.compile(r"(?<![\w.])[-−]?\d+(?:[.٫]\d+)?(?![\w.]\d)(?:\\?[%٪])?")
+
+
+# --------------------------------------------------------------------------- where examples are used
+
+
+@dataclass(frozen=True)
+class Use:
+    """One live cell of one page: ``docs/<lang>/<page>``, line ``line``, cell number ``cell``."""
+
+    lang: str
+    page: str  # relative to the language folder: "what-matters.md"
+    line: int
+    cell: int
+    example: str
+
+    @property
+    def path(self) -> str:
+        return f"docs/{self.lang}/{self.page}"
+
+
+def all_languages(docs: Path = DOCS) -> list[str]:
+    return [SOURCE_LANG, *languages(docs)]
+
+
+def fenced_lines(text: str) -> Iterator[tuple[int, str, str | None]]:
+    """``(line number, line, info)`` for every line; ``info`` is the info string of an opening
+    fence (```` ```python-live example="x" ```` gives ``'python-live example="x"'``), ``""`` for
+    any other line inside or closing a fenced block, ``None`` for prose."""
+    fence: str | None = None
+    for number, line in enumerate(text.splitlines(), start=1):
+        match = _FENCE.match(line)
+        if fence is None:
+            if match:
+                fence = match["fence"]
+                yield number, line, match["info"]
+            else:
+                yield number, line, None
+        else:
+            if match and match["fence"][0] == fence[0] and len(match["fence"]) >= len(fence) and not match["info"].strip():
+                fence = None
+            yield number, line, ""
+
+
+def page_examples(path: Path) -> list[tuple[int, str]]:
+    """``(line, example name)`` of the live cells of one page, in order (``""``: no name)."""
+    found = []
+    for number, _line, info in fenced_lines(path.read_text(encoding="utf-8")):
+        live = _LIVE.match(info or "")
+        if live:
+            option = _EXAMPLE_OPTION.search(live["options"])
+            found.append((number, option["name"] if option else ""))
+    return found
+
+
+def pages_of(lang: str, docs: Path = DOCS) -> list[str]:
+    folder = docs / lang
+    return sorted(path.relative_to(folder).as_posix() for path in folder.rglob("*.md"))
+
+
+def uses(docs: Path = DOCS) -> list[Use]:
+    """Every live cell of every Markdown page of every language."""
+    found = []
+    for lang in all_languages(docs):
+        for page in pages_of(lang, docs):
+            for cell, (line, name) in enumerate(page_examples(docs / lang / page), start=1):
+                found.append(Use(lang, page, line, cell, name))
+    return found
+
+
+def example_names() -> list[str]:
+    """Every example file, as the name a fence uses: ``"what-matters/softmax_weights"``."""
+    return sorted(path.relative_to(EXAMPLES_DIR).with_suffix("").as_posix() for path in EXAMPLES_DIR.rglob("*.py"))
+
+
+def expected_path(name: str) -> Path:
+    return EXAMPLES_DIR / f"{name}.out"
+
+
+# --------------------------------------------------------------------------- running them
+
+
+@cache
+def _runtime():
+    """The page's own runner (docs/widgets/session_runtime.py), loaded as a fresh module.
+
+    Loading it replaces ``input`` (a live cell has no stdin); this process keeps its own."""
+    spec = importlib.util.spec_from_file_location("_examples_session_runtime", RUNTIME)
+    module = importlib.util.module_from_spec(spec)
+    saved_input = builtins.input
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        builtins.input = saved_input
+    return module
+
+
+def run_session(names: Sequence[str]) -> list[str]:
+    """Runs examples one after another in one fresh namespace, as the cells of a page run;
+    returns what the page shows under each cell."""
+    runtime = _runtime()
+    runtime.NAMESPACE = {"__name__": "__main__", "__builtins__": builtins}
+    return [_run_cell(runtime, example_code(name), f"<cell {cell}>") for cell, name in enumerate(names, start=1)]
+
+
+def _run_cell(runtime, code: str, filename: str) -> str:
+    pieces: list[str] = []
+
+    def emit(stream: str, text: str) -> None:
+        if stream in ("stdout", "stderr"):
+            pieces.append(text)
+
+    reply = json.loads(runtime.run_cell(code, filename, emit))
+    text = "".join(pieces)
+    block = reply.get("value") if reply["status"] == "ok" else reply.get("error")
+    if block is None and reply["status"] != "ok":
+        block = f"({reply['status']})"
+    if block is not None:  # output-view.js: a block starts on its own line and ends one
+        if text and not text.endswith("\n"):
+            text += "\n"
+        text += block if block.endswith("\n") else block + "\n"
+    if reply.get("truncated"):
+        text += "(output truncated)\n"
+    text = _PACKAGE_FRAME.sub(r'File ".../\1", line ...', text)
+    return text.replace(f"{ROOT}{os.sep}", f"...{os.sep}")  # in messages: "(/home/me/x/attention_py/...)"
+
+
+def sessions(docs: Path = DOCS) -> dict[str, list[str]]:
+    """The English pages' live cells: page -> example names in order."""
+    table: dict[str, list[str]] = {}
+    for use in uses(docs):
+        if use.lang == SOURCE_LANG:
+            table.setdefault(use.page, []).append(use.example)
+    return table
+
+
+def outputs(docs: Path = DOCS) -> dict[str, str]:
+    """Every used example's output, from its English page's session (the first page that uses it)."""
+    result: dict[str, str] = {}
+    for names in sessions(docs).values():
+        for name, text in zip(names, run_session(names)):
+            result.setdefault(name, text)
+    return result
+
+
+# --------------------------------------------------------------------------- drift of prose and output
+
+
+def normalise_digits(text: str) -> str:
+    """Persian/Arabic digits, ``٫`` (decimal separator), ``٬``, ``٪`` and ``−`` as ASCII."""
+    return text.translate(_DIGITS).replace("٫", ".").replace("٬", "").replace("٪", "%").replace("−", "-")
+
+
+@dataclass(frozen=True)
+class Number:
+    """A number as written (``"۱۴٫۰٪"``) and the values it may stand for, without its sign:
+    ``(value, decimals)`` pairs, ``14.0%`` standing for both (14.0, 1) and (0.140, 3)."""
+
+    raw: str
+    text: str  # normalised, with its sign and percent sign: "-6.10", "14.0%"
+    forms: tuple[tuple[Decimal, int], ...]
+
+    @property
+    def rounds(self) -> bool:
+        """Whether it may quote a longer number rounded: a decimal or a percentage, not "3"."""
+        return "." in self.text or self.text.endswith("%")
+
+
+def numbers(text: str) -> list[Number]:
+    """Every number in ``text`` (Persian digits and separators included)."""
+    found = []
+    for match in _NUMBER.finditer(text):
+        normal = normalise_digits(match[0]).replace("\\%", "%")
+        digits = normal.rstrip("%").lstrip("-")
+        value = Decimal(digits)
+        decimals = len(digits.partition(".")[2])
+        forms = [(value, decimals)]
+        if normal.endswith("%"):
+            forms.append((value / 100, decimals + 2))
+        found.append(Number(match[0], normal, tuple(forms)))
+    return found
+
+
+def quotes(prose: Number, printed: Number) -> bool:
+    """Whether ``prose`` can be a quote of ``printed``: the same value, or (for a decimal or a
+    percentage in the prose) the printed value rounded to the prose's decimals. ``14.0%``
+    quotes ``0.14024438316608848`` and ``14.0%``; ``0.522`` quotes ``52.2%``; ``3`` only ``3``."""
+    for value, decimals in prose.forms:
+        for printed_value, printed_decimals in printed.forms:
+            if not prose.rounds:
+                if printed_decimals == 0 and printed_value == value:
+                    return True
+            elif printed_decimals <= decimals:
+                if printed_value == value:
+                    return True
+            elif printed_value.quantize(Decimal(1).scaleb(-decimals), ROUND_HALF_EVEN) == value:
+                return True
+    return False
+
+
+def vanished_numbers(old: str, new: str) -> list[str]:
+    """Numbers printed in ``old`` and nowhere in ``new``, as printed, in order of appearance."""
+    now = {number.text for number in numbers(new)}
+    return list(dict.fromkeys(number.text for number in numbers(old) if number.text not in now))
+
+
+@dataclass(frozen=True)
+class Quote:
+    """A line of prose that quotes numbers that are gone from an example's output."""
+
+    path: str
+    line: int
+    quoted: tuple[str, ...]  # as written in the page: "۱۴٫۰٪", "23.1%"
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}: {', '.join(self.quoted)}"
+
+
+def stale_quotes(name: str, old: str, new: str, docs: Path = DOCS) -> list[Quote]:
+    """Lines of prose, in every page of every language using example ``name``, that quote a
+    number of the ``old`` output which nothing in the ``new`` output matches (see ``quotes``;
+    signs are ignored)."""
+    before, after = numbers(old), numbers(new)
+    found = []
+    pages = sorted({(use.lang, use.page) for use in uses(docs) if use.example == name})
+    for lang, page in pages:
+        text = (docs / lang / page).read_text(encoding="utf-8")
+        for line_number, line, info in fenced_lines(text):
+            if info is not None:
+                continue
+            hits = tuple(
+                number.raw
+                for number in numbers(line)
+                if any(quotes(number, printed) for printed in before)
+                and not any(quotes(number, printed) for printed in after)
+            )
+            if hits:
+                found.append(Quote(f"docs/{lang}/{page}", line_number, hits))
+    return found
+
+
+def report(name: str, old: str | None, new: str, docs: Path = DOCS) -> str:
+    """Why example ``name`` fails its check, and what to do: the message tests print."""
+    source = f"docs/examples/{name}.py"
+    stored = f"docs/examples/{name}.out"
+    if old is None:
+        return f"{source} has no stored output ({stored} is missing): run `{UPDATE_COMMAND}`."
+    lines = [f"{source} no longer prints what {stored} says."]
+    gone = vanished_numbers(old, new)
+    quotes = stale_quotes(name, old, new, docs)
+    if quotes:
+        lines.append(f"Numbers gone from its output: {', '.join(gone)}. Pages whose prose still quotes them:")
+        lines += [f"  {quote}" for quote in quotes]
+        lines.append(f"Fix that prose in every language, then run `{UPDATE_COMMAND}`.")
+    else:
+        lines.append(f"No page that uses it quotes a number gone from its output; if the new output is right, run `{UPDATE_COMMAND}`.")
+    diff = difflib.unified_diff(old.splitlines(), new.splitlines(), stored, "now", lineterm="")
+    lines += ["", *diff]
+    return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- command line
+
+
+def changed(selected: Iterable[str] | None = None, docs: Path = DOCS) -> dict[str, tuple[str | None, str]]:
+    """Examples whose output differs from the stored one: name -> (stored or None, now)."""
+    now = outputs(docs)
+    result = {}
+    for name in selected if selected is not None else sorted(now):
+        path = expected_path(name)
+        old = path.read_text(encoding="utf-8") if path.exists() else None
+        if old != now[name]:
+            result[name] = (old, now[name])
+    return result
+
+
+def main(argv: Iterable[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m devtools.examples", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--update", action="store_true", help="write the .out files whose output changed")
+    parser.add_argument("--force", action="store_true", help="with --update: even where prose still quotes old numbers")
+    parser.add_argument("--show", metavar="NAME", help="print the output of one example, e.g. playground/masking")
+    args = parser.parse_args(list(argv) if argv is not None else None)
+
+    if args.show:
+        table = outputs()
+        if args.show not in table:
+            print(f"no page uses an example named {args.show!r}", file=sys.stderr)
+            return 2
+        sys.stdout.write(table[args.show])
+        return 0
+
+    unused = sorted(set(example_names()) - set(outputs()))
+    for name in unused:
+        print(f"docs/examples/{name}.py: no English page uses it (not run)")
+    todo = changed()
+    if not todo:
+        print(f"{len(example_names()) - len(unused)} examples, every output as stored.")
+        return 1 if unused else 0
+    status = 0
+    for name, (old, new) in todo.items():
+        quotes = stale_quotes(name, old, new) if old is not None else []
+        if args.update and (args.force or not quotes):
+            expected_path(name).write_text(new, encoding="utf-8")
+            print(f"updated docs/examples/{name}.out")
+        else:
+            status = 1
+            print(report(name, old, new), end="\n\n")
+            if args.update:
+                print(f"not updated: docs/examples/{name}.out (fix the prose above, or --force)\n")
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
