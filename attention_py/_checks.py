@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Sequence
+from itertools import chain
 from typing import Any
 
 Vector = list[float]
@@ -53,25 +54,30 @@ def as_scalar(value: Any, name: str) -> float:
 def as_vector(value: Any, name: str) -> Vector:
     """A non-empty sequence of finite real numbers, as a list of floats."""
     items = _sequence(value, name, "sequence of numbers")
-    if all(map(_is_finite_float, items)):  # the common case, checked quickly
+    if _all_finite_floats(items):  # the common case, checked quickly
         return list(items)
     return [_number(item, name, f"[{i}]") for i, item in enumerate(items)]
 
 
-def _is_finite_float(x: Any) -> bool:
-    return type(x) is float and x - x == 0.0  # inf - inf and nan - nan are nan
+def _all_finite_floats(items: Any) -> bool:
+    """True when every item is a float and none is inf or nan, checked without a Python loop.
+
+    A sum that is finite has no inf or nan among its terms (a sum that overflows just takes
+    the slow path, which then accepts the numbers one by one).
+    """
+    return set(map(type, items)) == {float} and math.isfinite(sum(items))
 
 
 def as_matrix(value: Any, name: str) -> Matrix:
     """A non-empty rectangular table of finite real numbers, as a list of rows."""
     rows = _sequence(value, name, "matrix (a sequence of rows)")
+    if set(map(type, rows)) == {list} and len(set(map(len, rows))) == 1 and rows[0]:
+        if _all_finite_floats(list(chain.from_iterable(rows))):  # the common case, checked quickly
+            return [row[:] for row in rows]
     matrix: Matrix = []
     for i, row in enumerate(rows):
         row_items = _sequence(row, f"{name}[{i}]", "row (a sequence of numbers)")
-        if all(map(_is_finite_float, row_items)):  # the common case, checked quickly
-            matrix.append(list(row_items))
-        else:
-            matrix.append([_number(item, name, f"[{i}][{j}]") for j, item in enumerate(row_items)])
+        matrix.append([_number(item, name, f"[{i}][{j}]") for j, item in enumerate(row_items)])
         if len(matrix[i]) != len(matrix[0]):
             raise ValueError(
                 f"{name} is ragged: row {i} has {len(matrix[i])} entries but row 0 has "
@@ -93,6 +99,8 @@ def as_mask_vector(value: Any, name: str, length: int) -> list[bool]:
     items = _sequence(value, name, "sequence of booleans")
     if len(items) != length:
         raise ValueError(f"{name} has {len(items)} entries but the scores have {length}")
+    if set(map(type, items)) == {bool}:  # the common case, checked quickly
+        return list(items)
     return [_flag(item, f"{name}[{i}]") for i, item in enumerate(items)]
 
 

@@ -21,9 +21,12 @@ def uniform_matrix(rng: random.Random, rows: int, cols: int, bound: float) -> Ma
     return [[bound * (2.0 * rng.random() - 1.0) for _ in range(cols)] for _ in range(rows)]
 
 
-def glorot_bound(fan_in: int, fan_out: int) -> float:
-    """Glorot/Xavier uniform bound sqrt(6 / (fan_in + fan_out)): keeps activations' variance steady."""
-    return math.sqrt(6.0 / (fan_in + fan_out))
+def glorot_uniform(rng: random.Random, fan_in: int, fan_out: int) -> Matrix:
+    """A fan_in x fan_out weight matrix, uniform within the Glorot/Xavier bound √(6 / (fan_in + fan_out)).
+
+    That bound keeps the variance of activations about the same from layer to layer.
+    """
+    return uniform_matrix(rng, fan_in, fan_out, math.sqrt(6.0 / (fan_in + fan_out)))
 
 
 def unit_variance_vector(rng: random.Random, d: int) -> Vector:

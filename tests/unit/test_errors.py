@@ -54,17 +54,21 @@ def test_self_attention_checks_input_width():
         layer([[1, 2, 3, 4], [5, 6, 7, 8]])
 
 
-def test_weight_setter_checks_shape():
+def test_a_weight_of_the_wrong_shape_is_refused_where_it_is_assigned():
     layer = SelfAttention(3, 2)
     with pytest.raises(ValueError, match=r"W_Q must have shape \(3, 2\), got \(2, 3\)"):
         layer.W_Q = [[1, 2, 3], [4, 5, 6]]
+    with pytest.raises(TypeError, match=r"W_V\[1\]\[1\] must be a real number"):
+        layer.W_V = [[1, 2], [3, None], [5, 6]]
+    layer.W_K = ((1, 2), (3, 4), (5, 6))  # any rows of numbers: stored as lists of floats
+    assert layer.W_K == [[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]
 
 
-def test_biases_need_a_layer_with_bias():
-    with pytest.raises(ValueError, match="bias=False"):
-        SelfAttention(2, 2).biases = ([0, 0], [0, 0], [0, 0])
-
-
-def test_output_projection_setter_checks_shape():
+def test_output_projection_of_the_wrong_shape_is_refused_where_it_is_assigned():
     with pytest.raises(ValueError, match=r"W_O must have shape \(4, 4\)"):
         MultiHeadAttention(4, 2).W_O = [[1.0] * 4] * 3
+
+
+def test_a_mask_that_leaves_a_query_nothing_is_refused():
+    with pytest.raises(ValueError, match="leaves query 1 no key"):
+        SelfAttention(2, 2)([[1, 0], [0, 1]], mask=[[True, True], [False, False]])

@@ -1,7 +1,18 @@
 """SelfAttention and MultiHeadAttention: wiring, determinism, settable weights."""
 
+import math
 
-from attention_py import MultiHeadAttention, SelfAttention, dot_product_samples, matmul, scaled_dot_product_attention
+
+from attention_py import (
+    MultiHeadAttention,
+    SelfAttention,
+    causal_mask,
+    dot,
+    dot_product_samples,
+    matmul,
+    scaled_dot_product_attention,
+    softmax_rows,
+)
 
 X = [[1.0, 0.0, 0.5, -1.0], [0.0, 1.0, 0.0, 0.5], [2.0, -1.0, 1.0, 0.0]]
 
@@ -43,20 +54,28 @@ def test_glorot_bound_respected():
     assert all(abs(x) <= bound for row in layer.W_Q for x in row)
 
 
-def test_weights_are_settable_and_returned_as_copies():
+def test_weights_are_plain_lists_that_a_page_can_set():
     layer = SelfAttention(2, 2)
-    layer.W_Q = [[1, 0], [0, 1]]
-    copy = layer.W_Q
-    copy[0][0] = 99.0
-    assert layer.W_Q == [[1.0, 0.0], [0.0, 1.0]]
+    layer.W_Q = layer.W_K = [[1, 0], [0, 1]]
+    layer.W_V = [[2, 0], [0, 3]]
+    out, _ = layer([[1, 0], [0, 1]])
+    assert layer.Q == [[1.0, 0.0], [0.0, 1.0]] and layer.V == [[2.0, 0.0], [0.0, 3.0]]
+    assert out == matmul(layer.weights, layer.V)
 
 
-def test_bias_is_added_to_projections():
-    layer = SelfAttention(2, 2, bias=True)
-    layer.W_Q = layer.W_K = layer.W_V = [[0, 0], [0, 0]]
-    layer.biases = ([1, 2], [0, 0], [3, 4])
-    q, k, v = layer.project([[5, 6]])
-    assert q == [[1.0, 2.0]] and k == [[0.0, 0.0]] and v == [[3.0, 4.0]]
+def test_scores_are_kept_beside_the_weights():
+    layer = SelfAttention(4, 2, seed=5)
+    layer(X)
+    expected = [[(1 / math.sqrt(2)) * dot(q, k) for k in layer.K] for q in layer.Q]  # Q Kᵀ / √d_k
+    assert layer.scores == expected
+    assert layer.weights == softmax_rows(layer.scores)
+
+
+def test_masked_scores_stay_finite_and_the_mask_acts_in_the_softmax():
+    layer = SelfAttention(4, 2, seed=5)
+    layer(X, causal=True)
+    assert layer.scores[0][2] == (1 / math.sqrt(2)) * dot(layer.Q[0], layer.K[2])
+    assert layer.weights == softmax_rows(layer.scores, mask=causal_mask(3))
 
 
 def test_multi_head_concatenates_heads_then_projects():
