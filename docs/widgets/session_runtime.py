@@ -46,8 +46,10 @@ class _Output:
     Line-buffered, like a terminal: a write that completes a line is sent at once, so the
     last lines printed before code hangs are on the page even if the worker must then be
     terminated (a timer cannot flush for us: Python blocks the worker while it runs).
-    Partial lines wait for their newline or for the next write after FLUSH_SECONDS. The cap
-    bounds the messages too: at most MAX_LINES line sends per request.
+    Partial lines wait for their newline, for the next write after FLUSH_SECONDS, or for an
+    explicit flush (``print(..., flush=True)``). The cap bounds the messages too: at most
+    MAX_LINES line sends and MAX_LINES asked flushes per request, beyond that at most one
+    partial-line send per FLUSH_SECONDS.
     """
 
     def __init__(self, emit) -> None:
@@ -56,6 +58,7 @@ class _Output:
         self.lines = 0
         self.chars = 0
         self.truncated = False
+        self.asked = 0
         self.last_flush = time.monotonic()
 
     def write(self, stream: str, text: str) -> None:
@@ -92,6 +95,16 @@ class _Output:
         self.chars += len(text)
         return text
 
+    def flush_asked(self) -> None:
+        """``flush=True`` or ``sys.stdout.flush()``: a partial line goes now (say, a progress
+        message before slow work). A loop that asks on every write (a ``"\\r"`` counter) is
+        served at once MAX_LINES times, then like any partial line, once per FLUSH_SECONDS."""
+        if not self.pending:
+            return
+        if self.asked < MAX_LINES or time.monotonic() - self.last_flush >= FLUSH_SECONDS:
+            self.asked += 1
+            self.flush()
+
     def flush(self) -> None:
         pending, self.pending = self.pending, []
         self.last_flush = time.monotonic()
@@ -121,6 +134,9 @@ class _Stream(io.TextIOBase):
             raise TypeError(f"write() argument must be str, not {type(text).__name__}")
         self._output.write(self._name, text)
         return len(text)
+
+    def flush(self) -> None:
+        self._output.flush_asked()
 
 
 def _no_input(prompt: object = "") -> str:
@@ -173,8 +189,12 @@ def _with_output(emit, action):
     try:
         return action(), output
     finally:
-        sys.stdout, sys.stderr = saved
-        output.flush()
+        # Flushed before the streams are dropped: dropping one closes it, and closing flushes
+        # in __del__, where an interrupt that arrives during the send would be swallowed.
+        try:
+            output.flush()
+        finally:
+            sys.stdout, sys.stderr = saved
 
 
 def _execute(code: str, filename: str) -> dict:
