@@ -232,14 +232,21 @@ def run_cell(code: str, filename: str, emit) -> str:
 
 
 def _resolve(dotted: str):
-    """``"package.module.attr"`` -> the object, importing modules along the way."""
+    """``"package.module.attr"`` -> the object, importing modules along the way.
+
+    Read as Python reads the dotted expression: an attribute wins over a submodule of the
+    same name (``attention_py.softmax`` is the function), and only a package is asked for a
+    submodule, so a missing name is an AttributeError that says where it is missing.
+    """
     parts = dotted.split(".")
     target = importlib.import_module(parts[0])
     for index, part in enumerate(parts[1:], start=1):
         if hasattr(target, part):
             target = getattr(target, part)
-        else:
+        elif hasattr(target, "__path__"):  # a package whose submodule is not imported yet
             target = importlib.import_module(".".join(parts[: index + 1]))
+        else:
+            raise AttributeError(f"{'.'.join(parts[:index])} has no attribute {part!r}")
     return target
 
 
