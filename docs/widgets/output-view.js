@@ -94,6 +94,11 @@ export class OutputView {
 
   fit(text) {
     if (this.truncated || !text) return "";
+    if (this.lines >= MAX_LINES) {
+      // The cap's last line is complete: anything more is over it (lines often come one per write).
+      this.truncated = true;
+      return "";
+    }
     const room = MAX_CHARS - this.chars;
     if (text.length > room) {
       text = text.slice(0, room);
