@@ -1,0 +1,658 @@
+"""The Python half of the page's session (docs/widgets/session_runtime.py), natively.
+
+In the page it runs inside Pyodide (python-worker.js execs its source as the module
+``_session_runtime`` and calls ``run_cell`` / ``call`` with a JavaScript ``emit``); it is
+plain CPython, so here it is loaded by path and driven with a Python ``emit`` that records
+what the worker would post. Covered: the output cap (and that the page's own copy of the cap
+in output-view.js agrees, through Node), the reader's traceback, the REPL-like value of a last
+expression, KeyboardInterrupt, ``input()``, and calls by dotted name.
+
+Not covered here (Pyodide-only, see tests/e2e/test_live_cells.py): the Pyodide file names in
+_INTERNAL_MARKERS as real frames (only the matching is checked), an interrupt raised by the
+interrupt buffer mid-loop, and C-level writes that bypass sys.stdout.
+"""
+
+from __future__ import annotations
+
+import builtins
+import importlib.util
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+RUNTIME_PATH = ROOT / "docs" / "widgets" / "session_runtime.py"
+OUTPUT_VIEW_JS = ROOT / "docs" / "widgets" / "output-view.js"
+FIGURE_SCRIPTS = ("figure-host.js", "figure-page.js")
+
+
+@pytest.fixture(scope="module")
+def loaded():
+    """The runtime, loaded by path, and its page namespace as loading left it. Loading
+    replaces builtins.input, which is put back after."""
+    saved_input = builtins.input
+    spec = importlib.util.spec_from_file_location("session_runtime_under_test", RUNTIME_PATH)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    try:
+        yield module, dict(module.NAMESPACE)
+    finally:
+        builtins.input = saved_input
+
+
+@pytest.fixture
+def rt(loaded):
+    """The runtime with a fresh page namespace (cells share one namespace per page)."""
+    module, fresh = loaded
+    module.NAMESPACE.clear()
+    module.NAMESPACE.update(fresh)
+    yield module
+    module.NAMESPACE.clear()
+    module.NAMESPACE.update(fresh)
+
+
+class Page:
+    """Stands in for the worker's ``emit``: records (stream, text) as the worker would post."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, str]] = []
+
+    def emit(self, stream: str, text: str) -> None:
+        self.sent.append((stream, text))
+
+    def text(self, stream: str) -> str:
+        return "".join(text for kind, text in self.sent if kind == stream)
+
+    def streams(self) -> list[str]:
+        return [kind for kind, _ in self.sent]
+
+
+def run(rt, code: str, cell: int = 1) -> tuple[dict, Page]:
+    page = Page()
+    reply = json.loads(rt.run_cell(code, f"<cell {cell}>", page.emit))
+    return reply, page
+
+
+def call(rt, name: str, args=(), kwargs=None) -> tuple[dict, Page]:
+    page = Page()
+    reply = json.loads(rt.call(name, json.dumps(list(args)), json.dumps(kwargs or {}), page.emit))
+    return reply, page
+
+
+def assert_no_runtime_frames(rt, traceback_text: str) -> None:
+    assert str(RUNTIME_PATH) not in traceback_text
+    assert "session_runtime" not in traceback_text
+    assert "importlib/_bootstrap" not in traceback_text and "<frozen importlib" not in traceback_text
+
+
+# --- output cap -------------------------------------------------------------------------------
+
+
+def test_the_cap_is_2000_lines_and_200_000_characters(rt):
+    # README.md and the page's "Output truncated" sentence both state these numbers.
+    assert (rt.MAX_LINES, rt.MAX_CHARS) == (2000, 200_000)
+
+
+def test_many_small_writes_stop_after_the_2000th_line(rt):
+    reply, page = run(rt, "for i in range(3000):\n    print(i)")
+    assert reply == {"status": "ok", "value": None, "truncated": True}
+    assert page.text("stdout") == "".join(f"{i}\n" for i in range(2000))
+    # "truncated" is said once, at once, after the last text: the worker may not live to send
+    # its result (a runaway cell's worker is terminated).
+    assert page.streams().count("truncated") == 1 and page.sent[-1] == ("truncated", "")
+    assert page.text("truncated") == ""
+
+
+def test_line_sends_stay_bounded_by_the_cap(rt):
+    _, page = run(rt, "for i in range(100_000):\n    print(i)")
+    assert len(page.sent) <= rt.MAX_LINES + 1
+
+
+def test_exactly_2000_lines_are_not_truncated(rt):
+    reply, page = run(rt, "for i in range(2000):\n    print(i)")
+    assert reply == {"status": "ok", "value": None}
+    assert page.text("stdout").count("\n") == 2000 and "truncated" not in page.streams()
+
+
+def test_a_2001st_line_without_newline_is_truncated(rt):
+    reply, page = run(rt, "import sys\nfor i in range(2000):\n    print(i)\nsys.stdout.write('tail')")
+    assert reply["truncated"] is True
+    assert "tail" not in page.text("stdout")
+
+
+def test_one_write_of_many_lines_is_cut_after_its_2000th_line(rt):
+    reply, page = run(rt, "print('\\n'.join(map(str, range(3000))))")
+    assert reply["truncated"] is True
+    assert page.text("stdout") == "".join(f"{i}\n" for i in range(2000))
+
+
+def test_a_single_huge_write_is_cut_at_200_000_characters(rt):
+    reply, page = run(rt, "print('x' * 300_000)")
+    assert reply == {"status": "ok", "value": None, "truncated": True}
+    assert page.text("stdout") == "x" * 200_000
+    assert page.sent[-1] == ("truncated", "")
+
+
+def test_characters_add_up_over_many_small_writes(rt):
+    reply, page = run(rt, "for i in range(300):\n    print('y' * 999)")  # 1,000 characters a line
+    assert reply["truncated"] is True
+    assert page.text("stdout") == ("y" * 999 + "\n") * 200
+
+
+def test_exactly_200_000_characters_are_not_truncated(rt):
+    reply, page = run(rt, "import sys\nsys.stdout.write('z' * 200_000)")
+    assert "truncated" not in reply and len(page.text("stdout")) == 200_000
+
+
+def test_stdout_and_stderr_share_one_cap_and_keep_their_order(rt):
+    code = "import sys\nfor i in range(1500):\n    print(i)\n    print(-i, file=sys.stderr)"
+    reply, page = run(rt, code)
+    assert reply["truncated"] is True
+    assert page.text("stdout").count("\n") + page.text("stderr").count("\n") == 2000
+    assert page.text("stdout").count("\n") == page.text("stderr").count("\n") == 1000
+    assert page.streams()[:4] == ["stdout", "stderr", "stdout", "stderr"]
+
+
+def test_stderr_alone_is_capped_too(rt):
+    reply, page = run(rt, "import sys\nsys.stderr.write('e' * 250_000)")
+    assert reply["truncated"] is True
+    assert page.text("stderr") == "e" * 200_000 and page.text("stdout") == ""
+
+
+def test_output_after_the_cap_is_dropped_but_the_code_runs_on(rt):
+    reply, page = run(rt, "print('x' * 300_000)\nprint('after')\ndone = True\n'value'")
+    assert reply == {"status": "ok", "value": "'value'", "truncated": True}
+    assert "after" not in page.text("stdout") and rt.NAMESPACE["done"] is True
+
+
+def test_the_cap_counts_per_request(rt):
+    run(rt, "print('x' * 300_000)")
+    reply, page = run(rt, "print('fresh')", cell=2)
+    assert reply == {"status": "ok", "value": None} and page.text("stdout") == "fresh\n"
+
+
+def test_a_huge_value_is_cut_to_the_cap(rt):
+    reply, page = run(rt, "'v' * 300_000")
+    assert reply["truncated"] is True
+    assert reply["value"] == repr("v" * 300_000)[:200_000]
+    assert page.sent == []  # the value is in the reply, not streamed
+
+
+def test_a_line_is_sent_when_it_ends_a_partial_line_waits(rt, monkeypatch):
+    monkeypatch.setattr(rt, "FLUSH_SECONDS", 3600)
+    rt.NAMESPACE["sent"] = sent = []
+    code = (
+        "import sys\n"
+        "sys.stdout.write('partial')\n"
+        "after_partial = len(sent)\n"
+        "print(' line')\n"
+        "after_line = list(sent)\n"
+    )
+    page = Page()
+    page.sent = sent
+    json.loads(rt.run_cell(code, "<cell 1>", page.emit))
+    assert rt.NAMESPACE["after_partial"] == 0
+    assert rt.NAMESPACE["after_line"] == [("stdout", "partial line\n")]
+
+
+def test_a_partial_line_is_sent_by_a_later_write_once_flush_seconds_passed(rt, monkeypatch):
+    monkeypatch.setattr(rt, "FLUSH_SECONDS", 0)
+    rt.NAMESPACE["sent"] = sent = []
+    page = Page()
+    page.sent = sent
+    rt.run_cell("import sys\nsys.stdout.write('a')\nseen = list(sent)", "<cell 1>", page.emit)
+    assert rt.NAMESPACE["seen"] == [("stdout", "a")]
+
+
+def test_flush_true_sends_a_partial_line_at_once(rt, monkeypatch):
+    # A progress message before slow work: `print("working…", end="", flush=True)`.
+    monkeypatch.setattr(rt, "FLUSH_SECONDS", 3600)
+    rt.NAMESPACE["sent"] = sent = []
+    page = Page()
+    page.sent = sent
+    code = "import sys\nprint('working', end='', flush=True)\nseen = list(sent)\nsys.stderr.flush()"
+    reply = json.loads(rt.run_cell(code, "<cell 1>", page.emit))
+    assert reply["status"] == "ok"
+    assert rt.NAMESPACE["seen"] == [("stdout", "working")]
+
+
+def test_flushing_on_every_write_keeps_the_messages_bounded(rt, monkeypatch):
+    # A "\\r" progress counter asks for a flush 5,000 times in a few milliseconds.
+    monkeypatch.setattr(rt, "FLUSH_SECONDS", 3600)
+    reply, page = run(rt, "for i in range(5000):\n    print(f'\\r{i}', end='', flush=True)")
+    assert reply == {"status": "ok", "value": None}
+    assert len(page.sent) == rt.MAX_LINES + 1  # MAX_LINES asked flushes, then the final one
+    assert page.text("stdout") == "".join(f"\r{i}" for i in range(5000))
+
+
+def test_the_streams_accept_only_text_and_are_put_back(rt):
+    saved = sys.stdout, sys.stderr
+    reply, _ = run(rt, "import sys\nsys.stdout.write(b'bytes')")
+    assert reply["status"] == "error"
+    assert reply["error"].rstrip().endswith("TypeError: write() argument must be str, not bytes")
+    assert_no_runtime_frames(rt, reply["error"])
+    assert (sys.stdout, sys.stderr) == saved
+    reply, _ = run(rt, "import sys\nsys.stdout = None\nprint('gone')")
+    assert (sys.stdout, sys.stderr) == saved
+
+
+def run_cap_in_python(rt, writes: list[str]) -> dict:
+    output = rt._Output(lambda stream, text: None)
+    kept = [output._fit(text) for text in writes if not output.truncated]
+    return {"kept": [len(text) for text in kept], "truncated": output.truncated}
+
+
+CAP_SCENARIOS = {
+    "3000 one-line writes": [f"{i}\n" for i in range(3000)],
+    "one write of 3000 lines": ["".join(f"{i}\n" for i in range(3000))],
+    "2000 lines, then a partial line": [f"{i}\n" for i in range(2000)] + ["tail"],
+    "1999 lines, then two at once": [f"{i}\n" for i in range(1999)] + ["a\nb\n"],
+    "one write of 300,000 characters": ["x" * 300_000],
+    "300 writes of 1,000 characters": ["y" * 999 + "\n"] * 300,
+    "200,000 characters, then one more": ["z" * 200_000, "!"],
+}
+
+
+@pytest.fixture(scope="module")
+def js_fit(tmp_path_factory):
+    """Runs the page's own cap (output-view.js) over lists of writes, through Node: its
+    OutputView.prototype.fit works on plain objects, no DOM needed."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("Node.js is needed to run output-view.js")
+    folder = tmp_path_factory.mktemp("output-view")
+    module = folder / "output-view.mjs"  # the repo's package.json does not say "type": "module"
+    module.write_text(OUTPUT_VIEW_JS.read_text(encoding="utf-8"), encoding="utf-8")
+    script = folder / "fit.mjs"
+    script.write_text(
+        "import { OutputView } from './output-view.mjs';\n"
+        "import { readFileSync } from 'node:fs';\n"
+        "const scenarios = JSON.parse(readFileSync(0, 'utf8'));\n"
+        "const results = {};\n"
+        "for (const [name, writes] of Object.entries(scenarios)) {\n"
+        "  const view = { lines: 0, chars: 0, truncated: false };\n"
+        "  const kept = [];\n"
+        "  for (const text of writes) if (!view.truncated) kept.push(OutputView.prototype.fit.call(view, text).length);\n"
+        "  results[name] = { kept, truncated: view.truncated };\n"
+        "}\n"
+        "process.stdout.write(JSON.stringify(results));\n",
+        encoding="utf-8",
+    )
+    done = subprocess.run(
+        [node, str(script)], input=json.dumps(CAP_SCENARIOS), capture_output=True, text=True, check=True
+    )
+    return json.loads(done.stdout)
+
+
+def test_the_page_states_the_same_cap(rt):
+    # output-view.js's note ("only the first {lines} lines or {kilobytes} KB") uses its own copy.
+    source = OUTPUT_VIEW_JS.read_text(encoding="utf-8")
+    found = dict(re.findall(r"export const (MAX_LINES|MAX_CHARS) = ([\d_]+);", source))
+    assert {name: int(value.replace("_", "")) for name, value in found.items()} == {
+        "MAX_LINES": rt.MAX_LINES,
+        "MAX_CHARS": rt.MAX_CHARS,
+    }
+
+
+@pytest.mark.parametrize("scenario", CAP_SCENARIOS)
+def test_the_page_cap_cuts_where_the_python_cap_does(rt, js_fit, scenario):
+    # The page caps again (for writes that bypass sys.stdout, which Pyodide posts line by
+    # line), and its note states the worker's numbers: both must cut at the same place.
+    assert js_fit[scenario] == run_cap_in_python(rt, CAP_SCENARIOS[scenario])
+
+
+# --- the reader's traceback --------------------------------------------------------------------
+
+
+def test_a_traceback_starts_at_the_cell_and_keeps_its_source_lines(rt):
+    reply, _ = run(rt, "def share(x):\n    return 1 / x\n\nshare(0)", cell=3)
+    error = reply["error"]
+    assert reply["status"] == "error" and "value" not in reply
+    assert error.startswith('Traceback (most recent call last):\n  File "<cell 3>", line 4, in <module>\n')
+    assert 'File "<cell 3>", line 2, in share\n    return 1 / x' in error
+    assert error.rstrip().endswith("ZeroDivisionError: division by zero")
+    assert_no_runtime_frames(rt, error)
+
+
+def test_a_function_from_an_earlier_cell_keeps_that_cells_name(rt):
+    run(rt, "def boom():\n    raise ValueError('from cell 1')", cell=1)
+    reply, _ = run(rt, "x = 1\nboom()", cell=2)
+    error = reply["error"]
+    assert error.index('File "<cell 2>", line 2') < error.index('File "<cell 1>", line 2, in boom')
+    assert "raise ValueError('from cell 1')" in error
+    assert_no_runtime_frames(rt, error)
+
+
+def test_a_syntax_error_points_at_the_cell_line_and_nothing_runs(rt):
+    reply, page = run(rt, "print('before')\nx = (1,\ny = 2 +", cell=4)
+    error = reply["error"]
+    assert reply["status"] == "error" and page.sent == []
+    assert 'File "<cell 4>", line' in error and "SyntaxError" in error
+    assert "Traceback (most recent call last)" not in error  # no frames to show at all
+    assert_no_runtime_frames(rt, error)
+
+
+def test_an_indentation_error_is_a_syntax_error_of_the_cell(rt):
+    reply, _ = run(rt, "if True:\nprint(1)", cell=2)
+    assert 'File "<cell 2>", line 2' in reply["error"] and "IndentationError" in reply["error"]
+
+
+def test_top_level_await_is_a_syntax_error(rt):
+    # Not pyodide.code.eval_code: a cell cannot await at top level (asyncio.run works).
+    reply, _ = run(rt, "import asyncio\nawait asyncio.sleep(0)")
+    assert "SyntaxError" in reply["error"] and "outside" in reply["error"]
+
+
+def test_an_error_inside_attention_py_keeps_the_packages_frames(rt):
+    reply, _ = run(rt, "from attention_py import softmax\n\nsoftmax([])", cell=5)
+    error = reply["error"]
+    assert error.startswith('Traceback (most recent call last):\n  File "<cell 5>", line 3, in <module>\n')
+    package_frames = [line for line in error.splitlines() if line.startswith("  File ") and "attention_py" in line]
+    assert package_frames, error  # the reader may follow the error into the package
+    assert error.rstrip().splitlines()[-1].startswith("ValueError")
+    assert_no_runtime_frames(rt, error)
+
+
+def test_an_error_in_the_last_expression_names_its_line(rt):
+    reply, _ = run(rt, "x = 1\n\nx / 0")
+    assert 'File "<cell 1>", line 3, in <module>\n    x / 0' in reply["error"]
+
+
+def test_an_error_in_repr_of_the_value_starts_at_the_readers_repr(rt):
+    code = "class Odd:\n    def __repr__(self):\n        raise RuntimeError('no repr')\n\nOdd()"
+    reply, _ = run(rt, code, cell=6)
+    assert reply["error"].startswith('Traceback (most recent call last):\n  File "<cell 6>", line 3, in __repr__')
+    assert_no_runtime_frames(rt, reply["error"])
+
+
+def test_chained_exceptions_hide_runtime_frames_too(rt):
+    # input() is the runtime's own function: its frame sits inside the chained exception.
+    code = "try:\n    input()\nexcept RuntimeError as problem:\n    raise ValueError('wrapped') from problem"
+    reply, _ = run(rt, code)
+    error = reply["error"]
+    assert "The above exception was the direct cause" in error
+    assert "RuntimeError: input() is not available in a live cell" in error
+    assert_no_runtime_frames(rt, error)
+
+
+def test_an_exception_raised_while_handling_another_hides_runtime_frames_in_both(rt):
+    reply, _ = run(rt, "try:\n    input()\nexcept RuntimeError:\n    raise ValueError('while handling')")
+    error = reply["error"]
+    assert "During handling of the above exception, another exception occurred" in error
+    assert "RuntimeError: input() is not available" in error and "ValueError: while handling" in error
+    assert_no_runtime_frames(rt, error)
+
+
+def test_exception_groups_hide_runtime_frames_in_each_member(rt):
+    code = (
+        "errors = []\n"
+        "try:\n    input()\nexcept RuntimeError as problem:\n    errors.append(problem)\n"
+        "raise ExceptionGroup('several', errors + [KeyError('k')])"
+    )
+    reply, _ = run(rt, code)
+    error = reply["error"]
+    assert "ExceptionGroup: several" in error and "KeyError: 'k'" in error
+    assert "RuntimeError: input() is not available" in error
+    assert_no_runtime_frames(rt, error)
+
+
+def test_standard_library_frames_below_the_cell_stay(rt):
+    reply, _ = run(rt, "import json\njson.loads('{')")
+    assert "json" in reply["error"].split('File "<cell 1>"')[1] and "JSONDecodeError" in reply["error"]
+
+
+def test_system_exit_is_reported_and_the_session_lives(rt):
+    reply, _ = run(rt, "kept = 1\nraise SystemExit(3)")
+    assert reply["status"] == "error" and reply["error"].rstrip().endswith("SystemExit: 3")
+    assert run(rt, "kept", cell=2)[0]["value"] == "1"
+
+
+def test_input_raises_a_clear_error(rt):
+    assert builtins.input is rt._no_input
+    reply, _ = run(rt, "name = input('Your name? ')")
+    assert reply["error"].rstrip().endswith(
+        "RuntimeError: input() is not available in a live cell: assign the value in the code instead"
+    )
+    assert reply["error"].count('File "') == 1  # the cell's line only, not the runtime's input()
+
+
+@pytest.mark.parametrize(
+    ("filename", "internal"),
+    [
+        ("/lib/python3.14/site-packages/_pyodide/_base.py", True),
+        ("/lib/python314.zip/pyodide/code.py", True),
+        ("/lib/python3.14/site-packages/pyodide/ffi/wrappers.py", True),
+        ("<exec>", True),
+        ("<frozen importlib._bootstrap>", True),
+        ("/live-cells/session_runtime.py", False),  # Pyodide's __file__ for it: see the next test
+        ("/home/pyodide/helpers.py", False),  # the reader's own files in Pyodide's home folder
+        ("/lib/python3.14/site-packages/attention_py/softmax.py", False),
+        ("<cell 1>", False),
+    ],
+)
+def test_which_files_count_as_runtime(rt, filename, internal):
+    assert rt._is_internal(filename) is internal
+
+
+def test_the_runtime_file_itself_counts_as_runtime(rt):
+    # python-worker.js sets __file__ (to /live-cells/session_runtime.py) before running it.
+    assert rt._is_internal(rt.__file__)
+
+
+# --- the value of a last expression -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("code", "value"),
+    [
+        ("1 + 1", "2"),
+        ("'text'", "'text'"),
+        ("[0.5, None]", "[0.5, None]"),
+        ("a = 2\na * 3", "6"),
+        ("x = 5", None),
+        ("None", None),
+        ("print('shown')", None),
+        ("7\nx = 1", None),  # only a *last* bare expression is shown
+        ("if True:\n    8", None),  # inside a block: not a bare expression of the cell
+        ("9  # a comment after it", "9"),
+        ("", None),
+        ("# only a comment", None),
+        ("10;", "10"),
+    ],
+)
+def test_the_value_of_a_last_bare_expression_is_its_repr(rt, code, value):
+    assert run(rt, code)[0] == {"status": "ok", "value": value}
+
+
+def test_the_last_expression_runs_after_the_rest_and_sets_underscore(rt):
+    reply, page = run(rt, "print('first')\nprint('second') or 41 + 1")
+    assert reply["value"] == "42" and page.text("stdout") == "first\nsecond\n"
+    assert run(rt, "_ + 1", cell=2)[0]["value"] == "43"
+    run(rt, "None", cell=3)
+    assert rt.NAMESPACE["_"] == 43  # as in a REPL, None leaves _ alone
+
+
+def test_cells_share_one_namespace_and_keep_what_ran_before_an_error(rt):
+    run(rt, "import math\nbefore = 1\n1 / 0\nafter = 2", cell=1)
+    assert run(rt, "(before, 'after' in globals(), __name__, math.pi > 3)", cell=2)[0]["value"] == (
+        "(1, False, '__main__', True)"
+    )
+
+
+# --- KeyboardInterrupt ---------------------------------------------------------------------------
+
+
+def test_an_interrupt_ends_the_cell_and_keeps_its_definitions_and_output(rt):
+    reply, page = run(rt, "kept = 'yes'\nprint('so far')\nraise KeyboardInterrupt")
+    assert reply == {"status": "interrupted"}
+    assert page.text("stdout") == "so far\n"
+    assert run(rt, "kept", cell=2)[0]["value"] == "'yes'"
+
+
+def test_an_interrupt_deep_in_a_call_is_still_an_interrupt(rt):
+    reply, _ = run(rt, "def spin(n):\n    if n == 0:\n        raise KeyboardInterrupt\n    spin(n - 1)\nspin(50)")
+    assert reply == {"status": "interrupted"}
+
+
+def test_an_interrupt_the_code_swallows_is_not_reported(rt):
+    reply, _ = run(rt, "try:\n    raise KeyboardInterrupt\nexcept KeyboardInterrupt:\n    pass\n5")
+    assert reply == {"status": "ok", "value": "5"}
+
+
+def test_an_interrupt_while_the_last_output_is_sent_is_an_interrupt(rt):
+    saved = sys.stdout, sys.stderr
+
+    def emit(stream, text):
+        raise KeyboardInterrupt  # Pyodide checks the buffer during the final flush
+
+    reply = json.loads(rt.run_cell("import sys\nsys.stdout.write('no newline yet')", "<cell 1>", emit))
+    assert reply == {"status": "interrupted"}
+    assert (sys.stdout, sys.stderr) == saved
+
+
+def test_an_interrupted_run_still_says_it_was_truncated(rt):
+    reply, _ = run(rt, "print('x' * 300_000)\nraise KeyboardInterrupt")
+    assert reply == {"status": "interrupted", "truncated": True}
+
+
+# --- calls by dotted name ------------------------------------------------------------------------
+
+
+@pytest.fixture
+def package(tmp_path, monkeypatch):
+    """A throwaway package: ``callee`` (nothing imported) and its submodule ``callee.tools``."""
+    root = tmp_path / "callee"
+    root.mkdir()
+    (root / "__init__.py").write_text("answer = 42\n", encoding="utf-8")
+    (root / "tools.py").write_text(
+        "def greet(name, *, punctuation='!'):\n"
+        "    print('greeting', name)\n"
+        "    return f'<b>{name}{punctuation}</b>'\n"
+        "def pair(a, b):\n"
+        "    return {'sum': a + b, 'items': [a, b]}\n"
+        "def nothing():\n"
+        "    return None\n"
+        "def opaque():\n"
+        "    return object()\n"
+        "def fail(x):\n"
+        "    return 1 / x\n"
+        "def partial():\n"
+        "    import sys\n"
+        "    sys.stdout.write('no newline')\n"
+        "def interrupted():\n"
+        "    raise KeyboardInterrupt\n"
+        "def _private():\n"
+        "    return 'private'\n",
+        encoding="utf-8",
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    yield "callee"
+    for name in [name for name in sys.modules if name == "callee" or name.startswith("callee.")]:
+        del sys.modules[name]
+
+
+def test_a_call_imports_modules_on_the_way_and_passes_a_string_as_is(rt, package):
+    assert "callee.tools" not in sys.modules
+    reply, page = call(rt, "callee.tools.greet", ["Ada"], {"punctuation": "?"})
+    assert reply == {"status": "ok", "value": "<b>Ada?</b>"}
+    assert page.text("stdout") == "greeting Ada\n"  # a call's prints reach the page as a cell's do
+
+
+@pytest.mark.parametrize(
+    ("name", "args", "value"),
+    [
+        ("callee.tools.pair", [1, 2], {"sum": 3, "items": [1, 2]}),
+        ("callee.tools.nothing", [], None),
+        ("callee.tools._private", [], "private"),  # names are not filtered: see the next test
+    ],
+)
+def test_a_call_json_encodes_anything_but_a_string(rt, package, name, args, value):
+    reply, _ = call(rt, name, args)
+    assert reply["status"] == "ok"
+    assert (json.loads(reply["value"]) if not isinstance(value, str) else reply["value"]) == value
+
+
+def test_any_importable_name_resolves(rt, package):
+    # No allow-list, on purpose: the page's own code cells run any Python in the same worker,
+    # so a filter on call names would protect nothing. Only page scripts choose the names.
+    import os
+
+    assert rt._resolve("os.system") is os.system
+    assert rt._resolve("builtins.__import__") is builtins.__import__
+    assert rt._resolve("callee.answer") == 42
+
+
+def test_the_names_the_figure_scripts_call_resolve(rt):
+    names = set()
+    for script in FIGURE_SCRIPTS:
+        source = (ROOT / "docs" / "widgets" / script).read_text(encoding="utf-8")
+        names |= set(re.findall(r'"(attention_py(?:\.\w+)+)"', source))
+    assert names, "no dotted names found in the figure scripts"
+    for name in sorted(names):
+        assert callable(rt._resolve(name)), name
+
+
+@pytest.mark.parametrize(
+    ("name", "error"),
+    [
+        ("callee.tools.missing", "AttributeError"),
+        ("callee.nowhere.f", "ModuleNotFoundError: No module named 'callee.nowhere'"),
+        ("no_such_module.f", "ModuleNotFoundError: No module named 'no_such_module'"),
+        ("__import__", "ModuleNotFoundError: No module named '__import__'"),
+        ("", "ValueError: Empty module name"),
+        ("callee..tools", ""),
+        ("callee.answer.real.imag.missing", "AttributeError"),
+    ],
+)
+def test_an_unknown_name_is_an_error_reply(rt, package, name, error):
+    reply, _ = call(rt, name)
+    assert reply["status"] == "error"
+    assert error in reply["error"]
+    assert "session_runtime" not in reply["error"]
+
+
+def test_a_name_through_a_function_says_what_has_no_attribute(rt):
+    # attention_py.softmax is the function (the package imports it over its module's name).
+    reply, _ = call(rt, "attention_py.softmax.softmax_rows", [[[1.0]]])
+    assert reply["status"] == "error"
+    assert "AttributeError" in reply["error"] and "'softmax_rows'" in reply["error"]
+
+
+def test_a_failing_call_shows_the_functions_frames_only(rt, package):
+    reply, _ = call(rt, "callee.tools.fail", [0])
+    error = reply["error"]
+    assert reply["status"] == "error"
+    assert error.startswith("Traceback (most recent call last):\n  File ")
+    assert "tools.py" in error and "return 1 / x" in error
+    assert error.rstrip().endswith("ZeroDivisionError: division by zero")
+    assert_no_runtime_frames(rt, error)
+
+
+@pytest.mark.parametrize(
+    ("name", "args", "kwargs", "error"),
+    [
+        ("callee.tools.opaque", [], {}, "TypeError: Object of type object is not JSON serializable"),
+        ("callee.tools.pair", [1], {}, "TypeError"),
+        ("callee.tools.greet", ["x"], {"nope": 1}, "TypeError"),
+    ],
+)
+def test_bad_arguments_or_results_are_error_replies(rt, package, name, args, kwargs, error):
+    reply, _ = call(rt, name, args, kwargs)
+    assert reply["status"] == "error" and error in reply["error"]
+
+
+def test_an_interrupted_call(rt, package):
+    assert call(rt, "callee.tools.interrupted")[0] == {"status": "interrupted"}
+
+
+def test_a_call_interrupted_while_its_output_is_sent(rt, package):
+    def emit(stream, text):
+        raise KeyboardInterrupt
+
+    reply = json.loads(rt.call("callee.tools.partial", "[]", "{}", emit))
+    assert reply == {"status": "interrupted"}
