@@ -1,6 +1,6 @@
 """MkDocs hook: make the companion notebooks real pages in every language, self-hosted.
 
-Three fixes for mkdocs-jupyter under mkdocs-static-i18n:
+Five fixes for mkdocs-jupyter under mkdocs-static-i18n:
 
 1. static-i18n rebuilds every file as a plain ``File``, dropping mkdocs-jupyter's notebook
    wrapper, and a plain File is a page only if its extension is a Markdown one: notebooks

@@ -10,7 +10,7 @@ const roots = [...document.querySelectorAll("[data-live-cell]")];
 if (roots.length) {
   startPageSession(roots);
   import("./live-cells-page.js").then(({ mountLiveCells }) => {
-    // Tests and later widgets (the figure host) reach the session here too.
+    // Tests and the console reach the session and the cells here (figure-entry.js adds the figures).
     window.attentionPy = { ...window.attentionPy, ...mountLiveCells(roots) };
     performance.mark("live-cells:mounted");
   });

@@ -20,7 +20,7 @@ export class PythonSession extends EventTarget {
     super();
     this.state = "idle"; // idle | loading | ready | failed
     this.progress = { phase: "idle", loaded: 0, total: 0 };
-    this.info = null; // {python, interrupts} once ready
+    this.info = null; // {python, interrupts, timings} once ready
     this.error = null;
     this.generation = 0; // counts fresh workers: the first session is 1
     this.worker = null;
@@ -207,7 +207,7 @@ export class PythonSession extends EventTarget {
 
 let shared = null;
 
-/** The page's one session, shared by live cells and (later) figures. */
+/** The page's one session, shared by the live cells and the figures (figure-host.js). */
 export function pageSession() {
   shared ??= new PythonSession();
   return shared;
