@@ -52,11 +52,13 @@ def test_check_reports_missing_extra_and_placeholder_problems():
     del broken["softmax"]["caption"]
     broken["softmax"]["readout"] = "{values}"  # lost {total}
     broken["softmax"]["typo"] = "x"
+    broken["softmax"]["title"] = "  "
     broken["sofmax"] = {}
     problems = check_strings(broken, required_strings(), source="docs/figure-strings/fa.yml", reference=strings("en"))
     assert "docs/figure-strings/fa.yml: softmax.caption: missing" in problems
     assert any(p.startswith("docs/figure-strings/fa.yml: softmax.readout: uses placeholders") for p in problems)
     assert "docs/figure-strings/fa.yml: softmax.typo: unknown key (nothing reads it)" in problems
+    assert "docs/figure-strings/fa.yml: softmax.title: must be a non-empty string" in problems
     assert "docs/figure-strings/fa.yml: unknown section 'sofmax' (neither a figure nor a section of the page)" in problems
 
 

@@ -35,12 +35,10 @@ def _x(i: int) -> str:
 
 
 def compute(seed: int) -> dict[str, list[list[float]]]:
-    head = SelfAttention(4, D_K, seed=seed)
+    """Every matrix of one call of a head with the weights of ``seed``, as the head computed them."""
+    head = SelfAttention(len(X[0]), D_K, seed=seed)
     out, weights = head(X)
-    assert head.Q is not None and head.K is not None and head.V is not None
-    root = math.sqrt(D_K)
-    scores = [[sum(a * b for a, b in zip(qi, kj)) / root for kj in head.K] for qi in head.Q]
-    return {"Q": head.Q, "K": head.K, "V": head.V, "scores": scores, "weights": weights, "output": out}
+    return {"Q": head.Q, "K": head.K, "V": head.V, "scores": head.scores, "weights": weights, "output": out}
 
 
 def explain(m: dict[str, list[list[float]]], table: str, i: int, j: int, t: Text) -> str:

@@ -27,6 +27,10 @@ STRINGS = ("title", "heads", "head", "shapes", "concat", "projection", "output",
            "readout_item", "separator", "readout", "caption")
 
 
+def _shape(matrix: list[list[float]]) -> str:
+    return f"{len(matrix)}×{len(matrix[0])}"
+
+
 def draw(state: dict[str, Any], t: Text) -> Panel:
     h = state["heads"]
     tokens = sentence(t, "angry")
@@ -34,29 +38,28 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     x = [[CONTRAST * v for v in row] for row in embed(tokens)]
     mha = MultiHeadAttention(D_MODEL, h, seed=SEED)  # new per draw: a call leaves its values on the layer
     output, per_head = mha(x)
-    d_head = D_MODEL // h
     focus = pronoun_index(tokens)
     words = [esc(tok.word) for tok in tokens]
     chooser = segmented(t.plain("heads"), [(math(str(k)), {"heads": k}, k == h) for k in (1, 2, 4)], key="heads",
                         direction="ltr")
     grids = "".join(
         el("div", {"class": f"apy-head apy-h{k}"},
-           el("p", {"class": "apy-head__title"}, esc(t.plain("head", k=k + 1)), " ", math(f"{n}×{n}")),
+           el("p", {"class": "apy-head__title"}, esc(t.plain("head", k=k + 1)), " ", math(_shape(w))),
            matrix_table(w, row_labels=words, col_labels=words, direction=None, show_numbers=False,
                         caption="", corner="", selected=lambda i, j: i == focus, cls="apy-mini"))
         for k, w in enumerate(per_head))
+    # Shapes as the matrices of this very call have them.
     steps = [
-        ("X", f"{n}×{D_MODEL}"),
-        (f"{h} × (Q, K, V)", f"{h} × {n}×{d_head}"),
-        (f"{h} × head", f"{h} × {n}×{d_head}"),
-        ("Concat", f"{n}×{D_MODEL}"),
-        ("· W_O", f"{D_MODEL}×{D_MODEL}"),
-        ("=", f"{n}×{D_MODEL}"),
+        ("X", _shape(x)),
+        (f"{h} × (Q, K, V)", f"{h} × {_shape(mha.heads[0].Q)}"),
+        (f"{h} × head", f"{h} × {_shape(mha.head_outputs[0])}"),
+        ("Concat", _shape(mha.concat)),
+        ("· W_O", _shape(mha.W_O)),
+        ("=", _shape(output)),
     ]
     flow = el("ol", {"class": "apy-shapes", "dir": "ltr", "aria-label": t.plain("shapes")}, "".join(
         el("li", {}, el("span", {"class": "apy-shapes__name"}, esc(name)), el("span", {"class": "apy-shapes__dim"}, esc(dim)))
         for name, dim in steps))
-    assert mha.concat is not None
     concat = matrix_table(mha.concat, row_labels=words, col_labels=[math(str(c + 1)) for c in range(D_MODEL)],
                           caption=t.html("concat"), signed=True, show_numbers=False,
                           cls="apy-mini apy-mini--numeric")

@@ -1,0 +1,321 @@
+"""Every number a figure shows is the package's: read back out of the markup, recomputed here.
+
+Each test draws one figure, parses the numbers a reader sees (tables, bars, readouts,
+formulas) and compares them with what attention_py's public functions give when called
+here directly: ``softmax``, ``scaled_dot_product_attention``, ``matmul``, ``dot``... The
+designed sentence model is recomputed from its weight matrices (read from the layers as
+``layer.W_Q``) with ``matmul`` and ``scaled_dot_product_attention``, not through the
+figure's own code path. A figure that rounds, slices or mixes up its numbers fails here.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from dataclasses import dataclass
+
+import pytest
+
+from attention_py import (
+    MultiHeadAttention,
+    SelfAttention,
+    dot,
+    dot_product_samples,
+    matmul,
+    norm,
+    scaled_dot_product_attention,
+    softmax,
+    transpose,
+    weighted_average,
+)
+from attention_py.figures import FIGURES
+from attention_py.figures._format import num
+from attention_py.figures._sentence import embed, layers, parse_tokens, pronoun_index
+from tests.test_figures_support import parse, strings
+
+MINUS = "\u2212"
+
+
+def draw(name, state=None, lang="en"):
+    return parse(FIGURES[name].render(state, lang=lang, strings=strings(lang)))
+
+
+def number(text: str) -> float:
+    """A shown number ("−1.23", "62.9%", "37°") as a float."""
+    return float(text.strip().replace(MINUS, "-").rstrip("%°"))
+
+
+def texts(root, cls: str) -> list[str]:
+    return [e.text for e in root.by_class(cls)]
+
+
+def table_cells(table) -> list[list[str]]:
+    """The data cells of a matrix table, row by row (header row and row headers left out)."""
+    body = table.find_all(lambda e: e.tag == "tbody")[0]
+    rows = body.find_all(lambda e: e.tag == "tr")
+    return [[c.text for c in row.children if c.tag == "td"] for row in rows]
+
+
+def shown(matrix: list[list[float]], digits: int = 2) -> list[list[str]]:
+    return [[num(v, digits) for v in row] for row in matrix]
+
+
+def tokens(lang: str, ending: str = "angry"):
+    return parse_tokens(strings(lang)["common"][f"sentence_{ending}"], lang)
+
+
+@dataclass
+class Designed:
+    """The designed two-layer reading of a sentence, recomputed from the layers' weights."""
+
+    weights1: list[list[float]]
+    x1: list[list[float]]
+    q: list[list[float]]
+    k: list[list[float]]
+    v: list[list[float]]
+    weights2: list[list[float]]
+
+
+def designed(toks, causal: bool = False) -> Designed:
+    first, second = layers()
+    x = embed(toks)
+    out1, weights1 = scaled_dot_product_attention(
+        matmul(x, first.W_Q), matmul(x, first.W_K), matmul(x, first.W_V), causal=causal)
+    x1 = [[a + b for a, b in zip(row, upd)] for row, upd in zip(x, out1)]  # residual connection
+    q, k, v = matmul(x1, second.W_Q), matmul(x1, second.W_K), matmul(x1, second.W_V)
+    _, weights2 = scaled_dot_product_attention(q, k, v, causal=causal)
+    return Designed(weights1, x1, q, k, v, weights2)
+
+
+def assert_shares(shown_shares: list[float], probabilities: list[float]) -> None:
+    """Shown percentages: each the exact one rounded down or up to 0.1, adding up to 100.0."""
+    exact = [100 * p / math.fsum(probabilities) for p in probabilities]
+    for share, true in zip(shown_shares, exact, strict=True):
+        assert abs(share - true) < 0.1 + 1e-9, (shown_shares, exact)
+    assert round(math.fsum(shown_shares), 6) == 100.0, shown_shares
+
+
+# 1 -------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("first", "second"), [("happy", "glad"), ("happy", "sad"), ("joyful", "truck"),
+                                               ("car", "bus")])
+def test_embedding_space_dot_and_cosine(first, second):
+    from attention_py.figures.embedding_space import WORDS
+
+    root = draw("embedding_space", {"words": list(WORDS), "first": first, "second": second})
+    product, cosine = texts(root.by_class("apy-fig__readout")[0], "apy-num")
+    a, b = WORDS[first], WORDS[second]
+    assert product == num(dot(a, b))
+    assert cosine == num(dot(a, b) / (norm(a) * norm(b)))
+
+
+# 2 -------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("w", [[0.5, 0.5, 0.5], [0.2, 0.5, 0.9], [1, 0, 0], [0.01, 0.33, 0.07]])
+def test_weighted_average_point_and_shares(w):
+    from attention_py.figures.weighted_average import POINTS
+
+    root = draw("weighted_average", {"w": w})
+    shares = [number(t.removeprefix("α = ")) for t in texts(root, "apy-bar__value")]
+    assert_shares(shares, w)
+    readout = root.by_class("apy-fig__readout")[0]
+    y = weighted_average(w, POINTS)
+    assert f"y = ({num(y[0])}, {num(y[1])})" in readout.text
+    alphas = [wj / math.fsum(w) for wj in w]
+    assert texts(readout, "apy-num") == [num(100 * math.fsum(alphas), 1)]
+
+
+# 3 -------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("a", "b"), [([2, 1], [1, 2]), ([1.5, -0.5], [0.3, 2.0]), ([-3, 0.2], [2.5, 2.5]),
+                                      ([1, 1], [-1, -1])])
+def test_dot_product_stats(a, b):
+    root = draw("dot_product", {"a": a, "b": b})
+    stats = dict(zip([e.text for e in root.find_all(lambda e: e.tag == "dt")],
+                     [e.text for e in root.find_all(lambda e: e.tag == "dd")], strict=True))
+    cosine = dot(a, b) / (norm(a) * norm(b))
+    assert stats == {
+        "a · b": num(dot(a, b)),
+        "|a|": num(norm(a)),
+        "|b|": num(norm(b)),
+        "cos θ": num(cosine),
+        "θ": num(math.degrees(math.acos(max(-1.0, min(1.0, cosine)))), 0) + "°",
+    }
+    assert f"a · b = {num(dot(a, b))}" in root.by_class("apy-fig__readout")[0].text
+
+
+# 4 -------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("lang", ["en", "he"])
+@pytest.mark.parametrize("word", [-1, 0, 1, 8, 29])
+def test_qkv_vectors(word, lang):
+    toks = tokens(lang)
+    chosen = pronoun_index(toks) if word < 0 else min(word, len(toks) - 1)  # the last word, past the end
+    ref = designed(toks)
+    root = draw("qkv", {"word": word}, lang=lang)
+    vectors = [texts(v, "apy-vcell") for v in root.by_class("apy-vector")]
+    expected = [ref.x1[chosen], ref.q[chosen], ref.k[chosen], ref.v[chosen]]
+    assert vectors == [[num(x) for x in vec] for vec in expected]
+
+
+# 5, 6 ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("z", [[1.5, 2.0, 3.0], [0, 0, 0], [-5, 5], [0.1, 0.2, 0.3, 0.4, 0.5, 0.6]])
+def test_softmax_bars_and_total(z):
+    root = draw("softmax", {"z": z})
+    p = softmax(z)
+    shares = [number(t.split()[1]) for t in texts(root, "apy-bar__value")]
+    assert_shares(shares, p)
+    readout = root.by_class("apy-fig__readout")[0]
+    assert texts(readout, "apy-num") == [num(100 * math.fsum(p), 1) + "%"]
+
+
+def test_softmax_shows_the_article_numbers():
+    root = draw("softmax")
+    assert texts(root, "apy-bar__value") == ["p₀ 14.0%", "p₁ 23.1%", "p₂ 62.9%"]
+
+
+@pytest.mark.parametrize(("z", "scale"), [([1.5, 2.0, 3.0], 2.5), ([0, 0, 1], 0.0), ([-4, 0.5, 5], 9.5),
+                                          ([1, 2, 3, 4], 0.3)])
+def test_softmax_scale_bars_and_scaled_scores(z, scale):
+    root = draw("softmax_scale", {"z": z, "scale": scale})
+    shares = [number(t.split()[1]) for t in texts(root, "apy-bar__value")]
+    assert_shares(shares, softmax(z, scale=scale))
+    scaled = ", ".join(num(scale * zi) for zi in z)
+    assert f"s·z = [{scaled}]" in root.text
+
+
+# 7 -------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("d_k", [1, 16, 64, 512])
+def test_why_sqrt_dk_spreads_and_softmax(d_k):
+    from attention_py.figures.why_sqrt_dk import KEYS, pair_count
+
+    raw = dot_product_samples(d_k, pair_count(d_k), seed=2017)
+    root_dk = math.sqrt(d_k)
+    root = draw("why_sqrt_dk", {"d_k": d_k})
+    raw_std, scaled_std = [number(t) for t in texts(root.by_class("apy-hists")[0], "apy-num")]
+    assert raw_std == round(statistics.pstdev(raw), 2)
+    assert scaled_std == round(statistics.pstdev([v / root_dk for v in raw]), 2)
+    largest = [number(e.text.split()[-1]) for e in root.by_class("apy-effect")[0].find_all(
+        lambda e: e.tag == "p" and e.has_class("apy-muted"))]
+    scores = raw[:KEYS]
+    for shown_top, p in zip(largest, (softmax(scores), softmax(scores, scale=1 / root_dk)), strict=True):
+        assert abs(shown_top - 100 * max(p)) < 0.1 + 1e-9
+    assert f"Each histogram counts {len(raw)} dot products" in root.text
+
+
+# 8 -------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("lang", ["en", "fa"])
+@pytest.mark.parametrize(("ending", "layer", "selected"), [("angry", 2, -1), ("rude", 2, -1), ("rude", 1, 3),
+                                                            ("angry", 1, 0)])
+def test_attention_sentence_matrix_and_row(ending, layer, selected, lang):
+    toks = tokens(lang, ending)
+    ref = designed(toks)
+    weights = ref.weights1 if layer == 1 else ref.weights2
+    chosen = pronoun_index(toks) if selected < 0 else selected
+    root = draw("attention_sentence", {"ending": ending, "layer": layer, "selected": selected}, lang=lang)
+    assert table_cells(root.by_class("apy-attn")[0]) == shown(weights)
+    assert texts(root, "apy-token__weight") == [num(100 * w, 0) + "%" for w in weights[chosen]]
+    top = max((j for j in range(len(toks)) if j != chosen), key=lambda j: weights[chosen][j])
+    assert f"({num(100 * weights[chosen][top], 0)}%)" in root.by_class("apy-fig__readout")[0].text
+
+
+# 9 -------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("focus", [0, 1, 2])
+@pytest.mark.parametrize("x", [[[1, 0.5], [0.8, 1], [-0.6, 0.6]], [[0, 0], [1, 1], [3, -3]],
+                               [[2.5, -1], [-2, 2], [0.3, 0.3]]])
+def test_self_attention_simple_scores_weights_and_output(x, focus):
+    outputs, weights = scaled_dot_product_attention(x, x, x, scale=1.0)
+    scores = matmul(x, transpose(x))
+    root = draw("self_attention_simple", {"x": x, "focus": focus})
+    table = root.by_class("apy-small")[0]
+    score_row, weight_row = [[c.text for c in row.children if c.tag == "td"]
+                             for row in table.find_all(lambda e: e.tag == "tr")[1:]]
+    assert score_row == [num(s) for s in scores[focus]]
+    assert weight_row == [num(a) for a in weights[focus]]
+    y = outputs[focus]
+    mix = " + ".join(f"{num(a)}·x{'₁₂₃'[j]}" for j, a in enumerate(weights[focus]))
+    assert root.by_class("apy-formula")[0].text == f"y{'₁₂₃'[focus]} = {mix} = ({num(y[0])}, {num(y[1])})"
+    arrows = [number(t) for t in texts(root, "apy-flow__label")]
+    for share, a in zip(arrows, weights[focus], strict=True):
+        assert abs(share - 100 * a) < 1, (arrows, weights[focus])
+
+
+# 10 ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("seed", [1, 7, 999])
+def test_information_flow_tables_and_explanations(seed):
+    from attention_py.figures.information_flow import D_K, X
+
+    layer = SelfAttention(len(X[0]), D_K, seed=seed)
+    q, k, v = matmul(X, layer.W_Q), matmul(X, layer.W_K), matmul(X, layer.W_V)
+    scale = 1 / math.sqrt(D_K)
+    scores = [[s * scale for s in row] for row in matmul(q, transpose(k))]
+    outputs, weights = scaled_dot_product_attention(q, k, v)
+    expected = {"Q": q, "K": k, "V": v, "scores": scores, "weights": weights, "output": outputs}
+    root = draw("information_flow", {"seed": seed})
+    for name, matrix in expected.items():
+        assert table_cells(root.by_class(f"apy-t-{name}")[0]) == shown(matrix), name
+    for table, i, j in (("scores", 2, 0), ("weights", 0, 1), ("output", 1, 2)):
+        root = draw("information_flow", {"seed": seed, "table": table, "row": i, "col": j})
+        explained = root.by_class("apy-explain")[0].text
+        assert explained.endswith(f"= {num(expected[table][i][j], 3)}"), explained
+        assert num(expected[table][i][j], 3) in root.by_class("apy-fig__readout")[0].text
+    sums = ", ".join(num(math.fsum(row)) for row in weights)
+    assert f"Row sums: {sums}" in root.text
+
+
+# 11 ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("causal", [True, False])
+@pytest.mark.parametrize("step", [1, 4, 10])
+def test_causal_attention_matrix_and_drift(causal, step):
+    toks = tokens("en")
+    now = designed(toks[:step], causal).weights2
+    root = draw("causal_attention", {"causal": causal, "step": step})
+    cells = table_cells(root.by_class("apy-causal")[0])
+    masked = strings("en")["causal_attention"]["masked"]
+    for i, row in enumerate(cells):
+        for j, cell in enumerate(row):
+            hidden = i >= step or j >= step or (causal and j > i)
+            assert cell == (masked if hidden else num(now[i][j])), (i, j)
+    stability = root.by_class("apy-muted")[-1].text
+    if step > 1:
+        before = designed(toks[: step - 1], causal).weights2
+        drift = max(abs(before[i][j] - now[i][j]) for i in range(step - 1) for j in range(step - 1))
+        assert f"(largest change {num(drift, 3)})" in stability
+        assert ("did not change" in stability) == (drift < 1e-12)
+
+
+# 12 ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("heads", [1, 2, 4])
+def test_multi_head_weights_concat_output_and_readout(heads):
+    from attention_py.figures.multi_head import CONTRAST, SEED
+
+    toks = tokens("en")
+    n = len(toks)
+    x = [[CONTRAST * v for v in row] for row in embed(toks)]
+    mha = MultiHeadAttention(len(x[0]), heads, seed=SEED)
+    output, per_head = mha(x)
+    root = draw("multi_head", {"heads": heads})
+    grids = [h.find_all(lambda e: e.tag == "table")[0] for h in root.by_class("apy-head")]
+    assert [table_cells(g) for g in grids] == [shown(w) for w in per_head]
+    assert [h.by_class("apy-math")[0].text for h in root.by_class("apy-head")] == [f"{n}×{n}"] * heads
+    concat, out = root.by_class("apy-tables")[0].find_all(lambda e: e.tag == "table")
+    assert table_cells(concat) == shown(mha.concat)
+    assert table_cells(out) == shown(output)
+    focus = pronoun_index(toks)
+    items = []
+    for k, w in enumerate(per_head):
+        top = max(range(n), key=lambda j: w[focus][j])
+        items.append(f"head {k + 1}: “{toks[top].word}” {num(100 * w[focus][top], 0)}%")
+    assert root.by_class("apy-fig__readout")[0].text == f"Where “{toks[focus].word}” looks: {'; '.join(items)}."
+    shapes = [e.text for e in root.by_class("apy-shapes__dim")]
+    d_model, d_head = len(x[0]), len(mha.head_outputs[0][0])
+    assert shapes == [f"{n}×{d_model}", f"{heads} × {n}×{d_head}", f"{heads} × {n}×{d_head}",
+                      f"{n}×{len(mha.concat[0])}", f"{len(mha.W_O)}×{len(mha.W_O[0])}",
+                      f"{len(output)}×{len(output[0])}"]
