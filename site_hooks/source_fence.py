@@ -7,8 +7,9 @@ In Markdown::
 
 The block becomes the highlighted source of that function, class or method (found with
 ``inspect.getsource``), under a caption naming its file and first line
-(``attention_py/attention.py:<line>``). What readers read is therefore exactly what the tests check: there is no hand-written twin to drift away.
-A name that does not resolve, or a body in the fence, stops the build.
+(``attention_py/attention.py:<line>``). What readers read is therefore exactly what the
+tests check: there is no hand-written twin to drift away. A name that does not resolve, or
+a body in the fence, stops the build.
 """
 
 from __future__ import annotations
