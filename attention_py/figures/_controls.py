@@ -64,9 +64,9 @@ def slider(
     )
 
 
-def number_box(name: str, value: float, *, aria_label: str, digits: int = 2, label: str = "") -> str:
+def number_box(name: str, value: float, *, aria_label: str, digits: int = 2) -> str:
     """A small text box for one number; sent on ``change`` so half-typed text is no error."""
-    box = void(
+    return void(
         "input",
         {
             "type": "text",
@@ -83,9 +83,6 @@ def number_box(name: str, value: float, *, aria_label: str, digits: int = 2, lab
             "data-focus-key": name,
         },
     )
-    if not label:
-        return box
-    return el("label", {"class": "apy-number-label"}, el("span", {}, label), box)
 
 
 def button(
@@ -93,7 +90,6 @@ def button(
     changes: dict[str, Any],
     *,
     pressed: bool | None = None,
-    aria_label: str | None = None,
     focus_key: str | None = None,
     classes: str = "apy-button",
     disabled: bool = False,
@@ -106,7 +102,6 @@ def button(
             "class": classes,
             "data-set": to_json(changes),
             "aria-pressed": None if pressed is None else ("true" if pressed else "false"),
-            "aria-label": aria_label,
             "data-focus-key": focus_key or to_json(changes),
             "disabled": disabled,
         },

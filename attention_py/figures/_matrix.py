@@ -29,7 +29,6 @@ def matrix_table(
     col_labels: list[str],
     caption: str = "",
     signed: bool = False,
-    digits: int = 2,
     direction: str | None = "ltr",
     masked: Callable[[int, int], bool] | None = None,
     masked_text: str = "",
@@ -75,7 +74,7 @@ def matrix_table(
                 classes.append("apy-cell--selected")
             if dimmed and dimmed(i, j):
                 classes.append("apy-cell--dim")
-            shown = num(v, digits)
+            shown = num(v)
             text = el("span", {} if show_numbers else {"class": "apy-sr"}, shown)
             change = action(i, j) if action else None
             if change is not None:
@@ -99,14 +98,13 @@ def matrix_table(
     )
 
 
-def vector_cells(values: list[float], *, label: str, aria_label: str, digits: int = 2, scale: float | None = None) -> str:
+def vector_cells(values: list[float], *, aria_label: str, scale: float | None = None) -> str:
     """One vector as a row of shaded cells (a 1 x n matrix without headers)."""
     top = scale or max((abs(v) for v in values), default=1.0) or 1.0
     cells = "".join(
         el("span", {"class": f"apy-vcell {'apy-cell--pos' if v >= 0 else 'apy-cell--neg'}",
-                    "style": shade(abs(v) / top)}, num(v, digits))
+                    "style": shade(abs(v) / top)}, num(v))
         for v in values
     )
     return el("div", {"class": "apy-vector", "role": "img", "aria-label": aria_label},
-              el("span", {"class": "apy-vector__label", "aria-hidden": "true"}, label),
               el("span", {"class": "apy-vector__cells", "dir": "ltr", "aria-hidden": "true"}, cells))

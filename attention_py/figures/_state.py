@@ -218,9 +218,6 @@ class StateSpec:
     fields: Schema
     relate: Callable[[dict[str, Any]], dict[str, Any]] | None = field(default=None)
 
-    def defaults(self) -> dict[str, Any]:
-        return {key: copy.deepcopy(_listify(f.default)) for key, f in self.fields.items()}
-
     def normalise(self, state: Any) -> dict[str, Any]:
         """The full, valid state for ``state`` (``None`` or ``{}`` give the defaults)."""
         if state is None:

@@ -12,6 +12,7 @@ from typing import Any
 
 from ._controls import math
 from ._figure import Figure, Panel
+from ._format import plain_num
 from ._html import el, esc
 from ._matrix import vector_cells
 from ._sentence import pronoun_index, read, sentence, token_strip
@@ -44,18 +45,18 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     top = max(abs(v) for vec in vectors.values() for v in vec) or 1.0
     x_row = el("div", {"class": "apy-qkv__input"},
                el("p", {"class": "apy-qkv__role"}, t.html("input"), " ", math("x")),
-               vector_cells(reading.x1[chosen], label="",
+               vector_cells(reading.x1[chosen],
                             aria_label=t.plain("input_label", word=word,
-                                               values=", ".join(f"{v:.2f}" for v in reading.x1[chosen]))))
+                                               values=", ".join(plain_num(v) for v in reading.x1[chosen]))))
     cards = []
     for role, symbol, matrix in (("query", "q", "W_Q"), ("key", "k", "W_K"), ("value", "v", "W_V")):
         vec = vectors[role]
         cards.append(el(
             "div", {"class": f"apy-qkv__card apy-qkv--{role}"},
             el("p", {"class": "apy-qkv__role"}, esc(t.plain(role)), " ", math(f"{symbol} = x {matrix}")),
-            vector_cells(vec, label="", scale=top,
+            vector_cells(vec, scale=top,
                          aria_label=t.plain("vector_label", role=t.plain(role), word=word,
-                                            values=", ".join(f"{v:.2f}" for v in vec))),
+                                            values=", ".join(plain_num(v) for v in vec))),
             el("p", {"class": "apy-qkv__gloss"}, t.html(f"gloss_{role}_{group}")),
         ))
     body = strip + x_row + el("div", {"class": "apy-qkv"}, "".join(cards))
