@@ -59,12 +59,12 @@ def attention(
 
     ``allowed[i][j]`` says whether query i may look at key j (None: every key).
     """
-    scores = [[scale * math.sumprod(q, k) for k in K] for q in Q]  # Q Kᵀ · scale: query i against key j
+    scores = [[scale * math.sumprod(q, k) for k in K] for q in Q]  # Q Kᵀ · scale
     if allowed is None:
-        weights = [stable_softmax(row) for row in scores]  # each row positive, summing to 1
+        weights = [stable_softmax(row) for row in scores]  # rows of positive weights summing to 1
     else:  # masking: a key that query i may not see gets weight 0
         weights = [stable_softmax(row, keep) for row, keep in zip(scores, allowed)]
-    output = matrix_product(weights, V)  # row i = Σ_j weights[i][j] · V[j], a weighted average of values
+    output = matrix_product(weights, V)  # row i = Σ_j weights[i][j] V[j], an average of values
     return output, weights, scores
 
 

@@ -50,7 +50,9 @@ class SelfAttention:
         self.Q = matrix_product(X, self.W_Q)  # what each token is looking for
         self.K = matrix_product(X, self.W_K)  # what each token can be found by
         self.V = matrix_product(X, self.W_V)  # what each token passes on
-        output, self.weights, self.scores = attention(self.Q, self.K, self.V, scale=1 / math.sqrt(self.d_k), allowed=allowed)
+        output, self.weights, self.scores = attention(
+            self.Q, self.K, self.V, scale=1 / math.sqrt(self.d_k), allowed=allowed
+        )
         return output, self.weights
 
     def _checked_tokens(self, X: Any) -> Matrix:
