@@ -51,5 +51,5 @@ if __name__ == "__main__":  # run inside Pyodide by bench/attention.py
     import sys
 
     results = {str(n): time_attention_py(n) for n in map(int, sys.argv[1:])}
-    with open("/out/pyodide.json", "w") as out:
+    with open("/out/result.json", "w") as out:
         json.dump({"python": sys.version.split()[0], "platform": sys.platform, "results": results}, out)

@@ -127,5 +127,5 @@ if __name__ == "__main__":  # inside Pyodide, called by bench/attention_variants
     import json
 
     n = int(sys.argv[1])
-    with open("/out/variants.json", "w") as out:
+    with open("/out/result.json", "w") as out:
         json.dump({"python": sys.version.split()[0], "times": run(n)}, out)
