@@ -48,7 +48,7 @@ def on_page_context(context: dict[str, Any], page: Page, **kwargs: object) -> di
     return context
 
 
-@event_priority(-200)  # after static-i18n (see DESIGN.md)
+@event_priority(-200)  # after static-i18n (-100), which crashes on generated files (see site_assets.py)
 def on_files(files: Files, config: MkDocsConfig) -> Files:
     css = resources.files("attention_py.figures").joinpath("figures.css").read_text(encoding="utf-8")
     files.append(File.generated(config, FIGURES_CSS, content=css))
