@@ -571,10 +571,14 @@ def test_a_call_imports_modules_on_the_way_and_passes_a_string_as_is(rt, package
         ("callee.tools._private", [], "private"),  # names are not filtered: see the next test
     ],
 )
-def test_a_call_json_encodes_anything_but_a_string(rt, package, name, args, value):
+def test_a_call_result_arrives_as_plain_data_not_json_inside_json(rt, package, name, args, value):
     reply, _ = call(rt, name, args)
-    assert reply["status"] == "ok"
-    assert (json.loads(reply["value"]) if not isinstance(value, str) else reply["value"]) == value
+    assert reply == {"status": "ok", "value": value}
+
+
+def test_hebrew_and_persian_travel_as_themselves(rt, package):
+    raw = rt.call("callee.tools.greet", json.dumps(["שלום"]), "{}", Page().emit)
+    assert "שלום" in raw  # not \u05e9...: a right-to-left figure's reply stays its own size
 
 
 def test_any_importable_name_resolves(rt, package):

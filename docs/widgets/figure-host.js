@@ -238,7 +238,7 @@ export class FigureHost {
     this.session
       .call(UPDATE, this.updateArgs(batch.changes))
       .then(
-        (json) => this.apply(batch, JSON.parse(json)), // the worker returns a dict as JSON
+        (result) => this.apply(batch, result), // a plain object: {ok, html, state} or {ok: false, ...}
         (error) => this.callFailed(batch, error),
       )
       .catch((error) => this.report(batch, error))

@@ -44,7 +44,7 @@ export class PythonSession extends EventTarget {
     return this.submit({ type: "run", code, filename }, { timeoutMs, onOutput, onStart });
   }
 
-  /** Calls a Python function by dotted name; resolves with its string, rejects on failure. */
+  /** Calls a Python function by dotted name; resolves with its result (plain data), rejects on failure. */
   async call(name, args = [], kwargs = {}, { timeoutMs } = {}) {
     const reply = await this.submit({ type: "call", name, args, kwargs }, { timeoutMs }).reply;
     if (reply.status === "ok") return reply.value;

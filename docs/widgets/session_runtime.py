@@ -251,16 +251,18 @@ def _resolve(dotted: str):
 
 
 def call(dotted: str, args_json: str, kwargs_json: str, emit) -> str:
-    """Calls a function by dotted name with JSON arguments; the reply's value is a string.
+    """Calls a function by dotted name with JSON arguments; the reply's value is its result.
 
-    A str result is passed as is (an SVG or HTML fragment, say); anything else is JSON-encoded.
+    The result travels inside the reply as plain data (a string, a number, a list, a dict of
+    them: anything JSON can carry), so the page gets an object, not JSON inside JSON. A result
+    JSON cannot carry is an error.
     """
 
     def action() -> dict:
         try:
             result = _resolve(dotted)(*json.loads(args_json), **json.loads(kwargs_json))
-            value = result if isinstance(result, str) else json.dumps(result)
-            return {"status": "ok", "value": value}
+            json.dumps(result, allow_nan=False)  # fails here, with the function's name, if JSON cannot carry it
+            return {"status": "ok", "value": result}
         except KeyboardInterrupt:
             return {"status": "interrupted"}
         except BaseException as exc:  # noqa: BLE001
@@ -270,5 +272,5 @@ def call(dotted: str, args_json: str, kwargs_json: str, emit) -> str:
         result, _ = _with_output(emit, action)
     except KeyboardInterrupt:
         result = {"status": "interrupted"}
-    return json.dumps(result)
+    return json.dumps(result, ensure_ascii=False)
 
