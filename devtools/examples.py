@@ -3,6 +3,7 @@
     .venv/bin/python -m devtools.examples                   # check every example (exit 1 on a change)
     .venv/bin/python -m devtools.examples --update          # rewrite the .out files that changed
     .venv/bin/python -m devtools.examples --show playground/masking   # print one example's output
+    .venv/bin/python -m devtools.examples --sync-notebooks  # rewrite the notebooks' code cells from the examples
 
 Each live cell's code is one file, ``docs/examples/<page>/<name>.py``; the pages of every
 language point at it with ```` ```python-live example="<page>/<name>" ```` (see
@@ -27,6 +28,16 @@ their ASCII forms, and signs and percent signs ignored (Persian may write "من�
 report names those lines, so the prose is fixed together with the code. ``--update`` refuses
 to store an output while such lines remain, unless ``--force`` (a number that only looks
 the same, such as a line number).
+
+**Notebooks.** The companion notebooks (``docs/<lang>/notebooks/*.ipynb``, executed by
+mkdocs-jupyter at build time) show the same code as their page, so their code cells point at
+the examples too: a code cell's metadata says ``"example": "<page>/<name>"`` and its source is
+exactly that file's code. A code cell no page has (a notebook's own epilogue) says
+``"notebook_only": true`` instead, so that leaving a copy of a page's code untagged is a
+mistake the check names, not a choice. Translations carry only Markdown cells: their code
+cells are the English notebook's, in the same order. ``--sync-notebooks`` rewrites the code
+cells from the example files (English) and from the English notebook (translations), with
+outputs cleared; JSON stays as Jupyter writes it (indent 1, key order kept, UTF-8 as is).
 """
 
 from __future__ import annotations
@@ -50,7 +61,7 @@ if str(ROOT) not in sys.path:  # the examples import attention_py from this chec
     sys.path.insert(0, str(ROOT))
 
 from devtools.translation_status import SOURCE_LANG, languages  # noqa: E402
-from site_hooks.live_cells import EXAMPLES_DIR, example_code  # noqa: E402
+from site_hooks.live_cells import EXAMPLE_NAME, EXAMPLES_DIR, example_code, example_path  # noqa: E402
 
 DOCS = ROOT / "docs"
 RUNTIME = DOCS / "widgets" / "session_runtime.py"
@@ -163,9 +174,14 @@ def _runtime():
 def run_session(names: Sequence[str]) -> list[str]:
     """Runs examples one after another in one fresh namespace, as the cells of a page run;
     returns what the page shows under each cell."""
+    return run_codes([example_code(name) for name in names])
+
+
+def run_codes(codes: Sequence[str]) -> list[str]:
+    """Runs pieces of code one after another in one fresh namespace (see ``run_session``)."""
     runtime = _runtime()
     runtime.NAMESPACE = {"__name__": "__main__", "__builtins__": builtins}
-    return [_run_cell(runtime, example_code(name), f"<cell {cell}>") for cell, name in enumerate(names, start=1)]
+    return [_run_cell(runtime, code, f"<cell {cell}>") for cell, code in enumerate(codes, start=1)]
 
 
 def _run_cell(runtime, code: str, filename: str) -> str:
@@ -324,6 +340,170 @@ def report(name: str, old: str | None, new: str, docs: Path = DOCS) -> str:
     return "\n".join(lines)
 
 
+# --------------------------------------------------------------------------- the companion notebooks
+
+NOTEBOOK_EXAMPLE = "example"  # code cell metadata: "example": "what-matters/attention_in_code"
+NOTEBOOK_ONLY = "notebook_only"  # code cell metadata: "notebook_only": true (no page has this code)
+SYNC_COMMAND = ".venv/bin/python -m devtools.examples --sync-notebooks"
+
+
+def notebooks_of(lang: str, docs: Path = DOCS) -> list[str]:
+    """The notebooks of one language, relative to its folder: ``"notebooks/what-matters.ipynb"``."""
+    folder = docs / lang
+    return sorted(
+        path.relative_to(folder).as_posix()
+        for path in folder.rglob("*.ipynb")
+        if ".ipynb_checkpoints" not in path.parts
+    )
+
+
+def read_notebook(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def notebook_text(notebook: dict) -> str:
+    """A notebook as Jupyter writes it: indent 1, keys in their order, UTF-8 as is, final newline."""
+    return json.dumps(notebook, indent=1, ensure_ascii=False) + "\n"
+
+
+def code_cells(notebook: dict) -> list[dict]:
+    return [cell for cell in notebook.get("cells", []) if cell.get("cell_type") == "code"]
+
+
+def cell_code(cell: dict) -> str:
+    source = cell.get("source", "")
+    return source if isinstance(source, str) else "".join(source)
+
+
+def source_lines(code: str) -> list[str]:
+    """A cell's ``source`` as Jupyter stores it: lines, each but the last ending in a newline."""
+    return code.splitlines(keepends=True)
+
+
+def cell_example(cell: dict) -> str | None:
+    return (cell.get("metadata") or {}).get(NOTEBOOK_EXAMPLE)
+
+
+def _cell_problem(where: str, cell: dict) -> str | None:
+    """What is wrong with one code cell on its own: its tag, or its code against its example."""
+    meta = cell.get("metadata") or {}
+    name = meta.get(NOTEBOOK_EXAMPLE)
+    if name is None:
+        if meta.get(NOTEBOOK_ONLY) is True:
+            return None
+        return (
+            f'{where}: no "{NOTEBOOK_EXAMPLE}" in its metadata; give it "{NOTEBOOK_EXAMPLE}": "<page>/<name>" '
+            f'(its code is then docs/examples/<page>/<name>.py) or, for code no page has, "{NOTEBOOK_ONLY}": true'
+        )
+    if NOTEBOOK_ONLY in meta:
+        return f'{where}: has both "{NOTEBOOK_EXAMPLE}" and "{NOTEBOOK_ONLY}"'
+    if not isinstance(name, str) or not EXAMPLE_NAME.fullmatch(name):
+        return f'{where}: "{NOTEBOOK_EXAMPLE}": {json.dumps(name)} is not a name like "what-matters/softmax_weights"'
+    if not example_path(name).is_file():
+        return f'{where}: "{NOTEBOOK_EXAMPLE}": "{name}" does not exist (no docs/examples/{name}.py)'
+    if cell_code(cell) != example_code(name):
+        return f"{where}: its code differs from docs/examples/{name}.py; run `{SYNC_COMMAND}`"
+    return None
+
+
+def _cell_key(cell: dict) -> str:
+    """How a code cell is named in messages: its example, or its first line."""
+    name = cell_example(cell)
+    if name is not None:
+        return str(name)
+    first = cell_code(cell).partition("\n")[0]
+    return f"notebook-only code {first!r}"
+
+
+def notebook_problems(docs: Path = DOCS) -> list[str]:
+    """Every notebook code cell that is not its example, names none or a missing one, and
+    every translated notebook whose code cells are not the English notebook's, in order."""
+    problems = []
+    english = {page: read_notebook(docs / SOURCE_LANG / page) for page in notebooks_of(SOURCE_LANG, docs)}
+    for lang in all_languages(docs):
+        for page in notebooks_of(lang, docs):
+            path = f"docs/{lang}/{page}"
+            cells = code_cells(read_notebook(docs / lang / page))
+            for number, cell in enumerate(cells, start=1):
+                problem = _cell_problem(f"{path}: code cell {number}", cell)
+                if problem:
+                    problems.append(problem)
+            if lang == SOURCE_LANG or page not in english:
+                continue
+            ours = [(_cell_key(cell), cell_code(cell)) for cell in cells]
+            theirs = [(_cell_key(cell), cell_code(cell)) for cell in code_cells(english[page])]
+            if [key for key, _ in ours] != [key for key, _ in theirs]:
+                problems.append(
+                    f"{path}: its code cells are not those of docs/{SOURCE_LANG}/{page} in the same order "
+                    f"(a translation carries only Markdown cells)\n"
+                    f"  {lang}: {', '.join(key for key, _ in ours)}\n"
+                    f"  {SOURCE_LANG}: {', '.join(key for key, _ in theirs)}"
+                )
+            elif ours != theirs:
+                changed = [key for (key, code), (_, code_en) in zip(ours, theirs) if code != code_en]
+                problems.append(
+                    f"{path}: code differs from docs/{SOURCE_LANG}/{page} in {', '.join(changed)}; run `{SYNC_COMMAND}`"
+                )
+    return problems
+
+
+def _set_code(cell: dict, code: str) -> None:
+    cell["source"] = source_lines(code)
+    cell["outputs"] = []
+    cell["execution_count"] = None
+
+
+def sync_notebooks(docs: Path = DOCS) -> tuple[list[str], list[str]]:
+    """Rewrites the notebooks' code cells: in English from their example files, in the other
+    languages from the English notebook (tag and code, cell by cell). Outputs are cleared.
+    Returns ``(files rewritten, problems left)``; a translation whose number of code cells
+    differs from English is left alone and named among the problems."""
+    rewritten, problems = [], []
+    english: dict[str, dict] = {}
+    for lang in all_languages(docs):
+        for page in notebooks_of(lang, docs):
+            path = docs / lang / page
+            text = path.read_text(encoding="utf-8")
+            notebook = json.loads(text)
+            cells = code_cells(notebook)
+            if lang == SOURCE_LANG:
+                for cell in cells:
+                    name = cell_example(cell)
+                    if isinstance(name, str) and EXAMPLE_NAME.fullmatch(name) and example_path(name).is_file():
+                        _set_code(cell, example_code(name))
+                    else:
+                        _set_code(cell, cell_code(cell))
+                english[page] = notebook
+            elif page in english:
+                source = code_cells(english[page])
+                if len(cells) != len(source):
+                    problems.append(
+                        f"docs/{lang}/{page}: {len(cells)} code cells, docs/{SOURCE_LANG}/{page} has {len(source)}: "
+                        "not synced (a translation carries only Markdown cells; copy the English code cells by hand)"
+                    )
+                    continue
+                for cell, original in zip(cells, source):
+                    meta = cell.setdefault("metadata", {})
+                    for key in (NOTEBOOK_EXAMPLE, NOTEBOOK_ONLY):
+                        meta.pop(key, None)
+                        if key in original.get("metadata", {}):
+                            meta[key] = original["metadata"][key]
+                    _set_code(cell, cell_code(original))
+            new_text = notebook_text(notebook)
+            if new_text != text:
+                path.write_text(new_text, encoding="utf-8")
+                rewritten.append(f"docs/{lang}/{page}")
+    return rewritten, problems + notebook_problems(docs)
+
+
+def notebook_sessions(docs: Path = DOCS) -> dict[str, list[tuple[str | None, str]]]:
+    """The English notebooks' code cells: notebook -> ``(example or None, code)`` in order."""
+    return {
+        page: [(cell_example(cell), cell_code(cell)) for cell in code_cells(read_notebook(docs / SOURCE_LANG / page))]
+        for page in notebooks_of(SOURCE_LANG, docs)
+    }
+
+
 # --------------------------------------------------------------------------- command line
 
 
@@ -344,7 +524,18 @@ def main(argv: Iterable[str] | None = None) -> int:
     parser.add_argument("--update", action="store_true", help="write the .out files whose output changed")
     parser.add_argument("--force", action="store_true", help="with --update: even where prose still quotes old numbers")
     parser.add_argument("--show", metavar="NAME", help="print the output of one example, e.g. playground/masking")
+    parser.add_argument("--sync-notebooks", action="store_true", help="rewrite the notebooks' code cells from the examples")
     args = parser.parse_args(list(argv) if argv is not None else None)
+
+    if args.sync_notebooks:
+        rewritten, problems = sync_notebooks()
+        for path in rewritten:
+            print(f"synced {path}")
+        for problem in problems:
+            print(problem, file=sys.stderr)
+        if not rewritten and not problems:
+            print("every notebook code cell is its example already.")
+        return 1 if problems else 0
 
     if args.show:
         table = outputs()
@@ -357,11 +548,14 @@ def main(argv: Iterable[str] | None = None) -> int:
     unused = sorted(set(example_names()) - set(outputs()))
     for name in unused:
         print(f"docs/examples/{name}.py: no English page uses it (not run)")
+    stale_notebooks = notebook_problems()
+    for problem in stale_notebooks:
+        print(problem)
     todo = changed()
     if not todo:
         print(f"{len(example_names()) - len(unused)} examples, every output as stored.")
-        return 1 if unused else 0
-    status = 0
+        return 1 if unused or stale_notebooks else 0
+    status = 1 if stale_notebooks else 0
     for name, (old, new) in todo.items():
         quotes = stale_quotes(name, old, new) if old is not None else []
         if args.update and (args.force or not quotes):

@@ -1,5 +1,6 @@
 """The live cells' examples (docs/examples/): each runs and prints what its .out file says,
-and every page of every language points at examples that exist.
+and every page and companion notebook of every language points at examples that exist (a
+notebook's code cells are the example files' code: ``devtools.examples --sync-notebooks``).
 
 Run as the page runs them (devtools/examples.py explains how). When an output changes, the
 failure names the lines of prose, in every language, that quote numbers gone from it; fix
@@ -166,3 +167,106 @@ def test_a_wrong_fence_stops_the_build(fence, says):
 
     with pytest.raises(SuperFencesException, match=re.escape(says)):
         _convert(fence)
+
+
+# --------------------------------------------------------------------------- the companion notebooks
+
+
+def test_every_notebook_code_cell_is_its_example_in_every_language():
+    """docs/<lang>/notebooks/*.ipynb: each code cell says "example": "<page>/<name>" and holds
+    exactly that file's code (or says "notebook_only": true), and a translation has the English
+    notebook's code cells in the same order. `devtools.examples --sync-notebooks` fixes the code."""
+    problems = examples.notebook_problems()
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("notebook", examples.notebooks_of(examples.SOURCE_LANG))
+def test_a_notebook_prints_what_its_page_prints(notebook, outputs):
+    """Run top to bottom in one namespace (as its kernel runs it at build time), each example
+    cell prints its .out file, and a notebook-only cell does not fail."""
+    cells = examples.notebook_sessions()[notebook]
+    texts = examples.run_codes([code for _, code in cells])
+    for number, ((name, _), text) in enumerate(zip(cells, texts), start=1):
+        if name is None:
+            assert "Traceback (most recent call last):" not in text, f"{notebook}: code cell {number} fails:\n{text}"
+        else:
+            assert name in outputs, f"{notebook}: code cell {number}: no page uses an example named {name!r}"
+            assert text == outputs[name], f"{notebook}: code cell {number} ({name}) prints something else than on its page"
+
+
+@pytest.fixture
+def scratch_docs(tmp_path):
+    """A docs tree with the real what-matters notebook in English and Hebrew."""
+    for lang in ("en", "he"):
+        folder = tmp_path / lang / "notebooks"
+        folder.mkdir(parents=True)
+        page = "notebooks/what-matters.ipynb"
+        (folder / "what-matters.ipynb").write_bytes((examples.DOCS / lang / page).read_bytes())
+    return tmp_path
+
+
+def _edit(docs, lang, change):
+    path = docs / lang / "notebooks" / "what-matters.ipynb"
+    notebook = examples.read_notebook(path)
+    change(examples.code_cells(notebook))
+    path.write_text(examples.notebook_text(notebook), encoding="utf-8")
+
+
+def _problems(docs) -> str:
+    return "\n".join(examples.notebook_problems(docs))
+
+
+def test_the_notebook_check_passes_on_the_real_notebooks_copied(scratch_docs):
+    assert examples.notebook_problems(scratch_docs) == []
+
+
+def test_a_notebook_cell_edited_by_hand_fails_and_sync_restores_it_in_every_language(scratch_docs):
+    original = {lang: (scratch_docs / lang / "notebooks/what-matters.ipynb").read_bytes() for lang in ("en", "he")}
+
+    def edit(cells):
+        cells[-1]["source"][-1] += "  # edited"
+
+    _edit(scratch_docs, "en", edit)
+    _edit(scratch_docs, "he", lambda cells: cells[0]["source"].insert(0, "import math\n"))
+    problems = _problems(scratch_docs)
+    assert "docs/en/notebooks/what-matters.ipynb: code cell 5: its code differs from docs/examples/what-matters/attention_in_code.py" in problems
+    assert "docs/he/notebooks/what-matters.ipynb: code cell 1: its code differs from docs/examples/what-matters/cosine_similarity.py" in problems
+    assert "--sync-notebooks" in problems
+
+    rewritten, left = examples.sync_notebooks(scratch_docs)
+    assert (rewritten, left) == (["docs/en/notebooks/what-matters.ipynb", "docs/he/notebooks/what-matters.ipynb"], [])
+    for lang, data in original.items():  # byte for byte: the JSON formatting is kept
+        assert (scratch_docs / lang / "notebooks/what-matters.ipynb").read_bytes() == data
+    assert examples.sync_notebooks(scratch_docs) == ([], [])
+
+
+def test_a_notebook_cell_naming_a_missing_example_fails(scratch_docs):
+    _edit(scratch_docs, "en", lambda cells: cells[1]["metadata"].update(example="what-matters/no_such_cell"))
+    assert 'code cell 2: "example": "what-matters/no_such_cell" does not exist' in _problems(scratch_docs)
+    _edit(scratch_docs, "en", lambda cells: cells[1]["metadata"].update(example="../../README"))
+    assert 'code cell 2: "example": "../../README" is not a name like' in _problems(scratch_docs)
+
+
+def test_an_untagged_notebook_code_cell_fails(scratch_docs):
+    _edit(scratch_docs, "en", lambda cells: cells[2]["metadata"].clear())
+    assert 'docs/en/notebooks/what-matters.ipynb: code cell 3: no "example" in its metadata' in _problems(scratch_docs)
+    _edit(scratch_docs, "en", lambda cells: cells[2]["metadata"].update(notebook_only=True))
+    assert "code cell 3" not in _problems(scratch_docs).partition("docs/he")[0]
+
+
+def test_a_translated_notebook_with_other_examples_or_order_fails(scratch_docs):
+    def swap(cells):
+        cells[0]["source"], cells[1]["source"] = cells[1]["source"], cells[0]["source"]
+        cells[0]["metadata"], cells[1]["metadata"] = cells[1]["metadata"], cells[0]["metadata"]
+
+    _edit(scratch_docs, "he", swap)
+    problems = _problems(scratch_docs)
+    assert "docs/he/notebooks/what-matters.ipynb: its code cells are not those of docs/en/notebooks/what-matters.ipynb in the same order" in problems
+    assert "docs/en/" not in problems.replace("of docs/en/", "")  # English itself is fine
+
+    path = scratch_docs / "he" / "notebooks" / "what-matters.ipynb"
+    notebook = examples.read_notebook(path)
+    notebook["cells"].remove(examples.code_cells(notebook)[-1])  # a code cell fewer: sync refuses
+    path.write_text(examples.notebook_text(notebook), encoding="utf-8")
+    _, left = examples.sync_notebooks(scratch_docs)
+    assert any("4 code cells, docs/en/notebooks/what-matters.ipynb has 5: not synced" in problem for problem in left)
