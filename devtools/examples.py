@@ -7,7 +7,7 @@
 
 Each live cell's code is one file, ``docs/examples/<page>/<name>.py``; the pages of every
 language point at it with ```` ```python-live example="<page>/<name>" ```` (see
-``site_hooks/live_cells.py``). Beside it, ``<name>.out`` holds what the reader sees under
+``site_hooks/content/live_cells.py``). Beside it, ``<name>.out`` holds what the reader sees under
 the cell after Run, and ``tests/test_examples.py`` checks that it still does.
 
 **Run as the page runs them.** The cells of a page share one Python session, in page order
@@ -61,7 +61,7 @@ if str(ROOT) not in sys.path:  # the examples import attention_py from this chec
     sys.path.insert(0, str(ROOT))
 
 from devtools.translation_status import SOURCE_LANG, languages  # noqa: E402
-from site_hooks.live_cells import EXAMPLE_NAME, EXAMPLES_DIR, example_code, example_path  # noqa: E402
+from site_hooks.content.live_cells import EXAMPLE_NAME, EXAMPLES_DIR, example_code, example_path  # noqa: E402
 
 DOCS = ROOT / "docs"
 RUNTIME = DOCS / "widgets" / "session_runtime.py"

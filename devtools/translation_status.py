@@ -32,9 +32,9 @@ and a translation must have the same ids in the same order as the English page, 
 a section work in every language. Notebooks are checked through their Markdown cells.
 
 **Figure strings**: ``docs/figure-strings/<lang>.yml`` is checked with
-``site_hooks.figure_strings.check_strings_file`` (missing file, keys, placeholders).
+``site_hooks.content.figures.check_strings_file`` (missing file, keys, placeholders).
 
-The functions below are also used by ``site_hooks/translation_guard.py`` to stop a build.
+The functions below are also used by ``site_hooks/i18n/translations.py`` to stop a build.
 """
 
 from __future__ import annotations
@@ -242,7 +242,7 @@ def outdated_pages(docs: Path, lang: str, top: Path | None = None) -> list[Outda
 
 
 def figure_string_problems(docs: Path, lang: str) -> list[str]:
-    from site_hooks.figure_strings import check_strings_file
+    from site_hooks.content.figures import check_strings_file
 
     path = docs / "figure-strings" / f"{lang}.yml"
     if not path.exists():

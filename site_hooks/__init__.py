@@ -1,1 +1,32 @@
-"""MkDocs hooks and Markdown extensions of the attention_py site (imported as ``site_hooks``)."""
+"""How the attention_py site is built: MkDocs hooks and Markdown extensions, by what they do.
+
+Hooks are listed in mkdocs.yml (``hooks:``) and run on every build; fences are wired under
+``pymdownx.superfences`` and turn a block an author writes into HTML.
+
+content/   what authors write, turned into pages
+    live_cells.py    fence ``python-live``: a cell the reader edits and runs (code from docs/examples/)
+    figures.py       fence ``figure``: a figure drawn at build time; the figures' strings files
+    figure_pages.py  hook: tells the figure fence its page and language, checks the strings
+                     files, embeds the page's own strings
+    source.py        fence ``python-source``: the package's own code, read at build time
+    doctests.py      mkdocstrings extension: doctest examples in docstrings shown as code
+    notebooks.py     hook: the companion notebooks as pages in every language, self-hosted
+i18n/      languages
+    translations.py  hook: every page in every language with the same anchors; the note on
+                     an untranslated page; explicit heading ids
+    language_links.py  hook: a language switcher that works under any base path
+    search.py        hook: one search index per language
+    not_found.py     hook: one 404 page for the whole site
+assets/    what the pages load, all from this repository
+    publish.py       hook: the wheel, Pyodide, the widget bundle, KaTeX and fonts under assets/
+    products.py      the wheel and the widget bundle, made once per change of their inputs
+    vendored.py      the pinned npm packages' files the site ships
+guards/    checks on every written page
+    self_hosted.py   hook: fails the build if a page would load anything from another host
+    accessibility.py hook: fixes to Material's markup found by axe-core
+"""
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+"""The repository: where docs/, attention_py/ and node_modules/ are."""

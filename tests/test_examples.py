@@ -14,7 +14,7 @@ import re
 import pytest
 
 from devtools import examples
-from site_hooks.live_cells import example_path
+from site_hooks.content.live_cells import example_path
 
 NAMES = examples.example_names()
 
@@ -132,7 +132,7 @@ def test_an_unchanged_quote_is_not_reported():
 
 def _convert(markdown_text: str) -> str:
     import markdown
-    from site_hooks import live_cells
+    from site_hooks.content import live_cells
 
     fence = {"name": "python-live", "class": "python-live", "validator": live_cells.validate, "format": live_cells.format}
     md = markdown.Markdown(
@@ -143,7 +143,7 @@ def _convert(markdown_text: str) -> str:
 
 
 def test_the_fence_shows_the_example_file_and_hashes_its_code():
-    from site_hooks.live_cells import code_hash, example_code
+    from site_hooks.content.live_cells import code_hash, example_code
 
     html = _convert('=== "Tab"\n\n    ```python-live example="playground/masking" timeout="5"\n    ```\n')
     code = example_code("playground/masking")

@@ -260,7 +260,7 @@ def test_numbers_are_clamped_and_text_numbers_understood():
 
 
 def test_figure_block_reports_unknown_names_keys_and_bad_yaml():
-    from site_hooks.figure_fence import render_block
+    from site_hooks.content.figures import render_block
 
     with pytest.raises(ValueError, match="unknown figure 'sofmax'.*softmax"):
         render_block("sofmax", "", "en", strings("en"), "figure-1")

@@ -9,7 +9,7 @@ import yaml
 
 from attention_py.figures import FIGURES, required_strings
 from attention_py.figures._strings import Text, check_strings
-from site_hooks.figure_strings import check_strings_dir, check_strings_file
+from site_hooks.content.figures import check_strings_dir, check_strings_file
 from tests.test_figures_support import LANGS, STRINGS_DIR, strings
 
 # States that between them reach every branch that picks a different string.

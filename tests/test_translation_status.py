@@ -1,6 +1,6 @@
 """The translators' tooling: ``devtools.translation_status`` on a scratch language in a scratch
 git repository (never the project's own), the heading-anchor check, and the build guard
-(``site_hooks/translation_guard.py``): missing pages, the English-fallback note, and the
+(``site_hooks/i18n/translations.py``): missing pages, the English-fallback note, and the
 doctest fences of the API reference.
 """
 
@@ -16,8 +16,8 @@ from types import SimpleNamespace
 import pytest
 
 from devtools import translation_status as ts
-from site_hooks import translation_guard
-from site_hooks.griffe_doctests import fence_doctests
+from site_hooks.i18n import translations
+from site_hooks.content.doctests import fence_doctests
 
 ROOT = Path(__file__).resolve().parents[1]
 GIT_ENV = {
@@ -219,17 +219,17 @@ def language(locale: str, *, default: bool = False, build: bool = True, extra: d
 
 def test_the_build_guard_needs_complete_shipped_languages(scratch: Path) -> None:
     english = language("en", default=True)
-    (problem,) = translation_guard.translation_problems(scratch, [english, language("xx")])
+    (problem,) = translations.translation_problems(scratch, [english, language("xx")])
     assert "docs/xx/notebooks/n.ipynb" in problem
     unfinished = language("xx", extra={"translation_in_progress": True})
-    assert translation_guard.translation_problems(scratch, [english, unfinished]) == []
-    assert translation_guard.translation_problems(scratch, [english, language("xx", build=False)]) == []
+    assert translations.translation_problems(scratch, [english, unfinished]) == []
+    assert translations.translation_problems(scratch, [english, language("xx", build=False)]) == []
 
 
 def test_the_build_guard_checks_anchors_of_unfinished_languages_too(scratch: Path) -> None:
     write(scratch / "xx" / "index.md", "# Start { #start }\n")
     unfinished = language("xx", extra={"translation_in_progress": True})
-    (problem,) = translation_guard.translation_problems(scratch, [language("en", default=True), unfinished])
+    (problem,) = translations.translation_problems(scratch, [language("en", default=True), unfinished])
     assert problem.startswith("xx/index.md:")
 
 
@@ -249,7 +249,7 @@ def fake_page(locale: str, built: str, url: str) -> SimpleNamespace:
 def test_a_fallback_page_gets_the_note_in_the_readers_language() -> None:
     config = SimpleNamespace(extra={"untranslated_note": "Noch nicht übersetzt. [Helfen]({translate})"})
     page = fake_page("en", "xx", "xx/notebooks/first/")
-    html = translation_guard.on_page_content("<h1>Title</h1>", page, config, FakeFiles("xx/translate/"))
+    html = translations.on_page_content("<h1>Title</h1>", page, config, FakeFiles("xx/translate/"))
     assert html.startswith('<div class="admonition info translation-fallback" role="note">')
     assert '<a href="../../translate/">Helfen</a>' in html
     assert '<div lang="en" dir="ltr">\n<h1>Title</h1>\n</div>' in html
@@ -257,17 +257,17 @@ def test_a_fallback_page_gets_the_note_in_the_readers_language() -> None:
 
 def test_the_note_falls_back_to_english_and_translated_pages_get_none() -> None:
     page = fake_page("en", "xx", "xx/a/")
-    html = translation_guard.on_page_content("<p>x</p>", page, SimpleNamespace(extra={}), FakeFiles(None))
+    html = translations.on_page_content("<p>x</p>", page, SimpleNamespace(extra={}), FakeFiles(None))
     assert "has not been translated" in html
     for own in (fake_page("xx", "xx", "xx/a/"), fake_page("en", "en", "a/")):
-        assert translation_guard.on_page_content("<p>x</p>", own, SimpleNamespace(extra={}), FakeFiles(None)) == "<p>x</p>"
+        assert translations.on_page_content("<p>x</p>", own, SimpleNamespace(extra={}), FakeFiles(None)) == "<p>x</p>"
 
 
 def test_reference_docstrings_stay_english_inside_other_languages() -> None:
     html = '<div class="doc doc-object doc-function"><p>Stable softmax.</p></div>'
-    out = translation_guard.on_page_content(html, fake_page("xx", "xx", "xx/reference/"), SimpleNamespace(extra={}), FakeFiles(None))
+    out = translations.on_page_content(html, fake_page("xx", "xx", "xx/reference/"), SimpleNamespace(extra={}), FakeFiles(None))
     assert out.startswith('<div lang="en" dir="ltr" class="doc doc-object doc-function">')
-    assert translation_guard.on_page_content(html, fake_page("en", "en", "reference/"), SimpleNamespace(extra={}), FakeFiles(None)) == html
+    assert translations.on_page_content(html, fake_page("en", "en", "reference/"), SimpleNamespace(extra={}), FakeFiles(None)) == html
 
 
 def test_doctest_examples_become_code_blocks() -> None:
@@ -276,3 +276,14 @@ def test_doctest_examples_become_code_blocks() -> None:
         "Stable softmax.\n\n```pycon\n>>> softmax([1, 2])\n[0.27, 0.73]\n```\n\nMore text.\n\n"
         "```pycon\n>>> x = 1\n>>> x\n1\n```"
     )
+
+
+def test_a_heading_without_an_explicit_anchor_fails_a_strict_build(caplog) -> None:
+    page = SimpleNamespace(file=SimpleNamespace(src_uri="he/what-matters.md"))
+    html = '<h2 id="_1">שלום<a class="headerlink" href="#_1">¶</a></h2>\n<h2 id="softmax">Softmax</h2>'
+    with caplog.at_level("WARNING"):
+        translations.warn_about_numbered_ids(html, page)
+    assert [record.getMessage() for record in caplog.records] == [
+        "translations: he/what-matters.md: heading 'שלום' has no explicit anchor (got id '_1'); "
+        "write it as `## שלום { #some-id }` with the same id as in the other languages"
+    ]

@@ -1,7 +1,7 @@
 // One live cell: turns the prerendered code block into an editor with Run / Stop / Reset,
 // runs the code in the page's Python session and shows what happened.
 //
-// The build (site_hooks/live_cells.py) renders:
+// The build (site_hooks/content/live_cells.py) renders:
 //   <div class="live-cell" data-live-cell="N" data-timeout="10" data-hash="...">
 //     <div class="live-cell__code highlight" dir="ltr"><pre><code>…</code></pre></div>
 //     <div class="live-cell__bar"></div>

@@ -24,7 +24,7 @@ from playwright.sync_api import Page, expect
 from attention_py import dot, softmax
 from attention_py.figures import FIGURES, update
 from devtools.wheels import ROOT
-from site_hooks.figure_strings import load_strings
+from site_hooks.content.figures import load_strings
 
 PYTHON_READY_MS = 60_000
 LANGS = ("en", "he", "fa")

@@ -64,7 +64,7 @@ def test_home_pages_load_no_missing_resource(page, site_url):
 
 def test_the_not_found_page_is_english_and_leads_home_in_every_language(site_page, site_url):
     """One 404.html serves every language folder; static-i18n would leave the last language's
-    (Persian) there, right to left around an English message (site_hooks/not_found_page.py)."""
+    (Persian) there, right to left around an English message (site_hooks/i18n/not_found.py)."""
     site_page.goto(f"{site_url}/404.html")
     assert site_page.evaluate("document.documentElement.lang") == "en"
     assert site_page.evaluate("document.body.dir") == "ltr"

@@ -35,8 +35,8 @@ from mkdocs.utils import get_relative_url
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.plugins import event_priority
 
-from site_hooks.asset_cache import ROOT
-from site_hooks.build_products import package_digest
+from site_hooks import ROOT
+from site_hooks.assets.products import package_digest
 
 NOTEBOOK_CACHE = ROOT / ".cache" / "mkdocs-jupyter"
 _MATHJAX_LOADER = re.compile(r"<script data-mkdocs-jupyter-mathjax=[^>]*>.*?</script>\n?", re.DOTALL)

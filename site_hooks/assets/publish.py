@@ -20,7 +20,7 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
 
-from site_hooks import build_products, vendored_assets
+from site_hooks.assets import products, vendored
 
 
 def _publish(files: Files, config: MkDocsConfig, dest_uri: str, *, path: Path | None = None, content: str | None = None) -> None:
@@ -35,16 +35,16 @@ def _publish(files: Files, config: MkDocsConfig, dest_uri: str, *, path: Path | 
 
 @event_priority(-200)
 def on_files(files: Files, config: MkDocsConfig) -> Files:
-    wheel = build_products.wheel()
+    wheel = products.wheel()
     _publish(files, config, f"assets/wheels/{wheel.name}", path=wheel)
     _publish(files, config, "assets/wheels/manifest.json", content=json.dumps({"attention_py": wheel.name}) + "\n")
 
-    for name, path in build_products.widget_files().items():
+    for name, path in products.widget_files().items():
         _publish(files, config, f"assets/widgets/{name}", path=path)
 
-    font_files, font_css = vendored_assets.font_assets()
+    font_files, font_css = vendored.font_assets()
     _publish(files, config, "assets/fonts/fonts.css", content=font_css)
-    for group in (vendored_assets.pyodide_assets(), vendored_assets.katex_assets(), font_files):
+    for group in (vendored.pyodide_assets(), vendored.katex_assets(), font_files):
         for dest_uri, path in group.items():
             _publish(files, config, dest_uri, path=path)
     return files

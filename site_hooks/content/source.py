@@ -26,7 +26,8 @@ from pygments.formatters import HtmlFormatter
 from pygments.lexers import PythonLexer
 from pymdownx.superfences import SuperFencesException
 
-ROOT = Path(__file__).resolve().parents[1]
+from site_hooks import ROOT
+
 
 
 def validate(language: str, inputs: dict[str, str], options: dict[str, Any], attrs: dict[str, Any], md: Any) -> bool:

@@ -13,7 +13,7 @@ from typing import Any
 
 from mkdocs.config.defaults import MkDocsConfig
 
-from site_hooks.translation_guard import i18n_languages
+from site_hooks.i18n.translations import i18n_languages
 
 _default_rendering: dict[str, str] = {}  # "404.html" -> the default language's page
 

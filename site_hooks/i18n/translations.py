@@ -9,6 +9,11 @@ Before the build (``on_config``):
 Either problem stops the build, naming the files; ``python -m devtools.translation_status``
 gives the same answers (and which translations are outdated) without building.
 
+While pages are converted, a section heading without an explicit anchor fails the strict
+build, naming the page and the heading. Python-Markdown's slugs keep only ASCII, so a
+Hebrew or Persian heading would get ``_1``, ``_2``...: links to the section would differ
+between languages and break when a paragraph is added.
+
 A language whose entry in mkdocs.yml says ``extra: {translation_in_progress: true}`` may miss
 pages: static-i18n then serves the English page in its place (``fallback_to_default``).
 Such a page gets, above its content, a short note in the reader's language, the
@@ -23,12 +28,14 @@ other languages each documented object is marked ``lang="en" dir="ltr"`` for the
 from __future__ import annotations
 
 import html
+import re
 from pathlib import Path
 from typing import Any
 
 import markdown
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
+from mkdocs.plugins import get_plugin_logger
 from mkdocs.structure.files import Files
 from mkdocs.utils import get_relative_url
 
@@ -99,9 +106,23 @@ def fallback_note(page: Any, config: MkDocsConfig, files: Files) -> str:
 
 
 _DOC_OBJECT = '<div class="doc doc-object '
+_NUMBERED_ID_HEADING = re.compile(r'<h([2-6]) id="(_\d*)"[^>]*>(.*?)</h\1>', re.DOTALL)
+_TAGS = re.compile(r"<[^>]+>")
+log = get_plugin_logger("translations")
+
+
+def warn_about_numbered_ids(output: str, page: Any) -> None:
+    """A warning (an error under --strict) for every section heading whose id is a numbered fallback."""
+    for match in _NUMBERED_ID_HEADING.finditer(output):
+        text = html.unescape(_TAGS.sub("", match.group(3))).replace("¶", "").strip()
+        log.warning(
+            f"{page.file.src_uri}: heading '{text}' has no explicit anchor (got id '{match.group(2)}'); "
+            f"write it as `## {text} {{ #some-id }}` with the same id as in the other languages"
+        )
 
 
 def on_page_content(output: str, page: Any, config: MkDocsConfig, files: Files) -> str:
+    warn_about_numbered_ids(output, page)
     built = getattr(page.file, "locale_alternate_of", SOURCE_LANG)
     if built != SOURCE_LANG and _DOC_OBJECT in output:
         output = output.replace(_DOC_OBJECT, f'<div lang="{SOURCE_LANG}" dir="ltr" class="doc doc-object ')

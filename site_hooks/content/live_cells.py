@@ -44,7 +44,8 @@ from pygments.formatters import HtmlFormatter
 from pygments.lexers import PythonLexer
 from pymdownx.superfences import SuperFencesException
 
-ROOT = Path(__file__).resolve().parents[1]
+from site_hooks import ROOT
+
 EXAMPLES_DIR = ROOT / "docs" / "examples"
 DEFAULT_TIMEOUT = 10.0
 MAX_TIMEOUT = 600.0

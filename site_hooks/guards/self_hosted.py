@@ -16,7 +16,7 @@ from typing import Any
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.plugins import event_priority, get_plugin_logger
 
-log = get_plugin_logger("self_hosted_guard")
+log = get_plugin_logger("self_hosted")
 
 _EXTERNAL = r"""(?:https?:)?//[^"'\s)>]+"""
 _LOADERS = (

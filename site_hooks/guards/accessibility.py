@@ -31,5 +31,5 @@ def _name_search_dialog(output: str, where: str) -> str:
         return output
     label = _FIELD_LABEL.search(output)
     if _DIALOG not in output or not label:
-        raise PluginError(f"{where}: Material's search markup changed; update site_hooks/material_a11y.py")
+        raise PluginError(f"{where}: Material's search markup changed; update site_hooks/guards/accessibility.py")
     return output.replace(_DIALOG, _DIALOG[:-1] + f' aria-label="{label.group(1)}">', 1)

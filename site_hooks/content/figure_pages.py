@@ -19,8 +19,8 @@ from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from site_hooks import figure_fence
-from site_hooks.figure_strings import STRINGS_DIR, check_strings_dir
+from site_hooks.content import figures
+from site_hooks.content.figures import STRINGS_DIR, check_strings_dir
 
 FIGURES_CSS = "assets/figures/figures.css"
 
@@ -29,7 +29,7 @@ def on_config(config: MkDocsConfig) -> None:
     problems = check_strings_dir(STRINGS_DIR)
     if problems:
         raise PluginError("figure strings incomplete:\n  " + "\n  ".join(problems))
-    figure_fence.strings_for.cache_clear()  # pick up edits under `mkdocs serve`
+    figures.strings_for.cache_clear()  # pick up edits under `mkdocs serve`
 
 
 def _language(page: Page) -> str:
@@ -37,18 +37,18 @@ def _language(page: Page) -> str:
 
 
 def on_page_markdown(markdown: str, page: Page, **kwargs: object) -> str:
-    figure_fence.set_page(_language(page), page.file.src_uri)
+    figures.set_page(_language(page), page.file.src_uri)
     return markdown
 
 
 def on_page_context(context: dict[str, Any], page: Page, **kwargs: object) -> dict[str, Any]:
-    texts = figure_fence.strings_for(_language(page))["page"]
+    texts = figures.strings_for(_language(page))["page"]
     # Readable UTF-8 (a third the size of \u escapes); "<" escaped so no text can end the script.
     context["page_strings_json"] = Markup(json.dumps(texts, ensure_ascii=False).replace("<", "\\u003c"))
     return context
 
 
-@event_priority(-200)  # after static-i18n (-100), which crashes on generated files (see site_assets.py)
+@event_priority(-200)  # after static-i18n (-100), which crashes on generated files (see assets/publish.py)
 def on_files(files: Files, config: MkDocsConfig) -> Files:
     css = resources.files("attention_py.figures").joinpath("figures.css").read_text(encoding="utf-8")
     files.append(File.generated(config, FIGURES_CSS, content=css))

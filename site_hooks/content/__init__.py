@@ -1,0 +1,1 @@
+"""What authors write in a page (fences, notebooks, the API reference), turned into HTML."""

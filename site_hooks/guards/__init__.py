@@ -1,0 +1,1 @@
+"""Checks and fixes applied to every page the build writes."""
