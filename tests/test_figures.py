@@ -196,9 +196,19 @@ def test_why_sqrt_dk_spread_grows_like_sqrt_dk_and_scaling_undoes_it():
 
 
 def test_causal_rows_do_not_change_when_a_token_arrives():
-    for causal, word in ((True, "did not change"), (False, "changed")):
-        root = parse(draw("causal_attention", {"causal": causal, "step": 9}))
-        assert word in root.text
+    root = parse(draw("causal_attention", {"causal": True, "step": 9}))
+    assert "did not change" in root.text
+    full = parse(draw("causal_attention", {"causal": False, "step": 9}))
+    assert "did not change" not in full.text and "differs from its masked row" in full.text
+
+
+def test_without_the_mask_every_word_sees_the_whole_sentence():
+    for step in (1, 8, 10):
+        root = parse(draw("causal_attention", {"causal": False, "step": step}))
+        assert not root.by_class("apy-cell--masked"), "no cell masked or unread without the mask"
+        rows = root.by_class("apy-causal")[0].find_all(lambda e: e.tag == "tr")[1:]
+        assert [r.has_class("apy-cell--selected") for r in rows[step - 1].children[1:]] == [True] * 10
+        assert "all 10 words" in root.by_class("apy-fig__readout")[0].text
 
 
 def test_causal_mask_hides_the_upper_triangle():
@@ -208,6 +218,11 @@ def test_causal_mask_hides_the_upper_triangle():
         cells = row.children[1:]
         for j, cell in enumerate(cells):
             assert cell.has_class("apy-cell--masked") == (j > i)
+    halfway = parse(draw("causal_attention", {"causal": True, "step": 4}))
+    rows = halfway.by_class("apy-causal")[0].find_all(lambda e: e.tag == "tr")[1:]
+    for i, row in enumerate(rows):
+        for j, cell in enumerate(row.children[1:]):
+            assert cell.has_class("apy-cell--masked") == (i >= 4 or j > i), "unread words are hidden too"
 
 
 def test_multi_head_heads_differ_and_shapes_are_shown():
@@ -320,6 +335,7 @@ def test_missing_string_names_the_file_and_key():
     ("qkv", {"word": 0}, {"word": -1}),
     # multi_head's whole state is its number of heads, which is its shape: nothing to compare.
     ("causal_attention", {"causal": True}, {"causal": False}),
+    ("causal_attention", {"causal": True, "step": 1}, {"causal": False, "step": 6}),
 ])
 def test_dom_skeleton_is_stable_across_states(name, a, b):
     assert skeleton(draw(name, a)) == skeleton(draw(name, b))

@@ -270,24 +270,62 @@ def test_information_flow_tables_and_explanations(seed):
 
 # 11 ------------------------------------------------------------------------------------
 
+@pytest.mark.parametrize("lang", ["en", "fa"])
 @pytest.mark.parametrize("causal", [True, False])
-@pytest.mark.parametrize("step", [1, 4, 10])
-def test_causal_attention_matrix_and_drift(causal, step):
-    toks = tokens("en")
-    now = designed(toks[:step], causal).weights2
-    root = draw("causal_attention", {"causal": causal, "step": step})
+@pytest.mark.parametrize("step", [1, 4, 8, 10])
+def test_causal_attention_matrix_readout_and_drift(causal, step, lang):
+    """Mask on: the words read so far, through the causal mask. Mask off: the whole sentence."""
+    toks = tokens(lang)
+    n = len(toks)
+    step = min(step, n)
+    masked_now = designed(toks[:step], True).weights2
+    full = designed(toks, False).weights2
+    now = masked_now if causal else full
+    root = draw("causal_attention", {"causal": causal, "step": step}, lang=lang)
     cells = table_cells(root.by_class("apy-causal")[0])
-    masked = strings("en")["causal_attention"]["masked"]
+    masked = strings(lang)["causal_attention"]["masked"]
     for i, row in enumerate(cells):
         for j, cell in enumerate(row):
-            hidden = i >= step or j >= step or (causal and j > i)
+            hidden = causal and (i >= step or j > i)
             assert cell == (masked if hidden else num(now[i][j])), (i, j)
+    current = now[step - 1]
+    top = sorted(range(len(current)), key=lambda j: (-current[j], j))[:2]
+    if len(top) == 1:
+        top *= 2
+    shown_top = [e.text for e in root.by_class("apy-fig__readout")[0].find_all(lambda e: e.attrs.get("dir") == "ltr")]
+    assert shown_top == [num(100 * current[j], 0) + "%" for j in top]
+    readout = root.by_class("apy-fig__readout")[0].text
+    assert all(toks[j].word in readout for j in top)
     stability = root.by_class("apy-muted")[-1].text
-    if step > 1:
-        before = designed(toks[: step - 1], causal).weights2
+    if not causal:
+        padded = masked_now[step - 1] + [0.0] * (n - step)
+        drift = max(abs(a - b) for a, b in zip(full[step - 1], padded))
+        assert stability.rstrip(".").split()[-1 if lang == "en" else -2] == num(drift, 3)
+    elif step > 1:
+        before = designed(toks[: step - 1], True).weights2
         drift = max(abs(before[i][j] - now[i][j]) for i in range(step - 1) for j in range(step - 1))
-        assert f"(largest change {num(drift, 3)})" in stability
-        assert ("did not change" in stability) == (drift < 1e-12)
+        assert drift < 1e-12
+        assert num(drift, 3) in stability
+
+
+@pytest.mark.parametrize(("lang", "masked", "full"), [("en", (33, 33), (70, 12)), ("he", (37, 37), (73, 12)),
+                                                      ("fa", (37, 37), (73, 12))])
+def test_causal_attention_at_the_pronoun_mask_on_and_off(lang, masked, full):
+    """The numbers the article quotes: at the pronoun's step, teacher and student tie with the
+    mask; without it the pronoun reads ahead to "angry" and leans towards the teacher."""
+    toks = tokens(lang)
+    she = pronoun_index(toks)
+    roles = [t.role for t in toks]
+    teacher, student = roles.index("teacher"), roles.index("student")
+    for causal, (on_teacher, on_student) in ((True, masked), (False, full)):
+        root = draw("causal_attention", {"causal": causal, "step": she + 1}, lang=lang)
+        row = table_cells(root.by_class("apy-causal")[0])[she]
+        assert (round(100 * number(row[teacher])), round(100 * number(row[student]))) == pytest.approx(
+            (on_teacher, on_student), abs=1)
+        percents = [e.text for e in root.by_class("apy-fig__readout")[0].find_all(lambda e: e.attrs.get("dir") == "ltr")]
+        assert percents == [f"{on_teacher}%", f"{on_student}%"]
+        later = row[she + 1:]
+        assert all(cell == strings(lang)["causal_attention"]["masked"] for cell in later) == causal
 
 
 # 12 ------------------------------------------------------------------------------------

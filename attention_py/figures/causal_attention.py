@@ -1,9 +1,12 @@
 """Figure 11: causal attention - a token sees only itself and the tokens before it.
 
 The example sentence goes through the designed model of figure 8 with the causal mask on
-or off. The upper triangle of the weight matrix is masked and each row renormalises over
-what is left. Stepping through the sentence one token at a time shows the point of it:
-with the mask, reading a new token never changes the rows already computed.
+or off, and the reader steps through it one word at a time. With the mask on, the figure
+holds only the words read so far: the upper triangle is masked, each row renormalises over
+what is left, and reading a new word never changes the rows already computed. With the
+mask off, every word attends to every word of the whole sentence, later ones included, so
+at the same step the reader can compare the two rows of the current word: the pronoun
+that cannot yet see "angry" against the pronoun that can.
 """
 
 from __future__ import annotations
@@ -15,13 +18,34 @@ from ._figure import Figure, Panel
 from ._format import num
 from ._html import el, esc
 from ._matrix import matrix_table
-from ._sentence import read_causal, sentence
+from ._sentence import Token, read_causal, sentence
 from ._state import Flag, Integer, StateSpec
 from ._strings import Text
 
 MAX_TOKENS = 30
+TOP = 2  # the readout names the current word's two largest weights
 STRINGS = ("title", "causal", "step", "previous", "next", "masked", "matrix_caption", "rows_are",
-           "readout_causal", "readout_full", "unchanged", "changed", "first", "caption", "designed_note")
+           "readout_causal", "readout_full", "top_item", "separator", "unchanged", "first", "full_note",
+           "caption", "designed_note")
+
+
+def masked_rows(tokens: list[Token], step: int) -> list[list[float]]:
+    """The weights with the mask, for the first ``step`` words: all a causal model has read."""
+    return read_causal(tokens[:step], True).weights2
+
+
+def full_rows(tokens: list[Token]) -> list[list[float]]:
+    """The weights without the mask: the whole sentence, every word attending to every word."""
+    return read_causal(tokens, False).weights2
+
+
+def _top(row: list[float], tokens: list[Token], t: Text) -> str:
+    """The row's ``TOP`` largest weights as "“word” 70%" items (earlier word first on a tie)."""
+    order = sorted(range(len(row)), key=lambda j: (-row[j], j))[:TOP]
+    order += order[-1:] * (TOP - len(order))  # one word read: it is its own only weight
+    return esc(t.plain("separator")).join(
+        t.html("top_item", word=esc(tokens[j].word), weight=el("span", {"dir": "ltr"}, num(100 * row[j], 0) + "%"))
+        for j in order)
 
 
 def draw(state: dict[str, Any], t: Text) -> Panel:
@@ -29,33 +53,40 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     n = len(tokens)
     step = min(state["step"], n)
     causal = state["causal"]
-    current = read_causal(tokens[:step], causal).weights2
-    values = [[current[i][j] if i < step and j < step else 0.0 for j in range(n)] for i in range(n)]
+    current = step - 1
+    weights = masked_rows(tokens, step) if causal else full_rows(tokens)
+    seen = step if causal else n
+    values = [[weights[i][j] if i < seen and j < seen else 0.0 for j in range(n)] for i in range(n)]
     words = [esc(tok.word) for tok in tokens]
     table = matrix_table(
         values, row_labels=words, col_labels=words, direction=None, corner=t.html("rows_are"),
         caption=t.html("matrix_caption"),
-        masked=lambda i, j: i >= step or j >= step or (causal and j > i),
+        masked=(lambda i, j: i >= step or j > i) if causal else (lambda i, j: False),
         masked_text=t.plain("masked"),
-        selected=lambda i, j: i == step - 1, cls="apy-causal",
+        selected=lambda i, j: i == current, cls="apy-causal",
     )
     controls = el(
         "div", {"class": "apy-row"},
         checkbox("causal", causal, label=t.plain("causal")),
         button(t.html("previous"), {"step": max(step - 1, 1)}, disabled=step <= 1, focus_key="previous"),
         slider("step", step, lo=1, hi=n, step=1, label=t.html("step"),
-               aria_label=t.plain("step"), shown=f"{step} / {n}", valuetext=tokens[step - 1].word, digits=0),
+               aria_label=t.plain("step"), shown=f"{step} / {n}", valuetext=tokens[current].word, digits=0),
         button(t.html("next"), {"step": min(step + 1, n)}, disabled=step >= n, focus_key="next"),
     )
-    if step > 1:
-        before = read_causal(tokens[: step - 1], causal).weights2
-        drift = max(abs(before[i][j] - current[i][j]) for i in range(step - 1) for j in range(step - 1))
-        stability = t.html("unchanged" if drift < 1e-12 else "changed",
-                           drift=el("span", {"dir": "ltr"}, num(drift, 3)))
+    word = esc(tokens[current].word)
+    if not causal:
+        # The same word's row with the mask, at this step: what reading ahead changed.
+        masked_row = masked_rows(tokens, step)[current] + [0.0] * (n - step)
+        drift = max(abs(a - b) for a, b in zip(weights[current], masked_row))
+        stability = t.html("full_note", word=word, drift=el("span", {"dir": "ltr"}, num(drift, 3)))
+    elif step > 1:
+        before = masked_rows(tokens, step - 1)
+        drift = max(abs(before[i][j] - weights[i][j]) for i in range(step - 1) for j in range(step - 1))
+        stability = t.html("unchanged", drift=el("span", {"dir": "ltr"}, num(drift, 3)))
     else:
-        stability = t.html("first")
-    word = esc(tokens[step - 1].word)
-    readout = t.html("readout_causal" if causal else "readout_full", word=word, count=str(step))
+        stability = t.html("first", weight=el("span", {"dir": "ltr"}, num(weights[0][0])))
+    readout = t.html("readout_causal" if causal else "readout_full", word=word, count=str(seen),
+                     top=_top(weights[current], tokens, t))
     body = controls + el("div", {"class": "apy-scroll"}, table) + el("p", {"class": "apy-muted"}, stability)
     return Panel(body, readout, [t.html("caption"), t.html("designed_note")])
 
