@@ -77,6 +77,7 @@ ALL_LANGS = sorted(p.stem for p in STRINGS_DIR.glob("*.yml"))
 LABELLED_STATES = [(name, None) for name in NAMES] + [
     ("attention_sentence", {"ending": "rude", "layer": 1, "selected": 3}),
     ("information_flow", {"table": "output", "row": 2, "col": 0, "seed": 7}),
+    ("information_flow", {"table": "K", "row": 1, "col": 2, "seed": 7}),
     ("qkv", {"word": 1}),
 ]
 
@@ -176,6 +177,29 @@ def test_rtl_sentence_reads_right_to_left_and_maths_stays_ltr(lang):
                 assert e.attrs.get("dir") == "ltr", f"{name}: <{e.tag} class={e.attrs.get('class')}> must be LTR"
     flow = parse(draw("information_flow", lang=lang))
     assert all(t.attrs.get("dir") == "ltr" for t in flow.by_class("apy-matrix")), "numeric matrices stay LTR"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("table", ["Q", "K", "V", "scores", "weights", "output"])
+def test_every_information_flow_cell_explains_itself_when_focused(table, lang):
+    """Q, K and V cells are buttons like the lower tables': chosen on focus, named by their
+    number, and only the chosen cell is pressed (a cell it came from is merely highlighted,
+    so focusing it still chooses it)."""
+    from attention_py.figures.information_flow import TABLES
+
+    root = parse(draw("information_flow", {"table": table, "row": 2, "col": 1}, lang=lang))
+    for name in TABLES:
+        buttons = root.by_class(f"apy-t-{name}")[0].find_all(lambda e: e.tag == "button")
+        assert len(buttons) == 9, name
+        for k, b in enumerate(buttons):
+            assert json.loads(b.attrs["data-set"]) == {"table": name, "row": k // 3, "col": k % 3}
+            assert b.attrs["data-set-on"] == "focus"
+            assert b.attrs["aria-label"].startswith(b.text.strip())
+            assert b.attrs["aria-pressed"] == ("true" if (name, k) == (table, 7) else "false"), (name, k)
+    lead = strings(lang)["information_flow"][f"explain_{table.lower()}" if len(table) == 1 else f"explain_{table}"]
+    explained = root.by_class("apy-explain")[0]
+    assert explained.children[0].text.startswith(lead.split("{")[0])
+    assert all(m.attrs.get("dir") == "ltr" for m in explained.by_class("apy-math")), "the maths stays LTR"
 
 
 def test_weighted_average_point_and_zero_weights():
@@ -330,6 +354,8 @@ def test_missing_string_names_the_file_and_key():
     ("why_sqrt_dk", {"d_k": 1}, {"d_k": 512}),
     ("attention_sentence", {"selected": 0}, {"selected": 3, "layer": 1}),
     ("information_flow", {"table": "scores"}, {"table": "output", "row": 2, "seed": 7}),
+    ("information_flow", {"table": "Q"}, {"table": "V", "row": 2, "col": 0}),
+    ("information_flow", {"table": "K", "col": 2}, {"table": "weights", "seed": 3}),
     ("self_attention_simple", {"focus": 0}, {"focus": 2, "x": [[0, 0], [1, 1], [3, -3]]}),
     ("embedding_space", {"first": "happy", "second": "glad"}, {"first": "sad", "second": "car"}),
     ("qkv", {"word": 0}, {"word": -1}),

@@ -266,6 +266,18 @@ def test_information_flow_tables_and_explanations(seed):
         assert num(expected[table][i][j], 3) in root.by_class("apy-fig__readout")[0].text
     sums = ", ".join(num(math.fsum(row)) for row in weights)
     assert f"Row sums: {sums}" in root.text
+    # A cell of Q, K or V: row i of X dotted with column j of W_Q, W_K or W_V, as the layer has them.
+    weights_of = {"Q": layer.W_Q, "K": layer.W_K, "V": layer.W_V}
+    for table, i, j in (("Q", 0, 0), ("Q", 1, 2), ("K", 2, 1), ("V", 1, 0), ("V", 2, 2)):
+        root = draw("information_flow", {"seed": seed, "table": table, "row": i, "col": j})
+        column = [row[j] for row in weights_of[table]]
+        products = " + ".join(f"{num(a)}·{num(b, 3)}" for a, b in zip(X[i], column))
+        formula = root.by_class("apy-explain")[0].by_class("apy-formula")[0].text
+        assert formula == (f"{table.lower()}{i + 1},{j + 1} = x{i + 1} · W_{table}[:, {j + 1}] = "
+                           f"({', '.join(num(a) for a in X[i])}) · ({', '.join(num(b, 3) for b in column)}) = "
+                           f"{products} = {num(expected[table][i][j], 3)}"), formula
+        assert abs(math.fsum(a * b for a, b in zip(X[i], column)) - expected[table][i][j]) < 1e-12
+        assert num(expected[table][i][j], 3) in root.by_class("apy-fig__readout")[0].text
 
 
 # 11 ------------------------------------------------------------------------------------

@@ -20,7 +20,7 @@ TOUR = {
     "qkv": [{"word": i} for i in range(10)],
     "attention_sentence": [{}, {"layer": 1}],
     "causal_attention": [{}, {"causal": False}, {"step": 1}, {"causal": False, "step": 5}],
-    "information_flow": [{"table": t} for t in ("scores", "weights", "output")],
+    "information_flow": [{"table": t} for t in ("Q", "K", "V", "scores", "weights", "output")],
 }
 
 

@@ -35,6 +35,7 @@ def matrix_table(
     action: CellAction | None = None,
     cell_label: Callable[[int, int, str], str] | None = None,
     selected: Callable[[int, int], bool] | None = None,
+    pressed: Callable[[int, int], bool] | None = None,
     dimmed: Callable[[int, int], bool] | None = None,
     corner: str = "",
     cls: str = "",
@@ -49,9 +50,13 @@ def matrix_table(
     direction. ``action(i, j)`` turns a cell into a button sending that change;
     ``cell_label(i, j, shown)`` names that button and must begin with ``shown``, the number
     on the cell, so that the name contains what the reader sees (WCAG 2.5.3, label in name)
-    and a speech user can say the number to press it.
+    and a speech user can say the number to press it. ``pressed(i, j)`` says which button
+    is the reader's current choice (``aria-pressed``); it defaults to ``selected``, but a
+    figure that highlights the cells a choice came from presses only the chosen one, so
+    that focusing a highlighted cell still chooses it.
     """
     scale = max((abs(v) for row in values for v in row), default=1.0) or 1.0
+    pressed = pressed or selected
     # A header cell needs text; without a corner label the corner is an empty data cell.
     top_left = (el("th", {"class": "apy-matrix__corner", "scope": "col"}, corner) if corner
                 else el("td", {"class": "apy-matrix__corner"}))
@@ -81,7 +86,7 @@ def matrix_table(
                 content = el("button", {
                     "type": "button", "class": "apy-cell__button", "data-set": to_json(change),
                     "data-set-on": "focus" if activate_on_focus else None,
-                    "aria-pressed": ("true" if selected and selected(i, j) else "false"),
+                    "aria-pressed": ("true" if pressed and pressed(i, j) else "false"),
                     "aria-label": cell_label(i, j, shown) if cell_label else None,
                     "data-focus-key": f"cell:{cls}:{i}:{j}",
                 }, text)

@@ -2,9 +2,9 @@
 
 Three tokens pass through a ``SelfAttention`` head (weights from a fixed seed). The
 figure lays out Q, K and V, the scores Q Kᵀ / √dₖ, the softmax rows (each sums to 1) and
-the output rows, each a mix of the rows of V. Focusing or clicking a cell of the last
-three tables shows how it was computed, with the actual numbers, and highlights the
-cells it came from.
+the output rows, each a mix of the rows of V. Focusing or clicking any cell shows how it
+was computed, with the actual numbers, and highlights the cells it came from: a cell of
+Q, K or V is a token's input row dotted with a column of W_Q, W_K or W_V.
 """
 
 from __future__ import annotations
@@ -23,11 +23,13 @@ from ._strings import Text
 
 X = [[1.0, 0.0, 1.0, 0.0], [0.0, 2.0, 0.0, 2.0], [1.0, 1.0, 1.0, 1.0]]
 D_K = 3
-TABLES = ("scores", "weights", "output")
-CAPTIONS = {"scores": "s_caption", "weights": "a_caption", "output": "o_caption"}
+PROJECTIONS = ("Q", "K", "V")
+TABLES = PROJECTIONS + ("scores", "weights", "output")
+CAPTIONS = {"Q": "q_caption", "K": "k_caption", "V": "v_caption",
+            "scores": "s_caption", "weights": "a_caption", "output": "o_caption"}
 STRINGS = ("title", "q_caption", "k_caption", "v_caption", "s_caption", "a_caption", "o_caption",
-           "tokens", "reseed", "cell_label", "explain_scores", "explain_weights", "explain_output",
-           "readout", "caption", "row_sum")
+           "tokens", "reseed", "cell_label", "explain_q", "explain_k", "explain_v", "explain_scores",
+           "explain_weights", "explain_output", "readout", "caption", "row_sum")
 
 
 def _x(i: int) -> str:
@@ -38,12 +40,22 @@ def compute(seed: int) -> dict[str, list[list[float]]]:
     """Every matrix of one call of a head with the weights of ``seed``, as the head computed them."""
     head = SelfAttention(len(X[0]), D_K, seed=seed)
     out, weights = head(X)
-    return {"Q": head.Q, "K": head.K, "V": head.V, "scores": head.scores, "weights": weights, "output": out}
+    return {"X": X, "W_Q": head.W_Q, "W_K": head.W_K, "W_V": head.W_V,
+            "Q": head.Q, "K": head.K, "V": head.V, "scores": head.scores, "weights": weights, "output": out}
 
 
 def explain(m: dict[str, list[list[float]]], table: str, i: int, j: int, t: Text) -> str:
     """The selected cell's computation written out with its numbers (left to right)."""
-    if table == "scores":
+    if table in PROJECTIONS:
+        # Row i of X dotted with column j of W_Q (W_K, W_V); the result as the head computed it.
+        x, column = m["X"][i], [row[j] for row in m[f"W_{table}"]]
+        # Weights with three decimals, like the result, so the shown terms add up to it.
+        terms = " + ".join(f"{num(a)}·{num(b, 3)}" for a, b in zip(x, column))
+        name = table.lower()
+        text = (f"{name}{i + 1},{j + 1} = x{i + 1} · W_{table}[:, {j + 1}] = ({', '.join(num(a) for a in x)})"
+                f" · ({', '.join(num(b, 3) for b in column)}) = {terms} = {num(m[table][i][j], 3)}")
+        lead = t.html(f"explain_{name}", i=formula(_x(i)), j=formula(str(j + 1)))
+    elif table == "scores":
         terms = " + ".join(f"{num(a)}·{num(b)}" for a, b in zip(m["Q"][i], m["K"][j]))
         root = num(math.sqrt(D_K), 3)
         text = f"s{i + 1}{j + 1} = (q{i + 1}·k{j + 1}) / √{D_K} = ({terms}) / {root} = {num(m['scores'][i][j], 3)}"
@@ -68,30 +80,33 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
 
     def highlight(name: str):
         def chosen(r: int, c: int) -> bool:
+            if name == table:
+                return (r, c) == (i, j)
             if table == "scores":
-                return (name == "Q" and r == i) or (name == "K" and r == j) or (name == "scores" and (r, c) == (i, j))
+                return (name == "Q" and r == i) or (name == "K" and r == j)
             if table == "weights":
-                return (name == "scores" and r == i) or (name == "weights" and (r, c) == (i, j))
-            return (name == "weights" and r == i) or (name == "V" and c == j) or (name == "output" and (r, c) == (i, j))
+                return name == "scores" and r == i
+            if table == "output":
+                return (name == "weights" and r == i) or (name == "V" and c == j)
+            return False
         return chosen
 
-    def plain(name: str, caption: str) -> str:
-        return matrix_table(m[name], row_labels=tokens, col_labels=dims, caption=caption, signed=True,
-                            corner=t.html("tokens"), selected=highlight(name), cls=f"apy-t-{name}")
-
     def clickable(name: str, caption: str, cols: list[str], signed: bool) -> str:
+        # Every cell is a button that explains itself; only the chosen one is pressed, so
+        # focusing a cell that is merely highlighted (one it came from) still chooses it.
         return matrix_table(
             m[name], row_labels=tokens, col_labels=cols, caption=caption, signed=signed,
             corner=t.html("tokens"), selected=highlight(name), cls=f"apy-t-{name}",
+            pressed=lambda r, c: name == table and (r, c) == (i, j),
             action=lambda r, c: {"table": name, "row": r, "col": c}, activate_on_focus=True,
             cell_label=lambda r, c, shown: t.plain("cell_label", table=t.plain(CAPTIONS[name]), row=r + 1,
                                                    col=c + 1, value=shown),
         )
 
     top = el("div", {"class": "apy-tables"},
-             plain("Q", t.html("q_caption") + " " + formula("Q = X W_Q")),
-             plain("K", t.html("k_caption") + " " + formula("K = X W_K")),
-             plain("V", t.html("v_caption") + " " + formula("V = X W_V")))
+             clickable("Q", t.html("q_caption") + " " + formula("Q = X W_Q"), dims, True),
+             clickable("K", t.html("k_caption") + " " + formula("K = X W_K"), dims, True),
+             clickable("V", t.html("v_caption") + " " + formula("V = X W_V"), dims, True))
     sums = el("p", {"class": "apy-muted"}, t.html("row_sum", sums=formula(
         ", ".join(num(sum(row), 2) for row in m["weights"]))))
     bottom = el("div", {"class": "apy-tables"},

@@ -297,6 +297,29 @@ def test_a_bad_number_shows_a_translated_error(galleries, checked, lang):
     assert_page_matches(page, fid, expected["html"])
 
 
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_query_cell_explains_itself_on_focus_and_a_key_cell_on_hover(galleries, checked, lang):
+    page = galleries(lang)
+    fid = figure_id("information_flow")
+    for key, how, table, row, col in (("cell:apy-t-Q:1:2", "focus", "Q", 1, 2),
+                                      ("cell:apy-t-K:2:0", "hover", "K", 2, 0)):
+        cell = page.locator(f"#{fid} [data-focus-key='{key}']")
+        cell.scroll_into_view_if_needed()
+        before_state, before = state_of(page, fid), updates(page)
+        assert (before_state["table"], before_state["row"], before_state["col"]) != (table, row, col)
+        cell.focus() if how == "focus" else cell.hover()
+        changes = merged_changes(wait_for_update(page, before))
+        assert changes == {"table": table, "row": row, "col": col}
+        expected = native_update(page, fid, before_state, changes)
+        assert state_of(page, fid) == expected["state"]
+        assert_page_matches(page, fid, expected["html"])
+        formula = page.locator(f"#{fid} .apy-explain .apy-formula")
+        expect(formula).to_contain_text(f"{table.lower()}{row + 1},{col + 1} = x{row + 1} · W_{table}[:, {col + 1}]")
+        expect(cell).to_have_attribute("aria-pressed", "true")
+        if how == "focus":  # patched in place: focus stays on the cell
+            assert page.evaluate("document.activeElement.dataset.focusKey") == key
+
+
 def test_focus_stays_in_the_figure_when_its_button_is_disabled(galleries, checked):
     page = galleries("en")
     fid = figure_id("causal_attention")
