@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 
 import pytest
 
@@ -200,6 +201,40 @@ def test_every_information_flow_cell_explains_itself_when_focused(table, lang):
     explained = root.by_class("apy-explain")[0]
     assert explained.children[0].text.startswith(lead.split("{")[0])
     assert all(m.attrs.get("dir") == "ltr" for m in explained.by_class("apy-math")), "the maths stays LTR"
+
+
+PERSIAN_LETTERS = re.compile("[\u0600-\u06ff]")
+DIGIT_TOUR = [(name, None) for name in NAMES] + [
+    ("causal_attention", {"step": 6}), ("causal_attention", {"causal": False, "step": 1}),
+    ("multi_head", {"heads": 4}), ("why_sqrt_dk", {"d_k": 512}), ("attention_sentence", {"layer": 1}),
+    ("information_flow", {"table": "Q", "row": 2, "col": 2}), ("information_flow", {"table": "output"}),
+]
+
+
+def _sentences_outside_ltr(e, ltr=False):
+    here = ltr if e.attrs.get("dir") is None else e.attrs["dir"] == "ltr"
+    for part in e.parts:
+        if isinstance(part, str):
+            if not here:
+                yield part
+        else:
+            yield from _sentences_outside_ltr(part, here)
+
+
+@pytest.mark.parametrize(("name", "state"), DIGIT_TOUR)
+def test_persian_sentences_write_whole_numbers_in_persian_digits(name, state):
+    """As the Persian prose does: ۸ واژه, سر ۲, سطر ۱ in a sentence; measured values (weights,
+    scores, percentages) stay Latin inside their left-to-right spans, like its $0.37$."""
+    root = parse(draw(name, state, lang="fa"))
+    for text in _sentences_outside_ltr(root):
+        if PERSIAN_LETTERS.search(text):
+            assert not re.search("[0-9]", text), f"{name}: Latin digits in a Persian sentence: {text!r}"
+    labels = [e.attrs["aria-label"] for e in root.iter() if e.attrs.get("aria-label")]
+    if name == "information_flow":
+        assert all(re.search("سطر [۱-۳]، ستون [۱-۳]", label) for label in labels if "سطر" in label)
+        assert sum("سطر" in label for label in labels) == 54
+    if name == "self_attention_simple":
+        assert {label.rsplit(" ", 1)[-1] for label in labels if "مؤلفهٔ" in label} == {"۱", "۲"}
 
 
 def test_weighted_average_point_and_zero_weights():

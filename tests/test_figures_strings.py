@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import re
 
 import pytest
 import yaml
@@ -54,12 +55,14 @@ def test_check_reports_missing_extra_and_placeholder_problems():
     broken["softmax"]["typo"] = "x"
     broken["softmax"]["title"] = "  "
     broken["sofmax"] = {}
+    broken["common"]["digits"] = "۰۱۲"
     problems = check_strings(broken, required_strings(), source="docs/figure-strings/fa.yml", reference=strings("en"))
     assert "docs/figure-strings/fa.yml: softmax.caption: missing" in problems
     assert any(p.startswith("docs/figure-strings/fa.yml: softmax.readout: uses placeholders") for p in problems)
     assert "docs/figure-strings/fa.yml: softmax.typo: unknown key (nothing reads it)" in problems
     assert "docs/figure-strings/fa.yml: softmax.title: must be a non-empty string" in problems
     assert "docs/figure-strings/fa.yml: unknown section 'sofmax' (neither a figure nor a section of the page)" in problems
+    assert "docs/figure-strings/fa.yml: common.digits: must be the ten digits 0-9 of the language, in order" in problems
 
 
 def test_check_strings_file_names_the_file(tmp_path):
@@ -103,3 +106,29 @@ def test_math_between_dollars_becomes_an_isolated_ltr_span():
 def test_translations_cannot_inject_markup():
     text = Text({"common": {}, "x": {"title": '<img src=x onerror="alert(1)">'}}, "en", "x")
     assert "<img" not in text.html("title")
+
+
+def test_whole_numbers_in_sentences_use_the_languages_digits():
+    assert Text(strings("fa"), "fa", "x").count(2017) == "۲۰۱۷"
+    assert Text(strings("he"), "he", "x").count(10) == "10"
+    assert Text(strings("en"), "en", "x").count(10) == "10"
+
+
+def test_persian_strings_write_digits_as_persian_prose_does():
+    """Persian prose writes ۰ and ۱ in a sentence; Latin digits belong to the mathematics
+    between dollar signs (and to the measured values the figures put in LTR spans)."""
+    latin = re.compile("[0-9]")
+    found = [f"{section}.{key}: {value}" for section, table in strings("fa").items() for key, value in table.items()
+             if isinstance(value, str) and latin.search(re.sub(r"\$[^$]*\$", "", value))]
+    assert found == []
+
+
+# Masculine present-tense forms that would make softmax masculine ("softmax הופך").
+HEBREW_MASCULINE = ("הופך", "נותן", "נשאר", "מחזיר", "ממיר", "מחדד", "משטיח", "מתחדד", "מקבל", "מנרמל", "לוקח")
+
+
+def test_hebrew_softmax_is_feminine_as_on_every_page():
+    he = "\n".join(v for table in strings("he").values() for v in table.values() if isinstance(v, str))
+    for verb in HEBREW_MASCULINE:
+        assert not re.search(rf"softmax\s+{verb}(?!\w)", he, flags=re.I), f"softmax {verb}: feminine, please"
+    assert "softmax הופכת" in he

@@ -24,7 +24,7 @@ from ._html import el, to_json
 from ._state import StateSpec
 from ._strings import Text
 
-COMMON_STRINGS = ("direction", "static_hint", "bad_input")
+COMMON_STRINGS = ("direction", "digits", "static_hint", "bad_input")
 
 
 @dataclass

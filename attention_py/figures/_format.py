@@ -54,6 +54,18 @@ def pct(share: float, digits: int = 1) -> str:
     return num(share, digits) + "%"
 
 
+def localise_digits(text: str, digits: str) -> str:
+    """``text`` with the digits 0-9 written in the ten characters of ``digits``.
+
+    For whole numbers that sit in a sentence as words ("the 8 words", "head 2"): Persian
+    prose writes them ۸ and ۲. Measured values (weights, scores, percentages) stay in
+    Latin digits inside their left-to-right spans, like the mathematics of the articles.
+    """
+    if len(digits) != 10:
+        raise ValueError(f"digits must be the ten digits 0-9 of the language, got {digits!r}")
+    return text.translate(str.maketrans("0123456789", digits))
+
+
 def subscript(number: int) -> str:
     """``number`` in subscript digits, for names such as x₁ and p₁₂."""
     return str(number).translate(_SUBSCRIPTS)

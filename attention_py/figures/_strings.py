@@ -25,6 +25,7 @@ import string
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from ._format import localise_digits
 from ._html import esc
 
 STRINGS_DIR = "docs/figure-strings"
@@ -89,6 +90,10 @@ class Text:
         template = _MATH.sub(_math_span, esc(self._template(key)))
         return template.format(**fragments) if fragments else template
 
+    def count(self, number: int) -> str:
+        """A whole number as the language writes it inside a sentence (``common.digits``)."""
+        return localise_digits(str(number), self.plain("common.digits"))
+
     @property
     def direction(self) -> str:
         return "rtl" if self.plain("common.direction").strip().lower() == "rtl" else "ltr"
@@ -134,6 +139,8 @@ def check_strings(
                 problems.append(f"{where}: missing")
             elif not isinstance(value, str) or not value.strip():
                 problems.append(f"{where}: must be a non-empty string")
+            elif section == "common" and key == "digits" and len(value) != 10:
+                problems.append(f"{where}: must be the ten digits 0-9 of the language, in order")
             else:
                 problems.extend(_placeholder_problems(value, where, reference, section, key))
     for section, table in strings.items():

@@ -85,7 +85,7 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
         stability = t.html("unchanged", drift=el("span", {"dir": "ltr"}, num(drift, 3)))
     else:
         stability = t.html("first", weight=el("span", {"dir": "ltr"}, num(weights[0][0])))
-    readout = t.html("readout_causal" if causal else "readout_full", word=word, count=str(seen),
+    readout = t.html("readout_causal" if causal else "readout_full", word=word, count=esc(t.count(seen)),
                      top=_top(weights[current], tokens, t))
     body = controls + el("div", {"class": "apy-scroll"}, table) + el("p", {"class": "apy-muted"}, stability)
     return Panel(body, readout, [t.html("caption"), t.html("designed_note")])

@@ -99,8 +99,8 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
             corner=t.html("tokens"), selected=highlight(name), cls=f"apy-t-{name}",
             pressed=lambda r, c: name == table and (r, c) == (i, j),
             action=lambda r, c: {"table": name, "row": r, "col": c}, activate_on_focus=True,
-            cell_label=lambda r, c, shown: t.plain("cell_label", table=t.plain(CAPTIONS[name]), row=r + 1,
-                                                   col=c + 1, value=shown),
+            cell_label=lambda r, c, shown: t.plain("cell_label", table=t.plain(CAPTIONS[name]), row=t.count(r + 1),
+                                                   col=t.count(c + 1), value=shown),
         )
 
     top = el("div", {"class": "apy-tables"},

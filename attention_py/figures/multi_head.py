@@ -44,7 +44,7 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
                         direction="ltr")
     grids = "".join(
         el("div", {"class": f"apy-head apy-h{k}"},
-           el("p", {"class": "apy-head__title"}, esc(t.plain("head", k=k + 1)), " ", math(_shape(w))),
+           el("p", {"class": "apy-head__title"}, esc(t.plain("head", k=t.count(k + 1))), " ", math(_shape(w))),
            matrix_table(w, row_labels=words, col_labels=words, direction=None, show_numbers=False,
                         caption="", corner="", selected=lambda i, j: i == focus, cls="apy-mini"))
         for k, w in enumerate(per_head))
@@ -69,8 +69,9 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     for k, w in enumerate(per_head):
         row = w[focus]
         top = max(range(n), key=lambda j: row[j])
-        items.append(t.plain("readout_item", k=k + 1, target=tokens[top].word, weight=num(100 * row[top], 0) + "%"))
-    readout = t.html("readout", word=esc(tokens[focus].word), items=esc(t.plain("separator").join(items)))
+        items.append(t.html("readout_item", k=esc(t.count(k + 1)), target=esc(tokens[top].word),
+                            weight=el("span", {"dir": "ltr"}, num(100 * row[top], 0) + "%")))
+    readout = t.html("readout", word=esc(tokens[focus].word), items=esc(t.plain("separator")).join(items))
     body = (chooser + el("div", {"class": "apy-heads apy-scroll"}, grids) + flow
             + el("div", {"class": "apy-tables apy-scroll"}, concat, out)
             + el("p", {"class": "apy-muted"}, t.html("projection")))

@@ -87,9 +87,9 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
                         direction="ltr")
     inputs = el("div", {"class": "apy-row apy-vecinputs", "dir": "ltr"}, "".join(
         el("div", {"class": "apy-vecinput", "dir": "ltr"}, math(f"{_name(j)} = ("),
-           number_box(f"x.{j}.0", xs[j][0], aria_label=t.plain("vector_label", token=_name(j), axis="1"), digits=1),
+           number_box(f"x.{j}.0", xs[j][0], aria_label=t.plain("vector_label", token=_name(j), axis=t.count(1)), digits=1),
            math(","),
-           number_box(f"x.{j}.1", xs[j][1], aria_label=t.plain("vector_label", token=_name(j), axis="2"), digits=1),
+           number_box(f"x.{j}.1", xs[j][1], aria_label=t.plain("vector_label", token=_name(j), axis=t.count(2)), digits=1),
            math(")"))
         for j in range(3)))
     head = el("tr", {}, el("th", {"scope": "col"}, t.html("token")),

@@ -116,7 +116,7 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
         el("div", {"class": "apy-hists__one"},
            el("p", {"class": "apy-hists__title"}, t.html("raw"), ": ", formula("q·k")),
            histogram(raw, RAW_LIMIT, label=t.plain("picture_raw", std=num(raw_std, 1)), std=raw_std,
-                     overflow_text=t.plain("overflow", count=outside)),
+                     overflow_text=t.plain("overflow", count=t.count(outside))),
            el("p", {"class": "apy-muted"}, t.html("measured", std=value(raw_std, 2)), " · ",
               formula(f"√dₖ = {num(root, 2)}"))),
         el("div", {"class": "apy-hists__one"},
@@ -138,7 +138,7 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     body = el("div", {"class": "apy-row"}, control, presets) + panels + effect
     readout = t.html("readout", dk=formula(f"dₖ = {d_k}"), std=value(raw_std, 1), root=formula(f"√dₖ = {num(root, 1)}"),
                      raw=el("span", {"dir": "ltr"}, pct(top_raw)), scaled=el("span", {"dir": "ltr"}, pct(top_scaled)))
-    return Panel(body, readout, [t.html("caption", count=str(len(raw)))])
+    return Panel(body, readout, [t.html("caption", count=esc(t.count(len(raw))))])
 
 
 FIGURE = Figure(
