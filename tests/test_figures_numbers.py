@@ -30,7 +30,7 @@ from attention_py import (
 )
 from attention_py.figures import FIGURES
 from attention_py.figures._format import num
-from attention_py.figures._sentence import embed, layers, parse_tokens, pronoun_index
+from attention_py.figures._sentence import D_MODEL, embed, layers, parse_tokens, pronoun_index
 from tests.test_figures_support import parse, strings
 
 MINUS = "\u2212"
@@ -369,3 +369,24 @@ def test_multi_head_weights_concat_output_and_readout(heads):
     assert shapes == [f"{n}×{d_model}", f"{heads} × {n}×{d_head}", f"{heads} × {n}×{d_head}",
                       f"{n}×{len(mha.concat[0])}", f"{len(mha.W_O)}×{len(mha.W_O[0])}",
                       f"{len(output)}×{len(output[0])}"]
+
+
+@pytest.mark.parametrize("lang", ["en", "he", "fa"])
+def test_multi_head_says_its_inputs_are_scaled_and_why(lang):
+    """The caption names the factor the code multiplies the designed vectors by, and its
+    reason holds: unscaled, these random heads spread the pronoun's row almost evenly."""
+    from attention_py.figures.multi_head import CONTRAST, SEED
+
+    toks = tokens(lang)
+    she = pronoun_index(toks)
+    for heads in (1, 2, 4):
+        root = draw("multi_head", {"heads": heads}, lang=lang)
+        caption = root.by_class("apy-fig__notes")[0].text
+        factor = {"en": "multiplied by {}", "he": "מוכפלים ב־{}", "fa": "ضرب در {}"}[lang]
+        digits = str(CONTRAST).translate(str.maketrans("0123456789", strings(lang)["common"]["digits"]))
+        assert factor.format(digits) in caption
+        assert root.by_class("apy-shapes__name")[0].text == f"{CONTRAST}·X"
+        _, plain = MultiHeadAttention(D_MODEL, heads, seed=SEED)(embed(toks))
+        _, scaled = MultiHeadAttention(D_MODEL, heads, seed=SEED)([[CONTRAST * v for v in row] for row in embed(toks)])
+        assert max(max(w[she]) for w in plain) < 0.2, "unscaled: almost even"
+        assert max(max(w[she]) for w in scaled) > 0.4, "scaled: a visible preference"

@@ -1,7 +1,11 @@
 """Figure 12: multi-head attention - several heads look at the same sentence differently.
 
 The example sentence goes through the package's ``MultiHeadAttention`` with 1, 2 or 4
-heads (d_model = 8, weights from a fixed seed, not trained). Each head's weight matrix is
+heads (d_model = 8, weights from a fixed seed, not trained). The designed vectors go in
+multiplied by ``CONTRAST``, and the caption says so: at their own size they are so short
+that these random heads spread almost every row evenly (the pronoun's largest weight
+stays under 0.2 with 1, 2 or 4 heads; tests/test_figures_numbers.py checks it), which would
+show nothing. Each head's weight matrix is
 drawn side by side; they differ because each head has its own W_Q, W_K, W_V. The figure
 then follows the shapes: each head outputs n x d_model/h, the heads are concatenated
 back to n x d_model, and W_O mixes them into the output.
@@ -22,7 +26,7 @@ from ._state import Choice, StateSpec
 from ._strings import Text
 
 SEED = 5
-CONTRAST = 3.0  # input scale so that random (untrained) heads show visible patterns
+CONTRAST = 3  # input scale so that random (untrained) heads show visible patterns (see caption)
 STRINGS = ("title", "heads", "head", "shapes", "concat", "projection", "output",
            "readout_item", "separator", "readout", "caption")
 
@@ -50,7 +54,7 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
         for k, w in enumerate(per_head))
     # Shapes as the matrices of this very call have them.
     steps = [
-        ("X", _shape(x)),
+        (f"{CONTRAST}·X", _shape(x)),
         (f"{h} × (Q, K, V)", f"{h} × {_shape(mha.heads[0].Q)}"),
         (f"{h} × head", f"{h} × {_shape(mha.head_outputs[0])}"),
         ("Concat", _shape(mha.concat)),
@@ -75,7 +79,7 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     body = (chooser + el("div", {"class": "apy-heads apy-scroll"}, grids) + flow
             + el("div", {"class": "apy-tables apy-scroll"}, concat, out)
             + el("p", {"class": "apy-muted"}, t.html("projection")))
-    return Panel(body, readout, [t.html("caption")])
+    return Panel(body, readout, [t.html("caption", factor=esc(t.count(CONTRAST)))])
 
 
 FIGURE = Figure(
