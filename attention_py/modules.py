@@ -1,7 +1,7 @@
 """Self-attention and multi-head attention: layers that own their projection matrices.
 
 Tokens are rows: X is n x d_model, and the projections are Q = X W_Q, K = X W_K,
-V = X W_V (the row form of q_i = W_Q x_i). The weights start from a deterministic
+V = X W_V: row i of Q is q_i = x_i W_Q, as in the articles. The weights start from a deterministic
 Glorot-uniform initialisation (see ``rng``) and are plain lists of rows: read them, or
 assign new ones (checked as they are assigned), so a page can show or set every number.
 """
