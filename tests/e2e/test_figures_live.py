@@ -305,6 +305,9 @@ def test_a_query_cell_explains_itself_on_focus_and_a_key_cell_on_hover(galleries
                                       ("cell:apy-t-K:2:0", "hover", "K", 2, 0)):
         cell = page.locator(f"#{fid} [data-focus-key='{key}']")
         cell.scroll_into_view_if_needed()
+        # The pointer out of the way: a cell scrolled under it would count as hovered.
+        page.mouse.move(0, 0)
+        page.wait_for_function("attentionPy.figures.hosts.every((host) => !host.inFlight && !host.pending)")
         before_state, before = state_of(page, fid), updates(page)
         assert (before_state["table"], before_state["row"], before_state["col"]) != (table, row, col)
         cell.focus() if how == "focus" else cell.hover()
