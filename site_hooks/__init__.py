@@ -6,6 +6,7 @@ Hooks are listed in mkdocs.yml (``hooks:``) and run on every build; fences are w
 content/   what authors write, turned into pages
     live_cells.py    fence ``python-live``: a cell the reader edits and runs (code from docs/examples/)
     figures.py       fence ``figure``: a figure drawn at build time; the figures' strings files
+    yaml_errors.py   a strings file's YAML mistake in one line, at its true line and column
     figure_pages.py  hook: tells the figure fence its page and language, checks the strings
                      files, embeds the page's own strings
     source.py        fence ``python-source``: the package's own code, read at build time

@@ -28,7 +28,7 @@ FIGURES_CSS = "assets/figures/figures.css"
 def on_config(config: MkDocsConfig) -> None:
     problems = check_strings_dir(STRINGS_DIR)
     if problems:
-        raise PluginError("figure strings incomplete:\n  " + "\n  ".join(problems))
+        raise PluginError("figure strings need fixing:\n  " + "\n  ".join(problems))
     figures.strings_for.cache_clear()  # pick up edits under `mkdocs serve`
 
 

@@ -19,8 +19,12 @@ every figure (the sections ``attention_py.figures.required_strings()`` names) an
 ``page`` section that the site's own scripts read. attention_py itself never reads YAML (it
 runs in bare Pyodide): the build parses the files here and hands the figures plain dicts.
 
-    strings = load_strings("docs/figure-strings/he.yml")
+    strings = load_strings("docs/figure-strings/he.yml")   # StringsFileError if not valid YAML
     problems = check_strings_dir("docs/figure-strings")   # [] or ["<file>: <section>.<key>: <problem>", ...]
+
+A file that is not valid YAML is one problem, in one line with the line and column of the
+mistake (``docs/figure-strings/he.yml, line 19, column 10: the quoted text that starts here
+does not end on this line ...``), the same in the build and in the translators' status tool.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from pymdownx.superfences import SuperFencesException
 
 from attention_py.figures import check_strings, get, required_strings
 from site_hooks import ROOT
+from site_hooks.content.yaml_errors import describe
 
 STRINGS_DIR = ROOT / "docs" / "figure-strings"
 REFERENCE_LANG = "en"
@@ -104,10 +109,33 @@ def format(source: str, language: str, class_name: str, options: dict[str, Any],
 # The strings files
 
 
+class StringsFileError(ValueError):
+    """A strings file that is not valid YAML; the message is one line: the file, the line
+    and column of the mistake, and what it probably is (see yaml_errors.py)."""
+
+
+def _shown(path: Path) -> str:
+    """``path`` as a translator would type it: relative to the repository when inside it."""
+    try:
+        return path.resolve().relative_to(ROOT).as_posix()
+    except ValueError:
+        return str(path)
+
+
 def load_strings(path: str | Path) -> dict[str, Any]:
-    """A strings file parsed into a dict (an empty file gives {})."""
-    with open(path, encoding="utf-8") as handle:
-        data = yaml.safe_load(handle)
+    """A strings file parsed into a dict (an empty file gives {}).
+
+    Raises StringsFileError, in one line with the true line number, if it is not valid YAML
+    (PyYAML's own error names the line where it gave up, often the next one).
+    """
+    path = Path(path)
+    text = path.read_text(encoding="utf-8")
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        raise StringsFileError(describe(error, text, _shown(path))) from None
+    if data is not None and not isinstance(data, Mapping):
+        raise StringsFileError(f"{_shown(path)}: must be sections of 'key: text' lines, not a {type(data).__name__}")
     return data or {}
 
 
@@ -118,9 +146,15 @@ def check_strings_file(path: str | Path) -> list[str]:
     defines the keys of the site's own sections (``SITE_SECTIONS``).
     """
     path = Path(path)
-    strings = load_strings(path)
+    try:
+        strings = load_strings(path)
+    except StringsFileError as error:
+        return [str(error)]
     reference_path = path.with_name(f"{REFERENCE_LANG}.yml")
-    reference = load_strings(reference_path) if reference_path.exists() and reference_path != path else None
+    try:
+        reference = load_strings(reference_path) if reference_path.exists() and reference_path != path else None
+    except StringsFileError as error:
+        return [str(error)]  # nothing to compare with until the English file parses
     english = strings if reference is None else reference
     required = dict(required_strings())
     for section in SITE_SECTIONS:
@@ -131,7 +165,7 @@ def check_strings_file(path: str | Path) -> list[str]:
 
 def check_strings_dir(folder: str | Path) -> list[str]:
     """``check_strings_file`` for every ``*.yml`` in ``folder``."""
-    problems = []
+    problems: list[str] = []
     for path in sorted(Path(folder).glob("*.yml")):
-        problems.extend(check_strings_file(path))
+        problems.extend(p for p in check_strings_file(path) if p not in problems)  # a broken en.yml once
     return problems
