@@ -1,5 +1,5 @@
-"""What each translation of the site still needs: missing and outdated pages, headings whose
-anchors differ from English, and missing figure strings.
+"""What each translation of the site still needs: missing, copied-but-untranslated and
+outdated pages, headings whose anchors differ from English, and broken figure strings.
 
     .venv/bin/python -m devtools.translation_status             # every language
     .venv/bin/python -m devtools.translation_status --lang he   # one language
@@ -27,12 +27,19 @@ Details:
   and fails rather than calling everything current. ``git fetch --unshallow`` fixes it.
 - Outside a git work tree the outdated check is skipped with a note.
 
+**Copied, not translated**: a page of ``docs/<lang>/`` whose text is still the English
+page's (a notebook: its Markdown cells) is not counted as translated. Copying the whole
+English folder to start a language makes every page such a copy, and readers would get
+English pages without the note that says they are untranslated; the build stops on one in
+a shipped language and shows the note on one in a language still in progress.
+
 **Anchors**: every heading of a page needs an explicit id (``## Softmax { #softmax }``),
 and a translation must have the same ids in the same order as the English page, so links to
 a section work in every language. Notebooks are checked through their Markdown cells.
 
 **Figure strings**: ``docs/figure-strings/<lang>.yml`` is checked with
-``site_hooks.content.figures.check_strings_file`` (missing file, keys, placeholders).
+``site_hooks.content.figures.check_strings_file`` (missing file, keys, placeholders; a file
+that is not valid YAML in one line with the line and column of the mistake).
 
 The functions below are also used by ``site_hooks/i18n/translations.py`` to stop a build.
 """
@@ -78,6 +85,33 @@ def missing_pages(docs: Path, lang: str) -> list[str]:
     """English pages with no file at the same path in ``docs/<lang>/``."""
     have = set(pages(docs / lang))
     return [page for page in pages(docs / SOURCE_LANG) if page not in have]
+
+
+def _prose(path: Path) -> str:
+    """What a translator translates in a page: a Markdown file's text, or a notebook's Markdown
+    cells (code cells are the same in every language), with line ends and trailing spaces
+    normalised so an editor's re-save does not count as a translation."""
+    text = path.read_text(encoding="utf-8")
+    if path.suffix == ".ipynb":
+        try:
+            cells = json.loads(text).get("cells", [])
+        except ValueError:
+            return text  # not valid JSON: compared as it is
+        sources = (cell.get("source", "") for cell in cells if cell.get("cell_type") == "markdown")
+        text = "\n\n".join(source if isinstance(source, str) else "".join(source) for source in sources)
+    return "\n".join(line.rstrip() for line in text.splitlines()).strip()
+
+
+def is_copy(docs: Path, lang: str, page: str) -> bool:
+    """True when ``docs/<lang>/<page>`` says exactly what the English page says: a copy not
+    translated yet. Readers would get English without the note that says so."""
+    source, target = docs / SOURCE_LANG / page, docs / lang / page
+    return lang != SOURCE_LANG and source.is_file() and target.is_file() and _prose(source) == _prose(target)
+
+
+def copied_pages(docs: Path, lang: str) -> list[str]:
+    """Pages of ``docs/<lang>/`` that are unchanged copies of the English ones (``is_copy``)."""
+    return [page for page in pages(docs / lang) if is_copy(docs, lang, page)]
 
 
 def languages(docs: Path) -> list[str]:
@@ -260,12 +294,14 @@ class LanguageStatus:
     outdated: list[Outdated]
     anchors: list[str]
     strings: list[str]
+    copied: list[str] = field(default_factory=list)  # in docs/<lang>/ but still the English text
     notes: list[str] = field(default_factory=list)
     history_missing: bool = False  # a shallow clone: outdated pages could not be looked for
 
     @property
     def ok(self) -> bool:
-        return not (self.missing or self.outdated or self.anchors or self.strings or self.history_missing)
+        return not (self.missing or self.copied or self.outdated or self.anchors or self.strings
+                    or self.history_missing)
 
 
 def status(docs: Path, lang: str) -> LanguageStatus:
@@ -278,7 +314,8 @@ def status(docs: Path, lang: str) -> LanguageStatus:
     return LanguageStatus(
         lang,
         missing=missing_pages(docs, lang),
-        outdated=outdated,
+        copied=copied_pages(docs, lang),
+        outdated=[item for item in outdated if not is_copy(docs, lang, item.page)],
         anchors=anchor_problems(docs, lang),
         strings=figure_string_problems(docs, lang),
         notes=notes,
@@ -288,12 +325,16 @@ def status(docs: Path, lang: str) -> LanguageStatus:
 
 def report(result: LanguageStatus, total: int) -> str:
     lang = result.lang
-    done = total - len(result.missing)
+    done = total - len(result.missing) - len(result.copied)
     lines = [f"== {lang}: {done}/{total} pages translated, {len(result.outdated)} outdated"
              + ("  (all good)" if result.ok else "")]
     if result.missing:
         lines.append(f"  missing pages ({len(result.missing)}), shown in English until translated:")
         lines += [f"    docs/{lang}/{page}" for page in result.missing]
+    if result.copied:
+        lines.append(f"  copied, not translated ({len(result.copied)}): the same text as English; translate "
+                     "them, or delete them until you do (English is then shown with a note that says so):")
+        lines += [f"    docs/{lang}/{page}" for page in result.copied]
     if result.outdated:
         lines.append(f"  outdated pages ({len(result.outdated)}):")
         lines += ["    " + item.describe(lang) for item in result.outdated]
@@ -310,7 +351,7 @@ def report(result: LanguageStatus, total: int) -> str:
 def main(argv: Iterable[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m devtools.translation_status",
-        description="Missing and outdated translated pages, heading anchors and figure strings, per language.",
+        description="Missing, copied (untranslated) and outdated pages, heading anchors and figure strings, per language.",
     )
     parser.add_argument("--lang", action="append", help="a language code (repeatable); default: every docs/<lang>/")
     parser.add_argument("--docs", type=Path, default=DEFAULT_DOCS, help=f"the docs folder (default: {DEFAULT_DOCS})")

@@ -287,3 +287,56 @@ def test_a_heading_without_an_explicit_anchor_fails_a_strict_build(caplog) -> No
         "translations: he/what-matters.md: heading 'שלום' has no explicit anchor (got id '_1'); "
         "write it as `## שלום { #some-id }` with the same id as in the other languages"
     ]
+
+
+# --------------------------------------------------------------------------- copied pages
+
+
+def test_a_copied_page_is_reported_as_copied_not_translated(scratch: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Copying docs/en/ to start a language makes pages that say exactly what English says:
+    they are not translations (and must not count as ones), whatever an editor did to their
+    line ends or trailing spaces."""
+    write(scratch / "xx" / "a.md", PAGE_A_EN.replace("\n", "  \r\n"))
+    en_notebook = notebook("# Notebook { #nb }\n", "## Step { #step }\n")
+    copied_notebook = json.loads(en_notebook)
+    copied_notebook["cells"].append({"cell_type": "code", "metadata": {}, "source": "1 + 1", "outputs": [],
+                                     "execution_count": None})
+    write(scratch / "xx" / "notebooks" / "n.ipynb", json.dumps(copied_notebook))  # same prose, code differs
+    commit(scratch.parent, "xx: copies of English")
+
+    result = ts.status(scratch, "xx")
+    assert result.copied == ["a.md", "notebooks/n.ipynb"] and result.missing == [] and not result.ok
+    assert ts.main(["--docs", str(scratch), "--lang", "xx"]) == 1
+    out = capsys.readouterr().out
+    assert "== xx: 1/3 pages translated, 0 outdated\n" in out
+    assert "  copied, not translated (2): the same text as English" in out
+    assert "    docs/xx/a.md\n    docs/xx/notebooks/n.ipynb" in out
+
+    write(scratch / "xx" / "a.md", PAGE_A_XX)  # translated after all
+    assert ts.copied_pages(scratch, "xx") == ["notebooks/n.ipynb"]
+
+
+def test_a_copied_page_stops_the_build_of_a_shipped_language_only(scratch: Path) -> None:
+    write(scratch / "xx" / "notebooks" / "n.ipynb", notebook("# Notizbuch { #nb }\n", "## Schritt { #step }\n"))
+    shutil.copy(scratch / "en" / "a.md", scratch / "xx" / "a.md")
+    english = language("en", default=True)
+    (problem,) = translations.translation_problems(scratch, [english, language("xx")])
+    assert problem.startswith("xx: copied, not translated: docs/xx/a.md (the same text as docs/en/)")
+    unfinished = language("xx", extra={"translation_in_progress": True})
+    assert translations.translation_problems(scratch, [english, unfinished]) == []
+
+
+def test_a_copied_page_of_a_language_in_progress_gets_the_untranslated_note(scratch: Path) -> None:
+    shutil.copy(scratch / "en" / "a.md", scratch / "xx" / "a.md")
+    config = SimpleNamespace(docs_dir=str(scratch), extra={"untranslated_note": "Noch nicht übersetzt. [Helfen]({translate})"})
+    copied = SimpleNamespace(file=SimpleNamespace(locale="xx", locale_alternate_of="xx", src_uri="xx/a.md"), url="xx/a/")
+    html = translations.on_page_content("<h1>Page A</h1>", copied, config, FakeFiles("xx/translate/"))
+    assert html.startswith('<div class="admonition info translation-fallback" role="note">')
+    assert '<div lang="en" dir="ltr">\n<h1>Page A</h1>\n</div>' in html
+    own = SimpleNamespace(file=SimpleNamespace(locale="xx", locale_alternate_of="xx", src_uri="xx/index.md"), url="xx/")
+    assert translations.on_page_content("<h1>Start</h1>", own, config, FakeFiles("xx/translate/")) == "<h1>Start</h1>"
+
+
+def test_no_real_translation_is_a_copy_of_english() -> None:
+    for lang in ts.languages(ts.DEFAULT_DOCS):
+        assert ts.copied_pages(ts.DEFAULT_DOCS, lang) == []

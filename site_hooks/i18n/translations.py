@@ -4,9 +4,11 @@ Before the build (``on_config``):
 
 - a shipped language must have every page of ``docs/en/`` (Markdown and notebooks);
 - every built language's pages must have the same heading anchors as English, in the same
-  order (``## Softmax { #softmax }``), so a link to a section works in every language.
+  order (``## Softmax { #softmax }``), so a link to a section works in every language;
+- a shipped language's page must not be an unchanged copy of the English one (copied, not
+  translated): it would count as translated and hide the note below.
 
-Either problem stops the build, naming the files; ``python -m devtools.translation_status``
+Any of these stops the build, naming the files; ``python -m devtools.translation_status``
 gives the same answers (and which translations are outdated) without building.
 
 While pages are converted, a section heading without an explicit anchor fails the strict
@@ -16,7 +18,7 @@ between languages and break when a paragraph is added.
 
 A language whose entry in mkdocs.yml says ``extra: {translation_in_progress: true}`` may miss
 pages: static-i18n then serves the English page in its place (``fallback_to_default``).
-Such a page gets, above its content, a short note in the reader's language, the
+Such a page, and a copy of the English page not translated yet, gets, above its content, a short note in the reader's language, the
 ``untranslated_note`` of the language's ``extra`` (Markdown; ``{translate}`` is the address of
 the "Translate this site" page), and its English content is marked ``lang="en" dir="ltr"``,
 so it reads correctly inside a right-to-left page.
@@ -39,7 +41,7 @@ from mkdocs.plugins import get_plugin_logger
 from mkdocs.structure.files import Files
 from mkdocs.utils import get_relative_url
 
-from devtools.translation_status import SOURCE_LANG, anchor_problems, missing_pages
+from devtools.translation_status import SOURCE_LANG, anchor_problems, copied_pages, is_copy, missing_pages
 
 DEFAULT_NOTE = (
     "This page has not been translated into this language yet, so it is shown in English. "
@@ -72,6 +74,13 @@ def translation_problems(docs: Path, languages: list[Any]) -> list[str]:
                 f"needs every page of docs/{SOURCE_LANG}/; to ship it unfinished (English fills the gaps), "
                 f"give its entry in mkdocs.yml `extra: {{translation_in_progress: true}}`"
             )
+        copied = [] if _in_progress(language) else copied_pages(docs, lang)
+        if copied:
+            problems.append(
+                f"{lang}: copied, not translated: {', '.join(f'docs/{lang}/{page}' for page in copied)} "
+                f"(the same text as docs/{SOURCE_LANG}/). Translate them, or delete them: a language marked "
+                f"`translation_in_progress: true` shows English with a note in their place"
+            )
         problems += anchor_problems(docs, lang)
     return problems
 
@@ -94,6 +103,17 @@ def is_fallback(page: Any) -> bool:
     source = getattr(page.file, "locale", None)
     built = getattr(page.file, "locale_alternate_of", None)
     return source is not None and built is not None and source != built
+
+
+def is_english_copy(page: Any, config: MkDocsConfig) -> bool:
+    """True for a page of another language whose file is still the English text (copied, not
+    translated yet): readers get English, so it gets the fallback's note and ``lang="en"``."""
+    lang = getattr(page.file, "locale", None)
+    src = getattr(page.file, "src_uri", "")
+    docs = getattr(config, "docs_dir", None)
+    if not lang or lang == SOURCE_LANG or not docs or not src.startswith(f"{lang}/"):
+        return False
+    return is_copy(Path(docs), lang, src[len(lang) + 1:])
 
 
 def fallback_note(page: Any, config: MkDocsConfig, files: Files) -> str:
@@ -126,7 +146,10 @@ def on_page_content(output: str, page: Any, config: MkDocsConfig, files: Files) 
     built = getattr(page.file, "locale_alternate_of", SOURCE_LANG)
     if built != SOURCE_LANG and _DOC_OBJECT in output:
         output = output.replace(_DOC_OBJECT, f'<div lang="{SOURCE_LANG}" dir="ltr" class="doc doc-object ')
-    if not is_fallback(page):
+    if is_fallback(page):
+        source = page.file.locale
+    elif is_english_copy(page, config):
+        source = SOURCE_LANG
+    else:
         return output
-    source = html.escape(page.file.locale)
-    return f'{fallback_note(page, config, files)}<div lang="{source}" dir="ltr">\n{output}\n</div>'
+    return f'{fallback_note(page, config, files)}<div lang="{html.escape(source)}" dir="ltr">\n{output}\n</div>'
