@@ -332,8 +332,8 @@ def report(result: LanguageStatus, total: int) -> str:
         lines.append(f"  missing pages ({len(result.missing)}), shown in English until translated:")
         lines += [f"    docs/{lang}/{page}" for page in result.missing]
     if result.copied:
-        lines.append(f"  copied, not translated ({len(result.copied)}): the same text as English; translate "
-                     "them, or delete them until you do (English is then shown with a note that says so):")
+        lines.append(f"  copied, not translated ({len(result.copied)}), still word for word English "
+                     "(translate, or delete until you do):")
         lines += [f"    docs/{lang}/{page}" for page in result.copied]
     if result.outdated:
         lines.append(f"  outdated pages ({len(result.outdated)}):")

@@ -309,7 +309,7 @@ def test_a_copied_page_is_reported_as_copied_not_translated(scratch: Path, capsy
     assert ts.main(["--docs", str(scratch), "--lang", "xx"]) == 1
     out = capsys.readouterr().out
     assert "== xx: 1/3 pages translated, 0 outdated\n" in out
-    assert "  copied, not translated (2): the same text as English" in out
+    assert "  copied, not translated (2), still word for word English (translate, or delete until you do):" in out
     assert "    docs/xx/a.md\n    docs/xx/notebooks/n.ipynb" in out
 
     write(scratch / "xx" / "a.md", PAGE_A_XX)  # translated after all
