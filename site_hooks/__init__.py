@@ -11,7 +11,8 @@ content/   what authors write, turned into pages
                      files, embeds the page's own strings
     source.py        fence ``python-source``: the package's own code, read at build time
     doctests.py      mkdocstrings extension: doctest examples in docstrings shown as code
-    notebooks.py     hook: the companion notebooks as pages in every language, self-hosted
+    notebooks.py     hook: the companion notebooks as pages in every language, self-hosted,
+                     each offered for download with the wheel that runs it
 i18n/      languages
     translations.py  hook: every page in every language with the same anchors; the note on
                      an untranslated page; explicit heading ids

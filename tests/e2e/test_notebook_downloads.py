@@ -1,0 +1,188 @@
+"""A reader can take every notebook away, and its outputs line up with its code.
+
+- Every notebook page, in every language, links its ``.ipynb`` and the attention_py wheel
+  the site publishes (the one ``assets/wheels/manifest.json`` names), and both answer 200.
+- Each notebook, downloaded from the built site over HTTP, runs in a plain Jupyter kernel
+  whose only attention_py is that downloaded wheel, installed the way the page says
+  (``pip install <wheel>``, here offline into a temporary folder): no repository on the
+  path, no site. A failing cell fails the test with its number, code and error.
+- In every language, each code cell's output starts where its code starts: the output box
+  at the editor's left edge, the output text at the code text's (desktop and phone widths).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+from html.parser import HTMLParser
+from pathlib import Path
+from urllib.parse import urljoin
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+LANGUAGES = {"en": "", "he": "he/", "fa": "fa/"}
+NOTEBOOKS = sorted(path.stem for path in (ROOT / "docs" / "en" / "notebooks").glob("*.ipynb"))
+PAGES = [(lang, name) for lang in LANGUAGES for name in NOTEBOOKS]
+
+
+def _get(url: str) -> tuple[int, bytes]:
+    """(HTTP status, body) of a GET; a 404 is an answer to assert on, not an exception."""
+    try:
+        with urllib.request.urlopen(url, timeout=30) as response:
+            return response.status, response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, b""
+
+
+class _DownloadLinks(HTMLParser):
+    """The hrefs of the links inside ``<div class="notebook-download">``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.depth = 0  # > 0 while inside the box
+        self.links: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "div" and (self.depth or "notebook-download" in (dict(attrs).get("class") or "").split()):
+            self.depth += 1
+        elif tag == "a" and self.depth:
+            self.links.append(dict(attrs).get("href") or "")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "div" and self.depth:
+            self.depth -= 1
+
+
+def _page_url(site_url: str, lang: str, name: str) -> str:
+    return f"{site_url}/{LANGUAGES[lang]}notebooks/{name}/"
+
+
+def download_links(site_url: str, lang: str, name: str) -> dict[str, str]:
+    """{"notebook": url, "wheel": url} as the notebook page links them."""
+    status, body = _get(_page_url(site_url, lang, name))
+    assert status == 200
+    parser = _DownloadLinks()
+    parser.feed(body.decode("utf-8"))
+    page = _page_url(site_url, lang, name)
+    links = {href.rsplit(".", 1)[-1]: urljoin(page, href) for href in parser.links}
+    assert set(links) == {"ipynb", "whl"}, f"{page}: download links {parser.links}"
+    return {"notebook": links["ipynb"], "wheel": links["whl"]}
+
+
+@pytest.fixture(scope="module")
+def wheel_name(site_url: str) -> str:
+    status, body = _get(f"{site_url}/assets/wheels/manifest.json")
+    assert status == 200
+    return json.loads(body)["attention_py"]
+
+
+@pytest.mark.parametrize(("lang", "name"), PAGES)
+def test_notebook_page_links_its_notebook_and_the_wheel(site_url, wheel_name, lang, name):
+    links = download_links(site_url, lang, name)
+    assert links["wheel"] == f"{site_url}/assets/wheels/{wheel_name}"
+    status, wheel = _get(links["wheel"])
+    assert status == 200 and wheel[:2] == b"PK", f"{links['wheel']}: HTTP {status}"
+    status, notebook = _get(links["notebook"])
+    assert status == 200, f"{links['notebook']}: HTTP {status}"
+    assert json.loads(notebook)["cells"], links["notebook"]
+    status, body = _get(_page_url(site_url, lang, name))
+    assert f"pip install {wheel_name}" in body.decode("utf-8")  # the page says how, with this name
+
+
+@pytest.fixture(scope="module")
+def installed_wheel(site_url: str, wheel_name: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The site's wheel, downloaded and pip-installed (offline) into a folder of its own."""
+    folder = tmp_path_factory.mktemp("wheel")
+    status, wheel = _get(f"{site_url}/assets/wheels/{wheel_name}")
+    assert status == 200
+    (folder / wheel_name).write_bytes(wheel)
+    target = folder / "site-packages"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--no-index", "--quiet", "--target", str(target), str(folder / wheel_name)],
+        check=True,
+        env={**os.environ, "PIP_DISABLE_PIP_VERSION_CHECK": "1"},
+    )
+    return target
+
+
+PROBE = "import attention_py\nprint(attention_py.__file__)"
+
+
+@pytest.mark.parametrize(("lang", "name"), PAGES)
+def test_downloaded_notebook_runs_with_the_published_wheel(site_url, installed_wheel, tmp_path, lang, name):
+    import nbformat
+    from nbclient import NotebookClient
+    from nbclient.exceptions import CellExecutionError
+
+    url = download_links(site_url, lang, name)["notebook"]
+    status, body = _get(url)
+    assert status == 200, f"{url}: HTTP {status}"
+    notebook = nbformat.reads(body.decode("utf-8"), as_version=4)
+    code_cells = [cell for cell in notebook.cells if cell.cell_type == "code"]
+    notebook.cells.append(nbformat.v4.new_code_cell(PROBE))  # which attention_py ran it
+
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+    env["PYTHONPATH"] = str(installed_wheel)  # the wheel and nothing else: not this repository
+    client = NotebookClient(notebook, timeout=60, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}})
+    try:
+        client.execute(env=env)
+        failure = None
+    except CellExecutionError as error:
+        failure = error
+    if failure is not None:  # outside the except: the report is the cell, not two tracebacks
+        for number, cell in enumerate(code_cells, 1):
+            errors = [out for out in cell.get("outputs", []) if out.get("output_type") == "error"]
+            if errors:
+                pytest.fail(
+                    f"{url}: code cell {number} failed\n{cell.source}\n"
+                    + "\n".join(f"{error['ename']}: {error['evalue']}" for error in errors),
+                    pytrace=False,
+                )
+        pytest.fail(f"{url}: {failure}", pytrace=False)
+    printed = "".join(out.get("text", "") for out in notebook.cells[-1].outputs)
+    assert Path(printed.strip()).is_relative_to(installed_wheel), f"the kernel imported {printed.strip()}"
+
+
+_ALIGNMENT = """() => {
+  const firstCharLeft = (root) => {
+    const walk = document.createTreeWalker(root, NodeFilter.SHOW_TEXT, {
+      acceptNode: (node) => node.data.trim() ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_SKIP,
+    });
+    const text = walk.nextNode();
+    const range = document.createRange();
+    const start = text.data.search(/\\S/);
+    range.setStart(text, start);
+    range.setEnd(text, start + 1);
+    return range.getBoundingClientRect().left;
+  };
+  return [...document.querySelectorAll('.jupyter-wrapper .jp-CodeCell[id]')]
+    .filter((cell) => cell.querySelector('.jp-OutputArea-output'))
+    .map((cell) => {
+      const editor = cell.querySelector('.jp-InputArea-editor');
+      const output = cell.querySelector('.jp-OutputArea-output');
+      return {
+        cell: cell.id,
+        box: output.getBoundingClientRect().left - editor.getBoundingClientRect().left,
+        text: firstCharLeft(output) - firstCharLeft(editor.querySelector('pre')),
+      };
+    });
+}"""
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_notebook_outputs_line_up_with_their_code(page, site_url, lang):
+    """Printed output (no "Out[n]:") and results (with one) start where the code starts."""
+    page.route("**/assets/widgets/live-cells.js", lambda route: route.fulfill(body="", content_type="text/javascript"))
+    for width in (1200, 600):  # desktop, and a phone, where the prompts are hidden
+        page.set_viewport_size({"width": width, "height": 900})
+        for name in ("first-steps", "what-matters"):
+            page.goto(_page_url(site_url, lang, name))
+            rows = page.evaluate(_ALIGNMENT)
+            assert rows, f"{lang} {name}: no code cell with output"
+            off = [row for row in rows if abs(row["box"]) > 0.5 or abs(row["text"]) > 0.5]
+            assert not off, f"{lang} {name} at {width}px: output left of code by (box, text) px: {off}"
