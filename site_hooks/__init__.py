@@ -14,15 +14,20 @@ content/   what authors write, turned into pages
     notebooks.py     hook: the companion notebooks as pages in every language, self-hosted,
                      each offered for download with the wheel that runs it
 i18n/      languages
+    languages.py     what a language is from its code and its entry in mkdocs.yml: its script,
+                     face (extra.font) and direction (Material's), and the texts its entry gives
+    language_checks.py  hook: stops the build on a language without a face covering its script,
+                     warns about a missing text, fills in English for it
     translations.py  hook: every page in every language with the same anchors; the note on
                      an untranslated page; explicit heading ids
     language_links.py  hook: a language switcher that works under any base path
     search.py        hook: one search index per language
-    not_found.py     hook: one 404 page for the whole site
+    not_found.py     hook: one 404 page for the whole site, with every language's message
 assets/    what the pages load, all from this repository
-    publish.py       hook: the wheel, Pyodide, the widget bundle, KaTeX and fonts under assets/
+    publish.py       hook: the wheel, Pyodide, the widget bundle, KaTeX and fonts under assets/,
+                     and each language's font rule
     products.py      the wheel and the widget bundle, made once per change of their inputs
-    vendored.py      the pinned npm packages' files the site ships
+    vendored.py      the pinned npm packages' files the site ships; the faces offered (@fontsource)
 guards/    checks on every written page
     self_hosted.py   hook: fails the build if a page would load anything from another host
     accessibility.py hook: fixes to Material's markup found by axe-core

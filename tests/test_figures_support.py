@@ -8,8 +8,6 @@ from html.parser import HTMLParser
 from pathlib import Path
 from xml.etree import ElementTree
 
-import yaml
-
 ROOT = Path(__file__).resolve().parents[1]
 STRINGS_DIR = ROOT / "docs" / "figure-strings"
 LANGS = ("en", "he", "fa")
@@ -19,7 +17,11 @@ NON_FINITE = re.compile(r"(?i)(?<![a-z_])(nan|[+-]?inf(inity)?)(?![a-z_])")
 
 @lru_cache(maxsize=None)
 def strings(lang: str) -> dict:
-    return yaml.safe_load((STRINGS_DIR / f"{lang}.yml").read_text(encoding="utf-8"))
+    """A language's figure strings as the build hands them to the figures: its file, plus
+    ``common.direction``, which the build derives from the language code."""
+    from site_hooks.content.figures import strings_for
+
+    return strings_for(lang)
 
 
 class Element:

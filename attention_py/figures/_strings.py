@@ -4,12 +4,13 @@ Strings live in one file per language, ``docs/figure-strings/<lang>.yml``, keyed
 figure name and then by key, plus a ``common`` section shared by all figures::
 
     common:
-      direction: rtl
+      digits: "۰۱۲۳۴۵۶۷۸۹"
     softmax:
       title: Softmax
 
 The package never parses YAML (Pyodide has no YAML library): the build parses the file
-and passes the resulting dict. A template may name values in braces ("{word}"); the check
+and passes the resulting dict, adding ``common.direction`` ("rtl" or "ltr"), which it
+derives from the language code (a figure's direction is its page's; no file states it). A template may name values in braces ("{word}"); the check
 makes sure every translation uses exactly the placeholders of the English original, so a
 translator can reorder a sentence but cannot lose a number.
 

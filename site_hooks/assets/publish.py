@@ -3,7 +3,8 @@
 - ``assets/wheels/<wheel>`` and ``assets/wheels/manifest.json`` ({"attention_py": "<wheel>"}),
   so the browser can find the wheel without knowing the version;
 - ``assets/pyodide/`` (the Python runtime), ``assets/widgets/`` (whatever
-  scripts/build-widgets.mjs produces, subpaths kept), ``assets/katex/``, ``assets/fonts/``.
+  scripts/build-widgets.mjs produces, subpaths kept), ``assets/katex/``, ``assets/fonts/`` (each built language's
+  face and the CSS rule that gives it to the language's pages).
 
 Why ``on_files`` at priority -200: the files must be added after static-i18n has rebuilt the
 file list (it runs at -100 and crashes on generated files); added then, they land once at
@@ -21,6 +22,7 @@ from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
 
 from site_hooks.assets import products, vendored
+from site_hooks.i18n import languages
 
 
 def _publish(files: Files, config: MkDocsConfig, dest_uri: str, *, path: Path | None = None, content: str | None = None) -> None:
@@ -42,7 +44,9 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     for name, path in products.widget_files().items():
         _publish(files, config, f"assets/widgets/{name}", path=path)
 
-    font_files, font_css = vendored.font_assets()
+    # each built language's face (its entry's extra.font), checked by site_hooks/i18n/languages.py
+    built = languages.site_languages(config)
+    font_files, font_css = vendored.font_assets((lang.locale, lang.face, lang.subsets) for lang in built)
     _publish(files, config, "assets/fonts/fonts.css", content=font_css)
     for group in (vendored.pyodide_assets(), vendored.katex_assets(), font_files):
         for dest_uri, path in group.items():

@@ -18,6 +18,8 @@ The figures' words come from ``docs/figure-strings/<lang>.yml``: per language, t
 every figure (the sections ``attention_py.figures.required_strings()`` names) and the
 ``page`` section that the site's own scripts read. attention_py itself never reads YAML (it
 runs in bare Pyodide): the build parses the files here and hands the figures plain dicts.
+``common.direction`` is in no file: ``strings_for`` adds it from the language code, the same
+direction as the page's.
 
     strings = load_strings("docs/figure-strings/he.yml")   # StringsFileError if not valid YAML
     problems = check_strings_dir("docs/figure-strings")   # [] or ["<file>: <section>.<key>: <problem>", ...]
@@ -40,9 +42,15 @@ from pymdownx.superfences import SuperFencesException
 from attention_py.figures import check_strings, get, required_strings
 from site_hooks import ROOT
 from site_hooks.content.yaml_errors import describe
+from site_hooks.i18n.languages import LanguageError, direction_of
 
 STRINGS_DIR = ROOT / "docs" / "figure-strings"
 REFERENCE_LANG = "en"
+
+# Keys of `common` that the figures read but no strings file states: the build derives them.
+# A figure's direction is its page's, which Material gives from the language code
+# (site_hooks/i18n/languages.py), so a figure and its page can never disagree.
+DERIVED = ("direction",)
 
 # Sections that no figure reads: the site's own page scripts do (docs/widgets/strings.js).
 # Their keys are whatever the English file defines; every other language must match them.
@@ -62,10 +70,23 @@ _COUNTER = "_figures_count"
 
 @cache
 def strings_for(lang: str) -> dict[str, Any]:
+    """The strings of language ``lang`` as the figures get them: its file, plus what the build
+    derives from the code (``common.direction``, the page's direction)."""
     path = STRINGS_DIR / f"{lang}.yml"
     if not path.exists():
         raise SuperFencesException(f"no figure strings for language {lang!r}: add {path.relative_to(ROOT)}")
-    return load_strings(path)
+    try:
+        direction = direction_of(lang)
+    except LanguageError as error:
+        raise SuperFencesException(str(error)) from None
+    return with_derived(load_strings(path), direction=direction)
+
+
+def with_derived(strings: Mapping[str, Any], *, direction: str) -> dict[str, Any]:
+    """``strings`` with the ``common`` keys no translator writes (``DERIVED``) filled in."""
+    common = dict(strings.get("common") or {})
+    common["direction"] = direction
+    return {**strings, "common": common}
 
 
 def validate(language: str, inputs: dict[str, str], options: dict[str, Any], attrs: dict[str, Any], md: Any) -> bool:
@@ -157,10 +178,21 @@ def check_strings_file(path: str | Path) -> list[str]:
         return [str(error)]  # nothing to compare with until the English file parses
     english = strings if reference is None else reference
     required = dict(required_strings())
+    required["common"] = tuple(key for key in required.get("common", ()) if key not in DERIVED)
     for section in SITE_SECTIONS:
         table = english.get(section)
         required[section] = tuple(table) if isinstance(table, Mapping) else ()
-    return check_strings(strings, required, source=str(path), reference=reference)
+    problems = []
+    common = strings.get("common")
+    stated = [key for key in DERIVED if isinstance(common, Mapping) and key in common]
+    if stated:
+        problems = [
+            f"{path}: common.{key}: remove this line: the build derives it from the language code "
+            "(a figure's direction is its page's)"
+            for key in stated
+        ]
+        strings = {**strings, "common": {k: v for k, v in common.items() if k not in DERIVED}}
+    return problems + check_strings(strings, required, source=str(path), reference=reference)
 
 
 def check_strings_dir(folder: str | Path) -> list[str]:

@@ -43,10 +43,6 @@ from mkdocs.utils import get_relative_url
 
 from devtools.translation_status import SOURCE_LANG, anchor_problems, copied_pages, is_copy, missing_pages
 
-DEFAULT_NOTE = (
-    "This page has not been translated into this language yet, so it is shown in English. "
-    "[Help translate it]({translate})."
-)
 GUIDE_PAGE = "translate.md"
 
 
@@ -118,7 +114,9 @@ def is_english_copy(page: Any, config: MkDocsConfig) -> bool:
 
 def fallback_note(page: Any, config: MkDocsConfig, files: Files) -> str:
     """The note's HTML for a fallback page, in the language being built."""
-    note = (config.extra or {}).get("untranslated_note") or DEFAULT_NOTE
+    # the language's own, or the English of the top-level extra (site_hooks/i18n/languages.py
+    # checks that mkdocs.yml has it, and warns when a language lacks it)
+    note = config.extra["untranslated_note"]
     guide = files.get_file_from_path(GUIDE_PAGE)
     translate = get_relative_url(guide.url, page.url) if guide is not None else "#"
     body = markdown.markdown(note.replace("{translate}", translate))

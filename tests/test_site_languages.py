@@ -1,0 +1,214 @@
+"""A language is its folder, its strings file and its entry in mkdocs.yml: the build derives
+its script, checks its face and takes its direction from the code (site_hooks/i18n/languages.py).
+
+Each check is tried on a language that gets it wrong, and the message must name the
+language and say what to write.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from mkdocs.config import load_config
+from mkdocs.exceptions import PluginError
+
+from site_hooks.assets.vendored import FontFace, font_assets, offered_faces
+from site_hooks.content.figures import check_strings_file, strings_for
+from site_hooks.i18n import languages
+from site_hooks.i18n.languages import LanguageError, direction_of, face_of, resolve, script_of, text_problems
+
+ROOT = Path(__file__).resolve().parents[1]
+FACES = {
+    "latin-only": FontFace("latin-only", "Latin Only", ("latin", "latin-ext")),
+    "hebrew-face": FontFace("hebrew-face", "Hebrew Face", ("hebrew", "latin", "latin-ext")),
+    "arabic-face": FontFace("arabic-face", "Arabic Face", ("arabic", "latin", "latin-ext")),
+}
+
+
+def entry(locale: str, default: bool = False, build: bool = True, **extra: object) -> SimpleNamespace:
+    """An entry of the i18n plugin's ``languages`` list, as the plugin hands it over."""
+    return SimpleNamespace(locale=locale, default=default, build=build, extra=extra or None)
+
+
+# The script, from the code
+
+
+@pytest.mark.parametrize(
+    ("code", "script"),
+    [("en", "latin"), ("pt-BR", "latin"), ("ru", "cyrillic"), ("uk", "cyrillic"), ("he", "hebrew"),
+     ("ar", "arabic"), ("fa", "arabic"), ("ur", "arabic"), ("el", "greek"), ("vi", "vietnamese")],
+)
+def test_the_script_comes_from_the_code(code, script):
+    assert script_of(code) == script
+
+
+def test_an_entry_may_declare_its_script():
+    assert script_of("sr", "latin") == "latin"  # Serbian is written in both
+    assert script_of("xx", "arabic") == "arabic"
+
+
+def test_an_unknown_code_asks_for_script_in_the_entry():
+    with pytest.raises(LanguageError) as error:
+        script_of("xx")
+    message = str(error.value)
+    assert message.startswith("xx: ")
+    assert "`extra: {script: ...}`" in message and "cyrillic" in message
+
+
+def test_an_unknown_declared_script_lists_the_known_ones():
+    with pytest.raises(LanguageError, match=r"^xx: extra.script 'klingon' is not a script .* hebrew"):
+        script_of("xx", "klingon")
+
+
+# The face
+
+
+def test_a_language_without_a_face_stops_the_build_naming_it():
+    with pytest.raises(LanguageError) as error:
+        face_of("he", None, "hebrew", FACES)
+    message = str(error.value)
+    assert message.startswith("he: no face: ")
+    assert "`extra: {font: ...}`" in message
+    assert "faces that cover hebrew: hebrew-face" in message
+
+
+def test_a_face_that_does_not_cover_the_script_stops_the_build():
+    with pytest.raises(LanguageError) as error:
+        face_of("fa", "hebrew-face", "arabic", FACES)
+    message = str(error.value)
+    assert message.startswith("fa: the face 'hebrew-face' does not cover the arabic script")
+    assert "lacks the subsets arabic" in message and "faces that cover arabic: arabic-face" in message
+
+
+def test_a_script_no_face_covers_says_a_maintainer_must_add_one():
+    with pytest.raises(LanguageError, match="no face the site offers covers cyrillic"):
+        face_of("ru", "latin-only", "cyrillic", FACES)
+
+
+def test_a_face_the_site_does_not_offer_lists_the_offered_ones():
+    with pytest.raises(LanguageError, match=r"^de: extra.font 'hebo' is not a face the site offers; choose one of: "):
+        face_of("de", "hebo", "latin", FACES)
+
+
+def test_a_face_that_covers_the_script_is_taken():
+    assert face_of("ar", "arabic-face", "arabic", FACES).family == "Arabic Face"
+
+
+def test_the_offered_faces_cover_latin_hebrew_arabic_and_cyrillic():
+    covered = {script for face in offered_faces().values() for script in languages.covered_scripts(face)}
+    assert {"latin", "hebrew", "arabic", "cyrillic"} <= covered
+
+
+# The direction, from Material, which sets the page's
+
+
+@pytest.mark.parametrize(("code", "direction"), [("en", "ltr"), ("de", "ltr"), ("he", "rtl"), ("fa", "rtl"), ("ar", "rtl"), ("ur", "rtl")])
+def test_the_direction_is_materials_for_the_code(code, direction):
+    assert direction_of(code) == direction
+
+
+def test_a_code_material_does_not_know_stops_the_build():
+    with pytest.raises(LanguageError, match=r"^xx: Material for MkDocs has no translation for the code 'xx'"):
+        direction_of("xx")
+
+
+def test_a_script_against_the_pages_direction_stops_the_build():
+    with pytest.raises(LanguageError, match=r"^de: written in arabic, a right-to-left script, but Material lays out 'de' pages ltr"):
+        resolve(entry("de", font="arabic-face", script="arabic"), FACES)
+
+
+def test_an_entry_resolves_to_script_face_and_direction():
+    language = resolve(entry("fa", font="arabic-face"), FACES)
+    assert (language.script, language.direction, language.face.family, language.home) == ("arabic", "rtl", "Arabic Face", "fa/")
+    assert language.subsets == ("arabic", "latin", "latin-ext")
+
+
+# Figures take the page's direction; strings files do not state it
+
+
+def test_figures_get_the_direction_of_the_language_code():
+    for code in ("en", "he", "fa"):
+        assert strings_for(code)["common"]["direction"] == direction_of(code)
+
+
+def test_a_strings_file_that_states_the_direction_is_told_to_remove_it(tmp_path):
+    english = (ROOT / "docs" / "figure-strings" / "en.yml").read_text(encoding="utf-8")
+    (tmp_path / "en.yml").write_text(english, encoding="utf-8")
+    (tmp_path / "ar.yml").write_text(english.replace("common:\n", "common:\n  direction: ltr\n", 1), encoding="utf-8")
+    problems = check_strings_file(tmp_path / "ar.yml")
+    assert problems == [
+        f"{tmp_path / 'ar.yml'}: common.direction: remove this line: the build derives it from the language code "
+        "(a figure's direction is its page's)"
+    ]
+
+
+# Texts of the entries
+
+
+DEFAULTS = {"made_with": "Made with", "untranslated_note": "Not translated. [Help]({translate}).", "not_found": "None. [Home]({home})."}
+
+
+def test_a_language_lacking_a_text_is_warned_about_by_key():
+    complete = {"made_with": "Gemacht mit", "untranslated_note": "Fehlt. [Hilfe]({translate}).", "not_found": "Nichts. [Start]({home})."}
+    partial = dict(complete)
+    del partial["made_with"]
+    problems = text_problems(DEFAULTS, [entry("en", default=True), entry("de", font="latin-only", **partial)])
+    assert problems == [
+        "de: extra.made_with is missing from its entry in mkdocs.yml, so its pages show the English 'Made with'; "
+        "add it in the language"
+    ]
+    assert text_problems(DEFAULTS, [entry("de", font="latin-only", **complete)]) == []
+    assert text_problems(DEFAULTS, [entry("de", build=False)]) == []  # not built, not checked
+
+
+def test_a_text_that_lost_its_link_or_a_misspelt_key_is_warned_about():
+    problems = text_problems(DEFAULTS, [entry("de", font="latin-only", made_with="Gemacht mit", made_width="x",
+                                              untranslated_note="Fehlt.", not_found="Nichts. [Start]({home}).")])
+    assert "de: extra.untranslated_note lost {translate} (keep it)" in problems
+    assert any(p.startswith("de: extra.made_width is not read by anything") for p in problems)
+    assert len(problems) == 2
+
+
+# The real configuration
+
+
+@pytest.fixture(scope="module")
+def config():
+    return load_config(str(ROOT / "mkdocs.yml"))
+
+
+def test_every_built_language_in_mkdocs_yml_has_a_face_covering_its_script(config):
+    built = languages.site_languages(config)
+    assert built and sum(language.default for language in built) == 1
+    assert languages.text_problems(languages.texts_of(config.extra), languages.built_entries(config)) == []
+
+
+def test_the_build_stops_on_an_entry_without_a_face(config):
+    language = next(e for e in languages.built_entries(config) if not e.default)
+    saved = dict(language.extra)
+    try:
+        del language.extra["font"]
+        with pytest.raises(PluginError, match=rf"\n  {language.locale}: no face: "):
+            languages.site_languages(config)
+    finally:
+        language.extra.clear()
+        language.extra.update(saved)
+
+
+def test_the_generated_css_gives_each_language_its_face_and_no_hand_written_rule_does(config):
+    built = languages.site_languages(config)
+    files, css = font_assets((lang.locale, lang.face, lang.subsets) for lang in built)
+    for lang in built:
+        assert f':root[lang="{lang.locale}"]{{--md-text-font:"{lang.face.family}"}}' in css
+        assert f"assets/fonts/{lang.face.name}-{lang.subsets[0]}-400-normal.woff2" in files
+    site_css = (ROOT / "docs" / "assets" / "extras" / "site.css").read_text(encoding="utf-8")
+    assert not re.search(r":root\[lang=", site_css), "the per-language font rules are generated from mkdocs.yml"
+
+
+def test_the_languages_comment_in_mkdocs_yml_names_no_python_or_css():
+    text = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    comment = text[text.index("# Adding a language"): text.index("- i18n:")]
+    assert "vendored.py" not in comment and "site.css" not in comment and "404.html" not in comment
