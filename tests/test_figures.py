@@ -12,7 +12,10 @@ from attention_py.figures import FIGURES, StateError, update
 from attention_py.figures._format import percent_shares
 from attention_py.figures._sentence import parse_tokens, pronoun_index, read
 from attention_py.figures._strings import MissingStringError
+from tests.languages import LANGUAGES, language
 from tests.test_figures_support import LANGS, NON_FINITE, STRINGS_DIR, parse, skeleton, strings
+
+RIGHT_TO_LEFT = [lang.code for lang in LANGUAGES if lang.direction == "rtl"]  # from their own writing
 
 NAMES = [
     "embedding_space", "weighted_average", "dot_product", "qkv", "softmax", "softmax_scale",
@@ -37,7 +40,7 @@ def test_default_render_is_one_wellformed_root_with_its_state(name, lang):
     assert root.attrs["data-figure"] == name
     assert json.loads(root.attrs["data-state"]) == FIGURES[name].default_state()
     assert root.attrs["lang"] == lang
-    assert root.attrs["dir"] == ("ltr" if lang == "en" else "rtl")
+    assert root.attrs["dir"] == language(lang).direction
     assert root.attrs["aria-label"]
     assert not NON_FINITE.search(html)
     live = [e for e in root.iter() if e.attrs.get("aria-live") == "polite"]
@@ -162,7 +165,7 @@ def test_pronoun_flips_between_the_two_endings(lang):
         assert weights[she][top] > 0.5
 
 
-@pytest.mark.parametrize("lang", ["he", "fa"])
+@pytest.mark.parametrize("lang", RIGHT_TO_LEFT)
 def test_rtl_sentence_reads_right_to_left_and_maths_stays_ltr(lang):
     root = parse(draw("attention_sentence", lang=lang))
     strip = root.by_class("apy-sentence")[0]

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from attention_py.figures import FIGURES, StateError
 from attention_py.figures._state import Choice, Flag, Integer, Number, Numbers, Subset, Vectors
-from tests.test_figures_support import NON_FINITE, parse, strings
+from tests.test_figures_support import LANGS, NON_FINITE, parse, strings
 
 junk = st.one_of(st.none(), st.booleans(), st.text(max_size=4), st.just("1e400"), st.just("nan"),
                  st.dictionaries(st.text(max_size=2), st.integers(), max_size=1))
@@ -50,7 +50,7 @@ def states_for(name):
 @pytest.mark.parametrize("name", list(FIGURES))
 def test_any_state_is_refused_by_key_or_drawn_finite(name):
     @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-    @given(state=states_for(name), lang=st.sampled_from(["en", "he", "fa"]))
+    @given(state=states_for(name), lang=st.sampled_from(LANGS))
     def check(state, lang):
         try:
             clean = FIGURES[name].normalise(state)

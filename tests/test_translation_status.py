@@ -255,10 +255,13 @@ def test_a_fallback_page_gets_the_note_in_the_readers_language() -> None:
     assert '<div lang="en" dir="ltr">\n<h1>Title</h1>\n</div>' in html
 
 
-def test_the_note_falls_back_to_english_and_translated_pages_get_none() -> None:
+def test_without_a_guide_page_the_note_links_nowhere_and_translated_pages_get_none() -> None:
+    """(The English note, in the top-level extra of mkdocs.yml, is what a language without
+    its own gets: the i18n plugin merges the two; site_hooks/i18n/languages.py warns.)"""
     page = fake_page("en", "xx", "xx/a/")
-    html = translations.on_page_content("<p>x</p>", page, SimpleNamespace(extra={}), FakeFiles(None))
-    assert "has not been translated" in html
+    config = SimpleNamespace(extra={"untranslated_note": "Not translated yet. [Help]({translate})"})
+    html = translations.on_page_content("<p>x</p>", page, config, FakeFiles(None))
+    assert "Not translated yet" in html and '<a href="#">Help</a>' in html
     for own in (fake_page("xx", "xx", "xx/a/"), fake_page("en", "en", "a/")):
         assert translations.on_page_content("<p>x</p>", own, SimpleNamespace(extra={}), FakeFiles(None)) == "<p>x</p>"
 

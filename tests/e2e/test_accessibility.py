@@ -18,14 +18,15 @@ from collections.abc import Iterator
 import pytest
 
 from devtools.wheels import ROOT
+from tests.languages import DEFAULT, LANGUAGES
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
-PREFIX = {"en": "", "he": "he/", "fa": "fa/"}
+PREFIX = {lang.code: lang.prefix for lang in LANGUAGES}  # every built language (mkdocs.yml)
 PAGES = ("", "what-matters/", "information-flow/", "gallery/", "playground/", "glossary/",
          "translate/", "notebooks/first-steps/", "notebooks/information-flow/", "reference/")
 # The reference is generated from the English docstrings in every language: English only.
-CASES = [(lang, path) for lang in PREFIX for path in PAGES if lang == "en" or path != "reference/"]
-CASES.append(("en", "404.html"))  # the one "not found" page, for every language folder
+CASES = [(lang, path) for lang in PREFIX for path in PAGES if lang == DEFAULT.code or path != "reference/"]
+CASES.append((DEFAULT.code, "404.html"))  # the one "not found" page, for every language folder
 SILENT_WORKER = "// a Python worker that never answers: the page stays in its loading state\n"
 
 

@@ -25,10 +25,11 @@ from attention_py import dot, softmax
 from attention_py.figures import FIGURES, update
 from devtools.wheels import ROOT
 from site_hooks.content.figures import load_strings
+from tests.languages import CODES as LANGS
+from tests.languages import LANGUAGES, language
 
 PYTHON_READY_MS = 60_000
-LANGS = ("en", "he", "fa")
-GALLERY = {"en": "gallery/", "he": "he/gallery/", "fa": "fa/gallery/"}
+GALLERY = {lang.code: f"{lang.prefix}gallery/" for lang in LANGUAGES}  # every built language (mkdocs.yml)
 NAMES = list(FIGURES)
 
 # Records every update the host applies, before any page script runs.
@@ -171,7 +172,7 @@ def test_every_figure_is_in_the_page_without_javascript(browser, site_url, site_
             root = roots.nth(i)
             assert root.get_attribute("id") == f"figure-{i + 1}"
             assert root.get_attribute("lang") == lang
-            assert root.get_attribute("dir") == ("rtl" if lang in ("he", "fa") else "ltr")
+            assert root.get_attribute("dir") == language(lang).direction
             assert root.get_attribute("data-live") is None
             assert json.loads(root.get_attribute("data-state")) == FIGURES[name].default_state()
             expect(root.locator("[data-role=static-hint]")).to_be_visible()
@@ -199,8 +200,7 @@ def test_figures_become_live(galleries, checked, lang):
         root = page.locator(f"#figure-{i + 1}")
         expect(root).to_have_attribute("data-live", "")
         expect(root.locator("[data-role=static-hint]")).to_be_hidden()
-        if lang != "en":
-            expect(root).to_have_attribute("dir", "rtl")
+        expect(root).to_have_attribute("dir", language(lang).direction)
     expect(page.locator(".apy-fig-status:visible")).to_have_count(0)
 
 
@@ -216,8 +216,8 @@ def test_softmax_slider_by_keyboard(galleries, checked, lang):
     expected = native_update(page, fid, before_state, changes)
     assert expected["ok"]
     z = expected["state"]["z"]
-    # Right is "more" in English; Hebrew and Persian sliders mirror, so there it is "less".
-    assert (z[0] > before_state["z"][0]) == (lang == "en")
+    # Right is "more" left to right; right-to-left sliders mirror, so there it is "less".
+    assert (z[0] > before_state["z"][0]) == (language(lang).direction == "ltr")
     assert state_of(page, fid) == expected["state"]
     assert_page_matches(page, fid, expected["html"])
     # The numbers on screen are softmax of the new scores, as attention_py computes them.

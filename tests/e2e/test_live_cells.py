@@ -16,10 +16,10 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.languages import CODES, language
+
 PYTHON_READY_MS = 60_000  # a loaded 2-core machine can take a while to compile the runtime
 SOFTMAX_OUTPUT = re.compile(r"\[0\.140\d*, 0\.231\d*, 0\.628\d*\]")
-HOME = {"en": "", "he": "he/", "fa": "fa/"}
-RUN_LABEL = {"en": "Run", "he": "הרצה", "fa": "اجرا"}
 STORAGE_PREFIX = "attention_py:live-cell:"
 
 
@@ -55,7 +55,7 @@ def python_page(shared_python_page, module_context) -> Iterator[Page]:
 
 
 def open_home(page: Page, base_url: str, lang: str = "en") -> None:
-    page.goto(f"{base_url}/{HOME[lang]}")
+    page.goto(f"{base_url}/{language(lang).prefix}")
     page.evaluate("localStorage.clear()")
     page.locator(".live-cell--mounted").first.wait_for()
 
@@ -265,16 +265,16 @@ def test_code_that_swallows_the_interrupt_gets_a_fresh_session(warm_page, isolat
 # --- how it looks and reads -----------------------------------------------------------------
 
 
-@pytest.mark.parametrize("lang", HOME)
+@pytest.mark.parametrize("lang", CODES)
 def test_cells_speak_the_page_language_and_code_stays_left_to_right(warm_page, site_url, lang):
     open_home(warm_page, site_url, lang)
     cell = first_cell(warm_page)
-    expect(cell.locator(".live-cell__run")).to_have_text(RUN_LABEL[lang])
+    expect(cell.locator(".live-cell__run")).to_have_text(language(lang).page_string("run"))
     expect(cell.locator(".cm-editor")).to_have_attribute("dir", "ltr")
     expect(cell.locator(".live-cell__output")).to_have_attribute("dir", "ltr")
     assert cell.locator(".cm-content").get_attribute("aria-label")
     bar_direction = cell.locator(".live-cell__bar").evaluate("el => getComputedStyle(el).direction")
-    assert bar_direction == ("ltr" if lang == "en" else "rtl")
+    assert bar_direction == language(lang).direction
 
 
 def test_tab_indents_and_escape_then_tab_leaves_the_editor(warm_page, site_url):

@@ -7,14 +7,17 @@ another host for anything or logs an error.
 from __future__ import annotations
 
 import json
+import re
 from urllib.parse import urlsplit
 
 import pytest
 
+from tests.languages import CODES, DEFAULT, LANGUAGES, OTHERS, language, language_of_path
 from tests.test_figures_support import ROOT, strings
 
-LANGUAGES = {"en": ("", "ltr"), "he": ("he/", "rtl"), "fa": ("fa/", "rtl")}
-FONTS = {"en": None, "he": "Heebo", "fa": "Vazirmatn"}
+# The languages come from mkdocs.yml (tests/languages.py), with what each test needs to know
+# about them derived from their own files.
+RIGHT_TO_LEFT = [lang.code for lang in LANGUAGES if lang.direction == "rtl"]
 NOTEBOOK = "notebooks/first-steps/"
 
 
@@ -33,31 +36,33 @@ def _path(url: str) -> str:
     return urlsplit(url).path
 
 
-def _language_of(path: str) -> str:
-    first = path.lstrip("/").split("/", 1)[0]
-    return first if first in ("he", "fa") else "en"
+_language_of = language_of_path
 
 
-@pytest.mark.parametrize("lang", LANGUAGES)
+def test_languages_are_read_from_mkdocs_yml():
+    """Guards every parametrized test below against checking nothing."""
+    assert len(CODES) >= 2 and DEFAULT.prefix == "" and RIGHT_TO_LEFT, CODES
+
+
+@pytest.mark.parametrize("lang", CODES)
 def test_home_page_has_its_language_and_direction(site_page, site_url, lang):
-    prefix, direction = LANGUAGES[lang]
-    site_page.goto(f"{site_url}/{prefix}")
+    """The direction expected is the one the language's own home page is written in."""
+    direction = language(lang).direction
+    site_page.goto(f"{site_url}/{language(lang).prefix}")
     assert site_page.evaluate("document.documentElement.lang") == lang
     assert site_page.evaluate("document.body.dir") == direction
     assert site_page.evaluate("getComputedStyle(document.querySelector('.md-content')).direction") == direction
-    footer = site_page.locator(".md-copyright").inner_text()
-    assert footer.startswith("Made with") is (lang == "en"), footer  # the theme's own line too
 
 
 def test_home_pages_load_no_missing_resource(page, site_url):
     """Everything the home pages load, live cells and their Python runtime included, exists.
 
-    One page visits the three languages, so the runtime is fetched once (browser cache).
+    One page visits every language, so the runtime is fetched once (browser cache).
     """
     failed: list[str] = []
     page.on("response", lambda response: failed.append(f"{response.status} {response.url}") if response.status >= 400 else None)
-    for prefix, _ in LANGUAGES.values():
-        page.goto(f"{site_url}/{prefix}", wait_until="networkidle")
+    for lang in LANGUAGES:
+        page.goto(f"{site_url}/{lang.prefix}", wait_until="networkidle")
         page.wait_for_timeout(500)  # late requests of scripts that ran after network idle
     assert not failed
 
@@ -68,41 +73,65 @@ def test_the_not_found_page_is_english_and_leads_home_in_every_language(site_pag
     site_page.goto(f"{site_url}/404.html")
     assert site_page.evaluate("document.documentElement.lang") == "en"
     assert site_page.evaluate("document.body.dir") == "ltr"
-    for lang, (prefix, direction) in LANGUAGES.items():
-        message = site_page.locator(f".md-content p[lang='{lang}']")
-        assert message.get_attribute("dir") == direction
+    for lang in LANGUAGES:
+        message = site_page.locator(f".md-content p[lang='{lang.code}']")
+        assert message.get_attribute("dir") == lang.direction
         href = message.locator("a").get_attribute("href")
-        assert href == f"/{prefix}"
+        assert href == f"/{lang.prefix}"
         assert site_page.request.get(f"{site_url}{href}").ok
 
 
-@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("lang", CODES)
 def test_page_carries_the_strings_of_its_language_for_its_scripts(site_page, site_url, lang):
     """Live cells and figures speak from the ``page`` section of the language's strings file."""
-    site_page.goto(f"{site_url}/{LANGUAGES[lang][0]}")
+    site_page.goto(f"{site_url}/{language(lang).prefix}")
     embedded = json.loads(site_page.locator("#apy-page-strings").text_content())
     assert embedded == strings(lang)["page"]
 
 
-@pytest.mark.parametrize("lang", LANGUAGES)
-def test_text_uses_the_self_hosted_face_of_its_language(site_page, site_url, lang):
-    site_page.goto(f"{site_url}/{LANGUAGES[lang][0]}", wait_until="networkidle")
+def _self_hosted_families(site_dir) -> set[str]:
+    css = (site_dir / "assets" / "fonts" / "fonts.css").read_text(encoding="utf-8")
+    return set(re.findall(r"font-family:\s*['\"]([^'\"]+)['\"]", css))
+
+
+@pytest.mark.parametrize("lang", CODES)
+def test_text_uses_the_self_hosted_face_of_its_language(site_page, site_url, site_dir, lang):
+    """A translation's text is set in a face the site hosts itself (assets/fonts/), and that
+    face is loaded; faces of other languages are not downloaded."""
+    site_page.goto(f"{site_url}/{language(lang).prefix}", wait_until="networkidle")
     loaded = site_page.evaluate(
         "document.fonts.ready.then(fonts => [...fonts].filter(f => f.status === 'loaded').map(f => f.family))"
     )
     families = {family.strip("'\"") for family in loaded}
-    expected = FONTS[lang]
-    if expected is None:
-        assert not families & {"Heebo", "Vazirmatn"}
-    else:
-        assert expected in families
-        assert expected in site_page.evaluate("getComputedStyle(document.querySelector('.md-content p')).fontFamily")
+    hosted = _self_hosted_families(site_dir)
+    first = site_page.evaluate("getComputedStyle(document.querySelector('.md-content p')).fontFamily")
+    first = first.split(",")[0].strip().strip("'\"")
+    if lang != DEFAULT.code:
+        assert first in hosted, (f"language {lang!r}: its text is set in {first!r}, not in a self-hosted face "
+                                 f"({', '.join(sorted(hosted))}); give it one (see docs/en/translate.md)")
+    if first in hosted:
+        assert first in families, f"{first} is declared but was not loaded"
+    assert families <= {first}, f"faces of other languages were loaded: {families - {first}}"
 
 
-@pytest.mark.parametrize(
-    ("start", "target"),
-    [("", "he/"), ("he/", "fa/"), ("fa/", ""), (f"he/{NOTEBOOK}", f"fa/{NOTEBOOK}"), (f"fa/{NOTEBOOK}", NOTEBOOK)],
-)
+@pytest.mark.parametrize("lang", CODES)
+def test_footer_says_made_with_in_the_language(site_page, site_url, lang):
+    """The theme's own footer line speaks the page's language (its entry's extra.made_with)."""
+    expected = language(lang).text("made_with")
+    site_page.goto(f"{site_url}/{language(lang).prefix}")
+    assert site_page.locator(".md-copyright").inner_text().strip().startswith(expected.strip())
+
+
+def _switches() -> list[tuple[str, str]]:
+    """Home to home around every language (en -> he -> fa -> en), and a notebook from each
+    translation to the next one, the last back to the default language."""
+    homes = [lang.prefix for lang in LANGUAGES]
+    pairs = list(zip(homes, homes[1:] + homes[:1]))
+    translations = [f"{lang.prefix}{NOTEBOOK}" for lang in LANGUAGES[1:]]
+    return pairs + list(zip(translations, translations[1:] + [NOTEBOOK]))
+
+
+@pytest.mark.parametrize(("start", "target"), _switches())
 def test_language_switcher_leads_to_the_same_page_in_the_other_language(site_page, site_url, start, target):
     site_page.goto(f"{site_url}/{start}")
     target_lang = _language_of(target)
@@ -123,21 +152,23 @@ def _search(page, query: str) -> list[str]:
     return [_path(href) for href in results.evaluate_all("links => links.map(a => a.href)")]
 
 
-@pytest.mark.parametrize(
-    ("lang", "query"),
-    [("en", "softmax"), ("he", "softmax"), ("fa", "softmax"), ("he", "מחברת"), ("fa", "سازوکار"), ("en", "notebook")],
-)
+# "softmax" is on pages of every language; the other word is the language's own, taken from
+# its home page's title (tests/languages.py), so it is found only in its own pages.
+SEARCHES = [(code, "softmax") for code in CODES] + [(lang.code, lang.search_word) for lang in LANGUAGES]
+
+
+@pytest.mark.parametrize(("lang", "query"), SEARCHES)
 def test_search_returns_pages_of_the_current_language(site_page, site_url, lang, query):
-    site_page.goto(f"{site_url}/{LANGUAGES[lang][0]}")
+    site_page.goto(f"{site_url}/{language(lang).prefix}")
     paths = _search(site_page, query)
     assert paths
     others = [path for path in paths if _language_of(path) != lang]
     assert not others, f"results from other languages: {others}"
 
 
-@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("lang", CODES)
 def test_notebook_is_rendered_as_a_page_with_its_outputs(site_page, site_url, lang):
-    response = site_page.goto(f"{site_url}/{LANGUAGES[lang][0]}{NOTEBOOK}")
+    response = site_page.goto(f"{site_url}/{language(lang).prefix}{NOTEBOOK}")
     assert response is not None and response.ok
     assert response.headers["content-type"].startswith("text/html")
     assert site_page.evaluate("document.documentElement.lang") == lang
@@ -148,9 +179,9 @@ def test_notebook_is_rendered_as_a_page_with_its_outputs(site_page, site_url, la
     assert site_page.locator("#weights-add-up-to-one").count() == 1  # the anchor shared by all languages
 
 
-@pytest.mark.parametrize("lang", ["he", "fa"])
+@pytest.mark.parametrize("lang", RIGHT_TO_LEFT)
 def test_math_and_code_stay_left_to_right_in_rtl_pages(site_page, site_url, lang):
-    site_page.goto(f"{site_url}/{LANGUAGES[lang][0]}")
+    site_page.goto(f"{site_url}/{language(lang).prefix}")
     site_page.locator(".arithmatex .katex").first.wait_for(timeout=10_000)
     directions = site_page.evaluate(
         """() => ({
@@ -170,5 +201,5 @@ def test_math_and_code_stay_left_to_right_in_rtl_pages(site_page, site_url, lang
 
 
 def test_math_in_notebooks_is_typeset_by_katex(site_page, site_url):
-    site_page.goto(f"{site_url}/he/{NOTEBOOK}")
+    site_page.goto(f"{site_url}/{language(RIGHT_TO_LEFT[0]).prefix}{NOTEBOOK}")
     site_page.locator(".jupyter-wrapper .arithmatex .katex").first.wait_for(timeout=10_000)
