@@ -1,0 +1,371 @@
+"""A language added the way the translators' guide (docs/en/translate.md) says, and nothing
+else: does the site then build, and do its readers get what the guide promises?
+
+A throwaway copy of the repository gets Urdu (``ur``, right to left, Arabic script), made by
+the steps of "Add a language", read from the guide itself rather than restated here:
+
+1. a folder of pages with only the page being translated, copied from English and
+   translated (``index.md``, the guide's suggested first page: prose in Urdu, headings with
+   their English anchors, code and figure blocks kept as they are);
+2. the entry of the guide's YAML example, its values in Urdu, ``font`` the face whose row of
+   the guide's table names Urdu, and every text of the top-level ``extra`` (the comment of
+   the example says to copy them all), inserted beside the other languages in mkdocs.yml;
+3. a copy of ``en.yml`` as the strings file, with values translated.
+
+The copy is built once with ``--strict``, and the test checks the new language's home page
+(language, direction, face, its strings, its live cell), an untranslated page (the English
+fallback under the Urdu note), its search, the 404 page's Urdu message, the language menu,
+and the status command's view of the copy. A step of the guide that no longer works fails
+here, whoever changed the code under it.
+
+The copy, in the system's temporary folder (SCRATCH), is made afresh from the repository on
+every run; it shares node_modules and .venv (symlinks) and keeps its own .cache between
+runs, so the wheel, the widget bundle and the executed notebooks are made once.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+import yaml
+
+from devtools.static_server import serve
+from tests.languages import built_languages
+
+ROOT = Path(__file__).resolve().parents[2]
+GUIDE = ROOT / "docs" / "en" / "translate.md"
+CODE = "ur"
+COPIED = ("docs", "mkdocs.yml", "site_hooks", "attention_py", "devtools", "scripts", "pyproject.toml",
+          "README.md", "package.json", "package-lock.json", "setup.cfg", "setup.py", "MANIFEST.in", "LICENSE")
+LINKED = ("node_modules", ".venv")
+# The throwaway copy: rebuilt from the repository on every run, at one place outside it (see
+# make_copy), per user and per checkout.
+SCRATCH = (Path(tempfile.gettempdir()) / f"attention_py-new-language-{os.getuid()}"
+           / hashlib.sha256(str(ROOT).encode()).hexdigest()[:12] / "repo")
+PYTHON_STARTERS = ("**/assets/widgets/live-cells.js", "**/assets/widgets/figures.js")
+
+# What a translator into Urdu would write. Texts of the top-level `extra` not listed here (a
+# key added later) are copied in English, placeholders and all, as a translator's first step.
+TITLE = "توجہ، ایک وقت میں ایک سطر"
+PARAGRAPH = "یہ سائٹ ٹرانسفارمر ماڈلوں کے مرکز میں موجود توجہ کے نظام کو ایک چھوٹے پائتھون پیکج سے سمجھاتی ہے۔"
+HEADING = "اس صفحے کا ایک حصہ"
+ITEM = "اس سائٹ کا ایک صفحہ"
+TEXTS = {
+    "name": "اردو",
+    "site_description": "ٹرانسفارمرز میں توجہ کا نظام، سادہ پائتھون میں۔",
+    "Articles": "مضامین",
+    "Notebooks": "نوٹ بکس",
+    "Reference": "حوالہ",
+    "dark": "گہرے رنگوں پر جائیں",
+    "light": "ہلکے رنگوں پر جائیں",
+    "made_with": "تیار کردہ بمدد",
+    "untranslated_note": "اس صفحے کا ابھی اردو میں ترجمہ نہیں ہوا، اس لیے یہ انگریزی میں دکھایا جا رہا ہے۔ [ترجمے میں مدد کریں]({translate})",
+    "not_found": "اس پتے پر کوئی صفحہ نہیں ہے۔ [اردو کے سرورق پر جائیں]({home})۔",
+    "notebook_download": "یہ نوٹ بک ڈاؤن لوڈ کریں",
+    "notebook_wheel": "پیکج (wheel) ڈاؤن لوڈ کریں",
+    "notebook_run": "اپنے Jupyter میں چلانے کے لیے پیکج بھی ڈاؤن لوڈ کر کے انسٹال کریں: `pip install {wheel}`",
+}
+RUN = "چلائیں"  # page.run of the strings file: the live cells' Run button
+
+
+# --------------------------------------------------------------------------- the guide
+
+
+def guide_section(title_id: str) -> str:
+    """The text of the guide's section whose heading has ``{ #title_id }``."""
+    text = GUIDE.read_text(encoding="utf-8")
+    match = re.search(rf"^## .*\{{ #{title_id} \}}\n(.*?)(?=^## )", text, re.MULTILINE | re.DOTALL)
+    assert match, f"{GUIDE.name} has no section {{ #{title_id} }}"
+    return match.group(1)
+
+
+def guide_entry() -> dict:
+    """The mkdocs.yml entry the guide shows (its ```yaml block), as data."""
+    block = re.search(r"^( *)```yaml\n(.*?)^\1```", guide_section("add-a-language"), re.MULTILINE | re.DOTALL)
+    assert block, "the guide's 'Add a language' shows no ```yaml entry"
+    (entry,) = yaml.safe_load(textwrap.dedent(block.group(2)))
+    return entry
+
+
+def guide_font_for(language: str) -> str:
+    """The `font` of the guide's table whose row names ``language``."""
+    rows = re.findall(r"^\s*\|\s*`([\w-]+)`\s*\|(.*)\|\s*$", guide_section("add-a-language"), re.MULTILINE)
+    fonts = [font for font, covers in rows if language in covers]
+    assert len(fonts) == 1, f"the guide's table of faces should name {language} once: {rows}"
+    return fonts[0]
+
+
+def guide_first_page() -> str:
+    """The page the guide suggests translating first."""
+    match = re.search(r"`([\w/-]+\.md)` is a good first page", guide_section("add-a-language"))
+    assert match, "the guide no longer names a good first page"
+    return match.group(1)
+
+
+# --------------------------------------------------------------------------- the steps
+
+
+def translate_markdown(english: str) -> str:
+    """An English page in Urdu, as the guide asks: prose translated; headings keep their
+    `{ #id }`; code, figure and live-cell blocks and display math left as they are."""
+    out: list[str] = []
+    closing: str | None = None  # what ends the block being copied
+    paragraph = False
+    for line in english.splitlines():
+        if closing is not None:
+            out.append(line)
+            if line.strip().startswith(closing):
+                closing = None
+            continue
+        fence = re.match(r"^\s*(`{3,}|~{3,}|\$\$)", line)
+        heading = re.match(r"^(#+)\s+.*?(\{[^}]*\})\s*$", line)
+        if fence:
+            out.append(line)
+            closing = fence.group(1)
+        elif heading:
+            out.append(f"{heading.group(1)} {TITLE if heading.group(1) == '#' else HEADING} {heading.group(2)}")
+        elif re.match(r"^[-*] ", line):
+            out.append(f"- {ITEM}")
+        elif line.strip() and not line.startswith((" ", "\t")) and not paragraph:
+            out.append(PARAGRAPH)
+        elif not line.strip():
+            out.append("")
+        paragraph = bool(line.strip()) and not (fence or heading)
+    return "\n".join(out) + "\n"
+
+
+def urdu_entry(entry: dict, top_extra: dict) -> dict:
+    """The guide's example entry with Urdu values."""
+    entry = json.loads(json.dumps(entry))  # a deep copy
+    entry["locale"] = CODE
+    entry["name"] = TEXTS["name"]
+    entry["site_description"] = TEXTS["site_description"]
+    entry["nav_translations"] = {key: TEXTS[key] for key in entry["nav_translations"]}
+    toggles = entry["theme"]["palette"]
+    assert len(toggles) == 2, "the guide's entry names the two colour-scheme toggles"
+    toggles[0]["toggle"]["name"], toggles[1]["toggle"]["name"] = TEXTS["dark"], TEXTS["light"]
+    extra = entry["extra"]
+    extra["font"] = guide_font_for("Urdu")
+    for key, english in top_extra.items():  # "... and every other text of the `extra` at the top"
+        extra[key] = TEXTS.get(key, english)
+    return entry
+
+
+def add_entry(mkdocs_yml: Path, entry: dict) -> None:
+    """Appends ``entry`` to the i18n plugin's `languages` list, as text (the file has tags a
+    YAML round trip would lose)."""
+    lines = mkdocs_yml.read_text(encoding="utf-8").splitlines(keepends=True)
+    first = next(i for i, line in enumerate(lines) if re.match(r"^\s*- locale: ", line))
+    indent = len(lines[first]) - len(lines[first].lstrip())
+    end = next(i for i in range(first + 1, len(lines))
+               if lines[i].strip() and not lines[i].lstrip().startswith("#")
+               and len(lines[i]) - len(lines[i].lstrip()) < indent)
+    text = yaml.safe_dump([entry], allow_unicode=True, sort_keys=False, width=1000)
+    lines[end:end] = [textwrap.indent(text, " " * indent)]
+    mkdocs_yml.write_text("".join(lines), encoding="utf-8")
+
+
+def translate_strings(english: str) -> str:
+    """en.yml copied and translated (here: the Run button, enough for the page to show it)."""
+    translated, count = re.subn(r'^(  run: )"Run"$', rf'\1"{RUN}"', english, flags=re.MULTILINE)
+    assert count == 1, "en.yml's page section no longer has `run: \"Run\"`"
+    return translated
+
+
+def make_copy(target: Path) -> None:
+    """The files the build reads, copied afresh into ``target``; node_modules and .venv linked.
+
+    ``target/.cache`` is kept from the last run: mkdocs-jupyter keys its cache of executed
+    notebooks by their absolute path, so only a copy that stays at one place finds them again
+    (a build of 30 s instead of 75 s). A first run starts from the repository's wheel and
+    widget bundle (.cache/site-assets)."""
+    for child in target.iterdir():
+        if child.name != ".cache":
+            shutil.rmtree(child) if child.is_dir() and not child.is_symlink() else child.unlink()
+    for name in COPIED:
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, target / name, ignore=shutil.ignore_patterns("__pycache__", ".ipynb_checkpoints"))
+        elif source.exists():
+            shutil.copy2(source, target / name)
+    for name in LINKED:
+        (target / name).symlink_to(ROOT / name)
+    assets = ROOT / ".cache" / "site-assets"
+    if not (target / ".cache").exists() and assets.is_dir():
+        shutil.copytree(assets, target / ".cache" / "site-assets")
+
+
+def add_language(repo: Path) -> dict:
+    """The guide's three steps, on the copy at ``repo``; returns the entry written."""
+    docs = repo / "docs"
+    first = guide_first_page()
+    (docs / CODE).mkdir()
+    (docs / CODE / first).write_text(translate_markdown((docs / "en" / first).read_text(encoding="utf-8")),
+                                     encoding="utf-8")
+    config = yaml.load((repo / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_Tolerant)
+    entry = urdu_entry(guide_entry(), config.get("extra") or {})
+    add_entry(repo / "mkdocs.yml", entry)
+    strings = docs / "figure-strings"
+    (strings / f"{CODE}.yml").write_text(translate_strings((strings / "en.yml").read_text(encoding="utf-8")),
+                                         encoding="utf-8")
+    return entry
+
+
+class _Tolerant(yaml.SafeLoader):
+    pass
+
+
+_Tolerant.add_multi_constructor("!", lambda loader, suffix, node: None)
+_Tolerant.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
+
+
+# --------------------------------------------------------------------------- the build
+
+
+class NewLanguageSite:
+    def __init__(self, repo: Path, site: Path, entry: dict, url: str) -> None:
+        self.repo, self.site, self.entry, self.url = repo, site, entry, url
+
+
+@pytest.fixture(scope="module")
+def new_language(tmp_path_factory: pytest.TempPathFactory) -> Iterator[NewLanguageSite]:
+    SCRATCH.mkdir(parents=True, exist_ok=True)
+    with open(SCRATCH.parent / "new-language.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # one run at a time uses the scratch copy
+        make_copy(SCRATCH)
+        entry = add_language(SCRATCH)
+        site = tmp_path_factory.mktemp("with-urdu") / "site"
+        result = subprocess.run(
+            [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],
+            cwd=SCRATCH, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"}, capture_output=True, text=True,
+        )
+        if result.returncode:
+            pytest.fail(f"the site with a language added as the guide says does not build:\n{result.stdout}\n"
+                        f"{result.stderr[-6000:]}")
+        with serve(site) as server:
+            yield NewLanguageSite(SCRATCH, site, entry, server.url)
+
+
+@pytest.fixture
+def quiet_page(page):
+    """``page`` without the Python runtime: these checks are about the pages around it."""
+    for pattern in PYTHON_STARTERS:
+        page.route(pattern, lambda route: route.fulfill(body="", content_type="text/javascript"))
+    return page
+
+
+def _markdown_words(text: str) -> str:
+    """What a reader sees of a one-line Markdown text: links become their words."""
+    return re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text).strip()
+
+
+# --------------------------------------------------------------------------- the checks
+
+
+def test_the_steps_follow_the_guide(new_language):
+    """The copy's mkdocs.yml builds Urdu, right to left by its own writing, as tests/languages.py
+    (every per-language test's source) reads it; English is unchanged."""
+    languages = built_languages(new_language.repo / "mkdocs.yml")
+    urdu = next(lang for lang in languages if lang.code == CODE)
+    assert languages[0].code == "en" and urdu.direction == "rtl" and urdu.in_progress
+    assert urdu.title == TITLE and urdu.page_string("run") == RUN
+    assert sorted(p.name for p in (new_language.repo / "docs" / CODE).iterdir()) == [guide_first_page()]
+
+
+def test_its_home_page_is_urdu_right_to_left_in_its_face(quiet_page, new_language):
+    page, url = quiet_page, new_language.url
+    page.goto(f"{url}/{CODE}/", wait_until="networkidle")
+    assert page.evaluate("document.documentElement.lang") == CODE
+    assert page.evaluate("document.body.dir") == "rtl"
+    assert page.evaluate("getComputedStyle(document.querySelector('.md-content')).direction") == "rtl"
+    assert page.locator(".md-content h1").first.inner_text().replace("¶", "").strip() == TITLE
+    assert page.locator(".translation-fallback").count() == 0
+    assert page.locator("div.live-cell").count() >= 1, "the live cell block was kept"
+    assert page.locator(".md-content pre, .live-cell").first.evaluate("e => getComputedStyle(e).direction") == "ltr"
+    strings = json.loads(page.locator("#apy-page-strings").text_content())
+    assert strings["run"] == RUN
+    assert page.locator(".md-copyright").inner_text().strip().startswith(TEXTS["made_with"])
+    # the face the guide's table gives Urdu, self-hosted, loaded and used for the text
+    css = (new_language.site / "assets" / "fonts" / "fonts.css").read_text(encoding="utf-8")
+    package = new_language.entry["extra"]["font"]
+    family = re.search(rf"font-family:\s*['\"]([^'\"]+)['\"][^}}]*src:url\({package}-", css).group(1)
+    first = page.evaluate("getComputedStyle(document.querySelector('.md-content p')).fontFamily")
+    assert first.split(",")[0].strip().strip("'\"") == family, first
+    loaded = page.evaluate("document.fonts.ready.then(f => [...f].filter(x => x.status === 'loaded').map(x => x.family))")
+    assert family in {name.strip("'\"") for name in loaded}
+
+
+def test_an_untranslated_page_is_english_under_the_urdu_note(quiet_page, new_language):
+    page, url = quiet_page, new_language.url
+    response = page.goto(f"{url}/{CODE}/glossary/")
+    assert response is not None and response.ok
+    assert page.evaluate("document.documentElement.lang") == CODE
+    note = page.locator(".translation-fallback")
+    assert note.count() == 1
+    assert note.inner_text().strip() == _markdown_words(TEXTS["untranslated_note"])
+    guide = note.locator("a").get_attribute("href")
+    assert urlsplit(page.url).path == f"/{CODE}/glossary/"
+    assert page.request.get(f"{url}/{CODE}/glossary/{guide}").ok
+    english = page.locator(f".md-content div[lang='en'][dir='ltr']")
+    assert english.count() == 1 and english.locator("h1").count() == 1
+
+
+def test_search_on_its_pages_finds_its_pages(quiet_page, new_language):
+    page, url = quiet_page, new_language.url
+    page.goto(f"{url}/{CODE}/")
+    urdu = built_languages(new_language.repo / "mkdocs.yml")
+    word = next(lang for lang in urdu if lang.code == CODE).search_word
+    for query in (word, "softmax"):  # its own word; an English word of its fallback pages
+        field = page.locator("input.md-search__input")
+        field.click()
+        field.fill(query)
+        field.press("End")  # Material searches on keyup
+        results = page.locator(".md-search-result__list a.md-search-result__link")
+        results.first.wait_for(timeout=10_000)
+        paths = [urlsplit(href).path for href in results.evaluate_all("links => links.map(a => a.href)")]
+        assert paths and all(path.startswith(f"/{CODE}/") for path in paths), (query, paths)
+        if query == word:
+            assert f"/{CODE}/" in paths
+        page.keyboard.press("Escape")
+
+
+def test_the_not_found_page_has_its_message_leading_to_its_home(quiet_page, new_language):
+    page, url = quiet_page, new_language.url
+    page.goto(f"{url}/404.html")  # what a static host serves for any missing address
+    message = page.locator(f".md-content p[lang='{CODE}']")
+    assert message.count() == 1 and message.get_attribute("dir") == "rtl"
+    assert message.inner_text().strip() == _markdown_words(TEXTS["not_found"])
+    href = message.locator("a").get_attribute("href")
+    assert href == f"/{CODE}/" and page.request.get(f"{url}{href}").ok
+
+
+def test_the_language_menu_leads_to_it(quiet_page, new_language):
+    page, url = quiet_page, new_language.url
+    page.goto(f"{url}/what-matters/")
+    links = dict(page.eval_on_selector_all("a.md-select__link[hreflang]", "ls => ls.map(a => [a.hreflang, a.href])"))
+    assert urlsplit(links[CODE]).path == f"/{CODE}/what-matters/"
+    assert page.request.get(links[CODE]).ok
+
+
+def test_the_status_command_sees_one_page_translated(new_language):
+    result = subprocess.run(
+        [sys.executable, "-m", "devtools.translation_status", "--lang", CODE],
+        cwd=new_language.repo, capture_output=True, text=True,
+    )
+    assert result.returncode == 1, result.stdout + result.stderr
+    total = len([p for p in (new_language.repo / "docs" / "en").rglob("*") if p.suffix in (".md", ".ipynb")])
+    assert result.stdout.startswith(f"== {CODE}: 1/{total} pages translated, 0 outdated\n"), result.stdout
+    assert "figure strings" not in result.stdout and "copied, not translated" not in result.stdout
