@@ -5,7 +5,9 @@ In the page it runs inside Pyodide (python-worker.js execs its source as the mod
 plain CPython, so here it is loaded by path and driven with a Python ``emit`` that records
 what the worker would post. Covered: the output cap (and that the page's own copy of the cap
 in output-view.js agrees, through Node), the reader's traceback, the REPL-like value of a last
-expression, KeyboardInterrupt, ``input()``, and calls by dotted name.
+expression, KeyboardInterrupt (a Stop is SIGINT, as Pyodide raises it from the interrupt
+buffer; here ``signal.raise_signal``), ``input()``, calls by dotted name, cells that rebind
+the names the runtime uses, and values nested too deep to show.
 
 Not covered here (Pyodide-only, see tests/e2e/test_live_cells.py): the Pyodide file names in
 _INTERNAL_MARKERS as real frames (only the matching is checked), an interrupt raised by the
@@ -15,10 +17,12 @@ interrupt buffer mid-loop, and C-level writes that bypass sys.stdout.
 from __future__ import annotations
 
 import builtins
+import importlib
 import importlib.util
 import json
 import re
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -33,9 +37,10 @@ FIGURE_SCRIPTS = ("figure-host.js", "figure-page.js")
 
 @pytest.fixture(scope="module")
 def loaded():
-    """The runtime, loaded by path, and its page namespace as loading left it. Loading
-    replaces builtins.input, which is put back after."""
-    saved_input = builtins.input
+    """The runtime, loaded by path, and its page namespace as loading left it. Requests
+    install the runtime's SIGINT handler, which is put back after (with builtins.input, in
+    case an older runtime replaced it at load)."""
+    saved_input, saved_handler = builtins.input, signal.getsignal(signal.SIGINT)
     spec = importlib.util.spec_from_file_location("session_runtime_under_test", RUNTIME_PATH)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -43,6 +48,7 @@ def loaded():
         yield module, dict(module.NAMESPACE)
     finally:
         builtins.input = saved_input
+        signal.signal(signal.SIGINT, saved_handler)
 
 
 @pytest.fixture
@@ -72,15 +78,21 @@ class Page:
         return [kind for kind, _ in self.sent]
 
 
+# The helpers' own JSON, out of reach of a cell's ``json.dumps = None`` (see REBINDINGS).
+JSON_LOADS, JSON_DUMPS = json.loads, json.dumps
+# What the page's Stop (or time limit) does to the running code: Pyodide raises SIGINT.
+STOP = "__import__('signal').raise_signal(__import__('signal').SIGINT)"
+
+
 def run(rt, code: str, cell: int = 1) -> tuple[dict, Page]:
     page = Page()
-    reply = json.loads(rt.run_cell(code, f"<cell {cell}>", page.emit))
+    reply = JSON_LOADS(rt.run_cell(code, f"<cell {cell}>", page.emit))
     return reply, page
 
 
 def call(rt, name: str, args=(), kwargs=None) -> tuple[dict, Page]:
     page = Page()
-    reply = json.loads(rt.call(name, json.dumps(list(args)), json.dumps(kwargs or {}), page.emit))
+    reply = JSON_LOADS(rt.call(name, JSON_DUMPS(list(args)), JSON_DUMPS(kwargs or {}), page.emit))
     return reply, page
 
 
@@ -413,12 +425,12 @@ def test_system_exit_is_reported_and_the_session_lives(rt):
 
 
 def test_input_raises_a_clear_error(rt):
-    assert builtins.input is rt._no_input
     reply, _ = run(rt, "name = input('Your name? ')")
     assert reply["error"].rstrip().endswith(
         "RuntimeError: input() is not available in a live cell: assign the value in the code instead"
     )
     assert reply["error"].count('File "') == 1  # the cell's line only, not the runtime's input()
+    assert builtins.input is not rt._no_input  # only while a request runs: this process keeps its own
 
 
 @pytest.mark.parametrize(
@@ -488,20 +500,46 @@ def test_cells_share_one_namespace_and_keep_what_ran_before_an_error(rt):
 
 
 def test_an_interrupt_ends_the_cell_and_keeps_its_definitions_and_output(rt):
-    reply, page = run(rt, "kept = 'yes'\nprint('so far')\nraise KeyboardInterrupt")
+    reply, page = run(rt, f"kept = 'yes'\nprint('so far')\n{STOP}")
     assert reply == {"status": "interrupted"}
     assert page.text("stdout") == "so far\n"
     assert run(rt, "kept", cell=2)[0]["value"] == "'yes'"
 
 
 def test_an_interrupt_deep_in_a_call_is_still_an_interrupt(rt):
-    reply, _ = run(rt, "def spin(n):\n    if n == 0:\n        raise KeyboardInterrupt\n    spin(n - 1)\nspin(50)")
+    reply, _ = run(rt, f"def spin(n):\n    if n == 0:\n        {STOP}\n    spin(n - 1)\nspin(50)")
     assert reply == {"status": "interrupted"}
 
 
 def test_an_interrupt_the_code_swallows_is_not_reported(rt):
-    reply, _ = run(rt, "try:\n    raise KeyboardInterrupt\nexcept KeyboardInterrupt:\n    pass\n5")
+    reply, _ = run(rt, f"try:\n    {STOP}\nexcept KeyboardInterrupt:\n    pass\n5")
     assert reply == {"status": "ok", "value": "5"}
+
+
+def test_a_keyboard_interrupt_the_code_raises_itself_is_an_error_with_its_traceback(rt):
+    # Nobody pressed Stop: the page must not say "Stopped".
+    reply, page = run(rt, "print('before')\nraise KeyboardInterrupt")
+    assert reply["status"] == "error"
+    assert reply["error"].startswith('Traceback (most recent call last):\n  File "<cell 1>", line 2, in <module>')
+    assert reply["error"].rstrip().endswith("KeyboardInterrupt")
+    assert page.text("stdout") == "before\n"
+    assert_no_runtime_frames(rt, reply["error"])
+
+
+def test_a_keyboard_interrupt_raised_after_a_swallowed_stop_is_still_the_stop(rt):
+    code = f"try:\n    {STOP}\nexcept KeyboardInterrupt:\n    raise KeyboardInterrupt('again')"
+    assert run(rt, code)[0] == {"status": "interrupted"}
+
+
+def test_a_stop_is_a_stop_even_after_a_cell_replaced_the_sigint_handler(rt):
+    run(rt, "import signal\nsignal.signal(signal.SIGINT, signal.default_int_handler)")
+    assert run(rt, STOP, cell=2)[0] == {"status": "interrupted"}
+    assert run(rt, "raise KeyboardInterrupt", cell=3)[0]["status"] == "error"
+
+
+def test_the_code_sees_its_own_sigint_handler_but_the_stop_flag_is_per_request(rt):
+    assert run(rt, STOP)[0] == {"status": "interrupted"}
+    assert run(rt, "raise KeyboardInterrupt", cell=2)[0]["status"] == "error"  # an earlier Stop is forgotten
 
 
 def test_an_interrupt_while_the_last_output_is_sent_is_an_interrupt(rt):
@@ -516,7 +554,7 @@ def test_an_interrupt_while_the_last_output_is_sent_is_an_interrupt(rt):
 
 
 def test_an_interrupted_run_still_says_it_was_truncated(rt):
-    reply, _ = run(rt, "print('x' * 300_000)\nraise KeyboardInterrupt")
+    reply, _ = run(rt, f"print('x' * 300_000)\n{STOP}")
     assert reply == {"status": "interrupted", "truncated": True}
 
 
@@ -545,7 +583,15 @@ def package(tmp_path, monkeypatch):
         "    import sys\n"
         "    sys.stdout.write('no newline')\n"
         "def interrupted():\n"
+        "    import signal\n"
+        "    signal.raise_signal(signal.SIGINT)\n"
+        "def raises_interrupt():\n"
         "    raise KeyboardInterrupt\n"
+        "def deep():\n"
+        "    a = []\n"
+        "    for _ in range(100_000):\n"
+        "        a = [a]\n"
+        "    return a\n"
         "def _private():\n"
         "    return 'private'\n",
         encoding="utf-8",
@@ -654,9 +700,160 @@ def test_an_interrupted_call(rt, package):
     assert call(rt, "callee.tools.interrupted")[0] == {"status": "interrupted"}
 
 
+def test_a_call_that_raises_keyboard_interrupt_itself_is_an_error(rt, package):
+    reply, _ = call(rt, "callee.tools.raises_interrupt")
+    assert reply["status"] == "error" and reply["error"].rstrip().endswith("KeyboardInterrupt")
+
+
 def test_a_call_interrupted_while_its_output_is_sent(rt, package):
     def emit(stream, text):
         raise KeyboardInterrupt
 
     reply = json.loads(rt.call("callee.tools.partial", "[]", "{}", emit))
     assert reply == {"status": "interrupted"}
+
+
+# --- cells that rebind names the runtime uses ---------------------------------------------------
+
+# (code a cell runs, the module attribute it rebinds). Reader code may rebind anything; the
+# runtime took what it needs at import, so the next run, its output, its traceback and a
+# figure's call still work (built-in names come back after the cell's own run).
+REBINDINGS = [
+    ("import json; json.dumps = None", "json", "dumps"),
+    ("import json; json.loads = None", "json", "loads"),
+    ("import builtins; builtins.print = None", "builtins", "print"),
+    ("import builtins; builtins.repr = None", "builtins", "repr"),
+    ("import builtins; del builtins.len", "builtins", "len"),
+    ("import sys; sys.stdout = None", "sys", "stdout"),
+    ("import sys; sys.stderr = None", "sys", "stderr"),
+    ("import traceback; traceback.TracebackException = None", "traceback", "TracebackException"),
+    ("import linecache; linecache.cache = None", "linecache", "cache"),
+    ("import ast; ast.parse = None", "ast", "parse"),
+    ("import importlib; importlib.import_module = None", "importlib", "import_module"),
+    ("import time; time.monotonic = None", "time", "monotonic"),
+]
+
+
+@pytest.fixture
+def restore_rebound():
+    """Returns a function that puts back, in this test process, what the cells rebound (call
+    it before asserting: pytest's own report needs ast.parse, linecache, ...)."""
+    targets = [(module, attr) for _, module, attr in REBINDINGS] + [("traceback", "StackSummary"), ("builtins", "repr")]
+    saved = {(module, attr): getattr(sys.modules[module], attr) for module, attr in targets}
+
+    def restore() -> None:
+        for (module, attr), value in saved.items():
+            setattr(sys.modules[module], attr, value)
+
+    yield restore
+    restore()
+
+
+@pytest.mark.parametrize(("rebind", "module", "attr"), REBINDINGS, ids=[code for code, _, _ in REBINDINGS])
+def test_a_cell_that_rebinds_a_name_does_not_break_later_runs(rt, package, restore_rebound, rebind, module, attr):
+    try:
+        first = run(rt, rebind)[0]
+        later, later_page = run(rt, "print('printed')\nimport sys\nsys.stderr.write('warned\\n')\nlen([1, 2])", cell=2)
+        error = run(rt, "1 / 0", cell=3)[0]
+        figure, figure_page = call(rt, "callee.tools.greet", ["Ada"])
+    finally:
+        restore_rebound()
+    assert first == {"status": "ok", "value": None}
+    assert later == {"status": "ok", "value": "2"}
+    assert later_page.text("stdout") == "printed\n" and later_page.text("stderr") == "warned\n"
+    assert error["status"] == "error" and error["error"].rstrip().endswith("ZeroDivisionError: division by zero")
+    if (module, attr) not in {("linecache", "cache"), ("ast", "parse")}:
+        # (traceback itself needs those two: without them, only the exception's last line)
+        assert 'File "<cell 3>", line 1' in error["error"]
+    assert figure == {"status": "ok", "value": "<b>Ada!</b>"} and figure_page.text("stdout") == "greeting Ada\n"
+
+
+def test_a_rebound_builtin_lasts_for_its_own_run(rt, restore_rebound):
+    try:
+        first, first_page = run(rt, "import builtins\nbuiltins.print = lambda *a: None\nprint('dropped')\nbuiltins.added = 1\n5")
+        second, second_page = run(rt, "print('back')\nadded", cell=2)
+    finally:
+        restore_rebound()
+        vars(builtins).pop("added", None)
+    assert first == {"status": "ok", "value": "5"} and first_page.text("stdout") == ""
+    assert second == {"status": "ok", "value": "1"} and second_page.text("stdout") == "back\n"
+
+
+def test_the_same_run_still_reports_after_breaking_repr_and_traceback(rt, restore_rebound):
+    try:
+        value = run(rt, "import builtins, traceback\nbuiltins.repr = None\ntraceback.TracebackException = None\n[1, 2]")[0]
+        error = run(rt, "import traceback\ntraceback.StackSummary = None\n1 / 0", cell=2)[0]
+    finally:
+        restore_rebound()
+    assert value == {"status": "ok", "value": "[1, 2]"}
+    assert error["status"] == "error" and error["error"].rstrip().endswith("ZeroDivisionError: division by zero")
+
+
+# --- values nested too deep to show ---------------------------------------------------------------
+
+NEST = "a = []\nfor _ in range({n}):\n    a = [a]\n"
+TOO_DEEP = "RecursionError: too deeply nested to show: more than 1000 levels of lists, tuples, dicts or sets"
+
+
+def test_a_value_nested_too_deep_is_a_short_recursion_error(rt):
+    # In Pyodide its repr overflows the browser's stack (a fatal error, a page of wasm frames).
+    reply, _ = run(rt, NEST.format(n=100_000) + "a")
+    assert reply == {"status": "error", "error": TOO_DEEP + "\n"}
+    assert run(rt, "len(str(1))", cell=2)[0] == {"status": "ok", "value": "1"}  # the session lives
+
+
+def test_printing_it_is_the_same_error_at_the_print(rt):
+    reply, page = run(rt, NEST.format(n=100_000) + "print('before')\nprint(a)")
+    assert reply["status"] == "error"
+    assert reply["error"].startswith('Traceback (most recent call last):\n  File "<cell 1>", line 5, in <module>\n')
+    assert reply["error"].rstrip().endswith(TOO_DEEP)
+    assert page.text("stdout") == "before\n"
+    assert_no_runtime_frames(rt, reply["error"])
+
+
+@pytest.mark.parametrize(
+    ("wrap", "show"),
+    [
+        ("[a]", "a"),
+        ("(a,)", "a"),
+        ("(a,)", "{a: 1}"),  # in a dict's key
+        ("{'k': a}", "a"),
+        ("frozenset([(a,)])", "a"),
+        ("frozenset([a])", "{a}"),  # in a set
+        ("type('L', (list,), {'__iter__': lambda self: iter(())})([a])", "a"),  # a subclass's own __iter__ is not trusted
+    ],
+)
+def test_every_kind_of_nesting_counts(rt, wrap, show):
+    reply, _ = run(rt, f"a = ()\nfor _ in range(3000):\n    a = {wrap}\n{show}")
+    assert reply == {"status": "error", "error": TOO_DEEP + "\n"}
+
+
+def test_up_to_the_limit_it_is_shown(rt):
+    depth_1000 = NEST.format(n=999) + "a"  # [] inside 999 lists: 1000 levels
+    assert run(rt, depth_1000)[0]["value"] == "[" * 1000 + "]" * 1000
+    assert run(rt, NEST.format(n=999) + "print(a)", cell=2)[1].text("stdout") == "[" * 1000 + "]" * 1000 + "\n"
+    assert run(rt, NEST.format(n=1000) + "a", cell=3)[0]["status"] == "error"
+
+
+def test_cycles_and_shared_parts_count_once(rt):
+    assert run(rt, "a = []\na.append(a)\na")[0]["value"] == "[[...]]"
+    assert run(rt, "d = {}\nd['self'] = d\nd", cell=2)[0]["value"] == "{'self': {...}}"
+    shared = "x = [1]\nrows = [x] * 100_000\nlen(repr(rows))"
+    assert run(rt, shared, cell=3)[0]["value"] == str(len(repr([[1]] * 100_000)))
+
+
+def test_a_long_flat_value_is_checked_quickly(rt):
+    import time
+
+    started = time.perf_counter()
+    reply, _ = run(rt, "x = list(range(1_000_000))\nprint(len(x))\nx[:3]")
+    assert reply == {"status": "ok", "value": "[0, 1, 2]"}
+    check = time.perf_counter()
+    rt._check_depth(list(range(1_000_000)))
+    assert time.perf_counter() - check < 1.0, "the depth check of a flat list of a million numbers"
+    assert time.perf_counter() - started < 5.0
+
+
+def test_a_call_result_nested_too_deep_is_an_error(rt, package):
+    reply, _ = call(rt, "callee.tools.deep")
+    assert reply["status"] == "error" and reply["error"].rstrip().endswith(TOO_DEEP)

@@ -17,6 +17,7 @@ import importlib
 import io
 import json
 import linecache
+import signal
 import sys
 import time
 import traceback
@@ -24,6 +25,23 @@ import traceback
 MAX_LINES = 2000
 MAX_CHARS = 200_000
 FLUSH_SECONDS = 0.05
+# Output nests lists, tuples, dicts and sets at most this deep (see _check_depth).
+MAX_DEPTH = 1000
+
+# Reader code shares this interpreter and may rebind any module's names (``json.dumps =
+# None``, ``builtins.repr = None``, ``traceback.TracebackException = None``). The runtime takes
+# what it needs now, privately, so a cell can break its own code but not the next run, nor a
+# figure's call: module functions under private names, and built-ins from a snapshot (this
+# module's functions look built-in names up in ``__builtins__`` as it was when they were
+# defined). What a cell does to ``sys.stdout``/``sys.stderr`` is undone after every request.
+__builtins__ = dict(vars(builtins))
+_dumps, _loads = json.dumps, json.loads
+_parse, _Expr, _Expression = ast.parse, ast.Expr, ast.Expression
+_import_module = importlib.import_module
+_line_cache = linecache.cache
+_monotonic = time.monotonic
+_signal, _SIGINT = signal.signal, signal.SIGINT
+_TracebackException, _StackSummary = traceback.TracebackException, traceback.StackSummary
 
 # One namespace for the whole page: cells share definitions in run order, like a notebook.
 NAMESPACE: dict = {"__name__": "__main__", "__builtins__": builtins}
@@ -59,7 +77,7 @@ class _Output:
         self.chars = 0
         self.truncated = False
         self.asked = 0
-        self.last_flush = time.monotonic()
+        self.last_flush = _monotonic()
 
     def write(self, stream: str, text: str) -> None:
         if self.truncated or not text:
@@ -73,7 +91,7 @@ class _Output:
         if self.truncated:
             self.flush()
             self.emit("truncated", "")  # said now: the worker may not live to send its result
-        elif "\n" in text or time.monotonic() - self.last_flush >= FLUSH_SECONDS:
+        elif "\n" in text or _monotonic() - self.last_flush >= FLUSH_SECONDS:
             self.flush()
 
     def _fit(self, text: str) -> str:
@@ -101,13 +119,13 @@ class _Output:
         served at once MAX_LINES times, then like any partial line, once per FLUSH_SECONDS."""
         if not self.pending:
             return
-        if self.asked < MAX_LINES or time.monotonic() - self.last_flush >= FLUSH_SECONDS:
+        if self.asked < MAX_LINES or _monotonic() - self.last_flush >= FLUSH_SECONDS:
             self.asked += 1
             self.flush()
 
     def flush(self) -> None:
         pending, self.pending = self.pending, []
-        self.last_flush = time.monotonic()
+        self.last_flush = _monotonic()
         for stream, text in pending:
             self.emit(stream, text)
 
@@ -143,7 +161,98 @@ def _no_input(prompt: object = "") -> str:
     raise RuntimeError("input() is not available in a live cell: assign the value in the code instead")
 
 
-builtins.input = _no_input
+_NESTING = (list, tuple, dict, set, frozenset)
+
+
+def _check_depth(value: object) -> None:
+    """Raises RecursionError if ``value`` nests lists, tuples, dicts or sets more than
+    MAX_DEPTH deep. The repr (or str, or JSON) of such a value recurses in C, and in Pyodide
+    the browser's stack runs out long before Python notices (at about 6,000 levels of lists
+    in Node): a fatal error and a page of wasm frames, where CPython says RecursionError.
+    Walked level by level, never recursively; a container met twice (a cycle) counts once."""
+    level = [value] if isinstance(value, _NESTING) else []
+    seen: set[int] = set()
+    for _ in range(MAX_DEPTH):
+        below = []
+        for item in level:
+            if id(item) in seen:
+                continue
+            seen.add(id(item))
+            # The base types' own iterators: a subclass's __iter__ would be the reader's code.
+            if isinstance(item, dict):
+                members = [*dict.keys(item), *dict.values(item)]
+            else:
+                base = next(kind for kind in _NESTING if isinstance(item, kind))
+                members = list(base.__iter__(item))
+            if any(issubclass(kind, _NESTING) for kind in set(map(type, members))):
+                below += [member for member in members if isinstance(member, _NESTING)]
+        if not below:
+            return
+        level = below
+    raise RecursionError(f"too deeply nested to show: more than {MAX_DEPTH} levels of lists, tuples, dicts or sets")
+
+
+_print = builtins.print
+
+
+def _print_checked(*values, **options):
+    for value in values:
+        _check_depth(value)  # print(deeply_nested) would crash Pyodide inside str()
+    return _print(*values, **options)
+
+
+_print_checked.__name__ = _print_checked.__qualname__ = "print"
+_print_checked.__doc__ = _print.__doc__
+
+# What the code of a request finds in builtins besides the usual (and only while it runs,
+# so a process that loads this module natively keeps its own).
+_REQUEST_BUILTINS = {"input": _no_input, "print": _print_checked}
+_BUILTINS_DICT = vars(builtins)
+_MISSING = object()
+_stopped = False  # the page interrupted the running request (Stop or its time limit)
+_watching = False  # our SIGINT handler is installed, so _stopped can be trusted
+
+
+def _on_interrupt(signum, frame):
+    """SIGINT: Pyodide raises it when the page writes to the interrupt buffer (Stop or the
+    time limit). Marked, so that a KeyboardInterrupt the code raises itself is not taken for
+    a Stop: that one is an exception like any other, with its traceback."""
+    global _stopped
+    _stopped = True
+    raise KeyboardInterrupt
+
+
+def _begin_request() -> dict:
+    """Sets up a request; returns the built-ins to put back after it (``_end_request``).
+
+    Our SIGINT handler goes in every time: a cell may have replaced it."""
+    global _stopped, _watching
+    saved = dict(_BUILTINS_DICT)
+    _BUILTINS_DICT.update(_REQUEST_BUILTINS)
+    _stopped = False
+    try:
+        _signal(_SIGINT, _on_interrupt)
+        _watching = True
+    except ValueError:  # not the main thread: every KeyboardInterrupt counts as a Stop
+        _watching = False
+    return saved
+
+
+def _end_request(saved: dict) -> None:
+    """Built-in names as the request found them: ``builtins.print = None`` in a cell lasts
+    for that cell's run, not for every later one (names a cell adds to builtins stay)."""
+    while True:
+        try:
+            for name, value in saved.items():
+                if _BUILTINS_DICT.get(name, _MISSING) is not value:
+                    _BUILTINS_DICT[name] = value
+            return
+        except KeyboardInterrupt:  # a Stop too late for the code: finish putting them back
+            continue
+
+
+def _was_stopped() -> bool:
+    return _stopped or not _watching
 
 
 def _is_internal(filename: str) -> bool:
@@ -154,16 +263,27 @@ def _readable_traceback(exc: BaseException, from_cell: bool = True) -> str:
     """The traceback a reader needs: from the first frame of their code, no runtime frames.
 
     For a cell it starts at the cell's first frame; for a call there is no cell, so only the
-    runtime's frames are dropped.
+    runtime's frames are dropped. If a cell broke what formatting needs (the traceback or
+    linecache module's names), the exception's last line still gets through.
     """
+    try:
+        return _format_traceback(exc, from_cell)
+    except Exception:  # noqa: BLE001
+        try:
+            return f"{type(exc).__name__}: {exc}\n"
+        except Exception:  # noqa: BLE001 - a __str__ that fails too
+            return f"{type(exc).__name__}\n"
+
+
+def _format_traceback(exc: BaseException, from_cell: bool) -> str:
     if from_cell:
         tb = exc.__traceback__
         while tb is not None and not tb.tb_frame.f_code.co_filename.startswith("<cell"):
             tb = tb.tb_next
         exc.__traceback__ = tb
-    summary = traceback.TracebackException.from_exception(exc)
+    summary = _TracebackException.from_exception(exc)
     for part in _chain(summary):
-        part.stack = traceback.StackSummary.from_list(
+        part.stack = _StackSummary.from_list(
             [frame for frame in part.stack if not _is_internal(frame.filename)]
         )
     return "".join(summary.format())
@@ -199,21 +319,24 @@ def _with_output(emit, action):
 
 def _execute(code: str, filename: str) -> dict:
     try:
-        tree = ast.parse(code, filename, "exec")
-        last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+        tree = _parse(code, filename, "exec")
+        last = tree.body.pop() if tree.body and isinstance(tree.body[-1], _Expr) else None
         exec(compile(tree, filename, "exec"), NAMESPACE)
         if last is None:
             return {"status": "ok", "value": None}
-        value = eval(compile(ast.Expression(last.value), filename, "eval"), NAMESPACE)
+        value = eval(compile(_Expression(last.value), filename, "eval"), NAMESPACE)
         if value is None:
             return {"status": "ok", "value": None}
         NAMESPACE["_"] = value
+        _check_depth(value)
         text = repr(value)
         if len(text) > MAX_CHARS:
             return {"status": "ok", "value": text[:MAX_CHARS], "truncated": True}
         return {"status": "ok", "value": text}
-    except KeyboardInterrupt:
-        return {"status": "interrupted"}
+    except KeyboardInterrupt as exc:
+        if _was_stopped():
+            return {"status": "interrupted"}
+        return {"status": "error", "error": _readable_traceback(exc)}  # raised by the code itself
     except BaseException as exc:  # noqa: BLE001 - SystemExit too: the reader sees it, the session lives
         return {"status": "error", "error": _readable_traceback(exc)}
 
@@ -221,14 +344,17 @@ def _execute(code: str, filename: str) -> dict:
 def run_cell(code: str, filename: str, emit) -> str:
     """Runs one cell's code in the page's namespace. ``filename`` is ``"<cell N>"``."""
     # Tracebacks show source lines only for files linecache knows: teach it this cell.
-    linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
+    _line_cache[filename] = (len(code), None, code.splitlines(True), filename)
+    saved = _begin_request()
     try:
         result, output = _with_output(emit, lambda: _execute(code, filename))
     except KeyboardInterrupt:  # arrived while the output was being flushed
         result, output = {"status": "interrupted"}, None
+    finally:
+        _end_request(saved)
     if output is not None and output.truncated:
         result["truncated"] = True
-    return json.dumps(result)
+    return _dumps(result)
 
 
 def _resolve(dotted: str):
@@ -239,12 +365,12 @@ def _resolve(dotted: str):
     submodule, so a missing name is an AttributeError that says where it is missing.
     """
     parts = dotted.split(".")
-    target = importlib.import_module(parts[0])
+    target = _import_module(parts[0])
     for index, part in enumerate(parts[1:], start=1):
         if hasattr(target, part):
             target = getattr(target, part)
         elif hasattr(target, "__path__"):  # a package whose submodule is not imported yet
-            target = importlib.import_module(".".join(parts[: index + 1]))
+            target = _import_module(".".join(parts[: index + 1]))
         else:
             raise AttributeError(f"{'.'.join(parts[:index])} has no attribute {part!r}")
     return target
@@ -260,17 +386,23 @@ def call(dotted: str, args_json: str, kwargs_json: str, emit) -> str:
 
     def action() -> dict:
         try:
-            result = _resolve(dotted)(*json.loads(args_json), **json.loads(kwargs_json))
-            json.dumps(result, allow_nan=False)  # fails here, with the function's name, if JSON cannot carry it
+            result = _resolve(dotted)(*_loads(args_json), **_loads(kwargs_json))
+            _check_depth(result)
+            _dumps(result, allow_nan=False)  # fails here, with the function's name, if JSON cannot carry it
             return {"status": "ok", "value": result}
-        except KeyboardInterrupt:
-            return {"status": "interrupted"}
+        except KeyboardInterrupt as exc:
+            if _was_stopped():
+                return {"status": "interrupted"}
+            return {"status": "error", "error": _readable_traceback(exc, from_cell=False)}
         except BaseException as exc:  # noqa: BLE001
             return {"status": "error", "error": _readable_traceback(exc, from_cell=False)}
 
+    saved = _begin_request()
     try:
         result, _ = _with_output(emit, action)
     except KeyboardInterrupt:
         result = {"status": "interrupted"}
-    return json.dumps(result, ensure_ascii=False)
+    finally:
+        _end_request(saved)
+    return _dumps(result, ensure_ascii=False)
 
