@@ -8,6 +8,12 @@ each with a pipeline that suits its language. Pages of other languages get the c
 variable ``language_search_index``; docs/overrides/main.html turns it into a small script,
 placed before Material's bundle, that points Material's index request at that language's
 file. Untranslated pages, published in /he/ in English, stay in the Hebrew index.
+
+Every index is searched the way readers type (search_text.py: niqqud and harakat optional,
+Arabic or Persian ی/ک, with or without ZWNJ, with or without a prefix such as ה/ב/ل or ال):
+each index names the lunr "language" ``normalised``, which this hook publishes where
+Material's worker loads lunr languages from (``assets/javascripts/lunr/min/``), and splits
+words at the separators of search_text.py too.
 """
 
 from __future__ import annotations
@@ -18,12 +24,39 @@ from typing import Any
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.plugins import event_priority
+from mkdocs.structure.files import File, Files
+
+from site_hooks.i18n import search_text
 
 # lunr processing kept per language (Material removes the others). The English default is
-# Material's; for scripts lunr has no stemmer for, words are indexed as written, since
-# lunr's English trimmer would strip every non-ASCII letter.
+# Material's; for scripts lunr has no stemmer for, no lunr step is kept, since lunr's
+# English trimmer would strip every non-ASCII letter. search_text's steps run for all.
 PIPELINES = {"en": ["stopWordFilter"]}
 UNSTEMMED: list[str] = []
+
+LUNR_LANGUAGE = "normalised"
+PLUGIN_URI = f"assets/javascripts/lunr/min/lunr.{LUNR_LANGUAGE}.min.js"
+"""Where Material's search worker looks for the plugin of a language named in the index
+(``importScripts("../lunr/min/lunr.<lang>.min.js")``, relative to the worker)."""
+
+
+@event_priority(-200)  # after static-i18n has rebuilt the file list (see assets/publish.py)
+def on_files(files: Files, config: MkDocsConfig) -> Files:
+    existing = files.get_file_from_path(PLUGIN_URI)
+    if existing is not None:
+        files.remove(existing)
+    files.append(File.generated(config, PLUGIN_URI, content=search_text.javascript()))
+    return files
+
+
+def index_config(merged: dict[str, Any], lang: str) -> dict[str, Any]:
+    """The ``config`` of one language's index, from the merged index's."""
+    return {
+        **merged,
+        "lang": [LUNR_LANGUAGE],
+        "separator": f"{merged['separator']}|[{search_text.SEPARATORS}]",
+        "pipeline": PIPELINES.get(lang, UNSTEMMED),
+    }
 
 
 def _i18n(config: MkDocsConfig) -> Any:
@@ -65,7 +98,7 @@ def on_post_build(config: MkDocsConfig) -> None:
         docs_by_language.setdefault(_language_of(doc["location"], languages, default), []).append(doc)
     for lang, docs in docs_by_language.items():
         index = {
-            "config": {**merged["config"], "lang": ["en"], "pipeline": PIPELINES.get(lang, UNSTEMMED)},
+            "config": index_config(merged["config"], lang),
             "docs": docs,
         }
         target = merged_path if lang == default else Path(config.site_dir) / lang / "search" / "search_index.json"

@@ -1,0 +1,223 @@
+"""How search compares words: one definition for the index and for the query, in every script.
+
+Readers type Hebrew without niqqud or with it, Persian with Arabic ي/ك or Persian ی/ک, with or
+without the zero-width non-joiner, and Arabic with or without harakat or the article. lunr
+compares terms character by character, so every indexed word and every query word goes
+through the same two steps, chosen by the characters of the word, never by the page language:
+
+``normalise(word)``
+    1. NFKD: presentation forms and ligatures become plain letters; أ إ آ ؤ ئ ۀ split into
+       their letter and a hamza/madda mark.
+    2. Delete the optional marks of the abjads (every non-spacing mark of the Arabic, Hebrew
+       and Syriac blocks: harakat, shadda, sukun, superscript alef, hamza/madda marks,
+       Quranic signs, niqqud, cantillation), tatweel, and every invisible format character
+       (ZWNJ, ZWJ, LRM/RLM, bidi controls, soft hyphen, BOM). Hebrew geresh/gershayim and ' "
+       between two Hebrew letters go too (ד״ר, ד"ר, דר are one word).
+    3. NFC, then lower case (what Material's tokenizer does to every indexed token).
+    4. Map letter variants to one letter (LETTERS below), then trim punctuation and symbols
+       from both ends, as lunr's English trimmer does for ASCII only.
+
+``variants(token)``
+    The token's normalised form first, then candidate forms without a clitic: the pieces
+    between ZWNJs (می‌شود -> شود), and the word without one of the prefixes. A candidate
+    counts only if it has at least MIN_REMAINDER letters and appears in the index as a word
+    of its own: an indexed token is also indexed as such a candidate (so מחברת finds
+    המחברת), and a query word also searches for it as a whole word (so בוקטור finds וקטור).
+
+Only letters that readers and keyboards swap for one another are merged; see LETTERS for
+each choice. The browser side (``search_text.js``, published as a lunr language plugin by
+search.py) reads ``rules()`` as JSON and implements the same steps; tests/test_search_text.py
+checks that both give the same answers for every word of every language's pages.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+import unicodedata
+from collections.abc import Callable, Iterable
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+JS_SOURCE = Path(__file__).with_name("search_text.js")
+
+ZWNJ = "\u200c"
+MIN_REMAINDER = 3
+"""A clitic is split off only if at least this many letters remain (ב+וקטור, not ב+ית)."""
+
+ABJADS = ("ARABIC", "HEBREW", "SYRIAC")
+"""Scripts whose vowel and other marks are optional in ordinary writing: all their non-spacing
+marks are deleted. Latin, Greek, Cyrillic marks are not: é, ö, й tell words apart."""
+
+DELETED_CHARACTERS = "\u0640"  # Arabic tatweel (kashida), a stretched joining line
+
+# Letter variants, after NFKD and mark deletion (so أ إ آ are already ا, ؤ is و, ئ is ي, ۀ is ە):
+LETTERS = {
+    # Arabic yeh, alef maksura and Persian yeh: Arabic keyboards type ي/ى in Persian text, and
+    # Egyptian and much informal Arabic writes final ي as ى (في/فى). على/علي is the one
+    # common pair merged; both are short function-like words. Yeh barree ے is not merged:
+    # Urdu کی and کے are different words.
+    "\u064a": "\u06cc",  # ي -> ی
+    "\u0649": "\u06cc",  # ى -> ی
+    # Arabic kaf and Persian keheh: the same letter on Arabic and Persian keyboards.
+    "\u0643": "\u06a9",  # ك -> ک
+    # Teh marbuta as heh: Persian writes Arabic loans with ه (مدرسه), and much typed Arabic
+    # does too. It merges a noun with the noun + "his" (كتابة/كتابه), a stemmer's choice
+    # (Lucene's Arabic normaliser makes the same one).
+    "\u0629": "\u0647",  # ة -> ه
+    "\u06d5": "\u0647",  # ە (ۀ without its hamza) -> ه
+    "\u06c1": "\u0647",  # ہ heh goal (Urdu h, and ۂ without hamza) -> ه
+    "\u06c3": "\u0647",  # ۃ -> ه
+    "\u0671": "\u0627",  # ٱ alef wasla -> ا
+    # Hamza seats and madda are deleted as marks by step 2, so أ/إ/آ/ا, ؤ/و, ئ/ي are merged:
+    # readers often leave the hamza out (پائیز/پاییز, مؤثر/موثر). Standalone hamza ء stays:
+    # Persian جزء (part) and جز (except) are both common.
+    # Arabic-Indic and Persian digits, and Arabic decimal, thousands and percent signs.
+    **{chr(0x0660 + d): str(d) for d in range(10)},
+    **{chr(0x06F0 + d): str(d) for d in range(10)},
+    "\u066b": ".",
+    "\u066c": ",",
+    "\u066a": "%",
+    # Hebrew final letters (ךםןףץ) are not folded: readers type them, and a final letter marks
+    # the end of a word. Folded, every query (a word beginning for Material) ending in one
+    # would match longer words: אם* found אמר, אמת... (measured: "אם" from 4 to 7 pages of 11).
+}
+
+IN_WORD_DELETED = "(?<=[\\u05d0-\\u05ea])['\"\\u05f3\\u05f4]+(?=[\\u05d0-\\u05ea])"
+"""A regular expression (the same in Python and JavaScript): geresh, gershayim and their ASCII
+stand-ins between two Hebrew letters are deleted, so צה״ל, צה"ל and צהל are one word."""
+
+SEPARATORS = "\u05be"
+"""Split words like a hyphen (search.py adds them to the index's separator): the Hebrew maqaf
+joins a prefix to a foreign word or number (ב־softmax), which must still be found."""
+
+
+def _hebrew_prefixes() -> list[str]:
+    """Clitic chains before a Hebrew word: ו (and), then ש/כש (that, when), then one of
+    ה/ב/ל/כ/מ/מה (the, in, to, as, from, from the): והמחברת, שבמחברת, וכשהמשקלים."""
+    chains = itertools.product(("", "ו"), ("", "ש", "כש"), ("", "ה", "ב", "ל", "כ", "מ", "מה"))
+    return sorted({"".join(chain) for chain in chains} - {""}, key=lambda p: (len(p), p))
+
+
+# Arabic: the prefixes of the light10 stemmer (Larkey, Ballesteros and Connell 2002): the
+# article, the article after و/ب/ك/ف, لل (ل + article), and و alone. The single-letter
+# prepositions ب/ل/ف/ك are left: too many words start with those letters.
+ARABIC_PREFIXES = ["ال", "وال", "بال", "كال", "فال", "لل", "و"]
+
+
+def _code_point_ranges(predicate: Callable[[str], bool]) -> list[list[int]]:
+    ranges: list[list[int]] = []
+    for code in range(0x110000):
+        if predicate(chr(code)):
+            if ranges and ranges[-1][1] == code - 1:
+                ranges[-1][1] = code
+            else:
+                ranges.append([code, code])
+    return ranges
+
+
+def _deleted(char: str) -> bool:
+    category = unicodedata.category(char)
+    if category == "Cf" or char in DELETED_CHARACTERS:
+        return True
+    return category == "Mn" and unicodedata.name(char, "").startswith(ABJADS)
+
+
+def _trimmed(char: str) -> bool:
+    return unicodedata.category(char)[0] in "PS"
+
+
+@cache
+def _character_sets() -> tuple[frozenset[str], frozenset[str]]:
+    """Deleted characters and characters trimmed from the ends, as sets (from rules())."""
+    data = rules()
+    return tuple(frozenset(chr(c) for lo, hi in data[key] for c in range(lo, hi + 1)) for key in ("delete", "trim"))  # type: ignore[return-value]
+
+
+@cache
+def rules() -> dict[str, Any]:
+    """The whole definition as JSON-ready data: what the browser side reads."""
+    return {
+        "delete": _code_point_ranges(_deleted),
+        "trim": _code_point_ranges(_trimmed),
+        "inWord": IN_WORD_DELETED,
+        "letters": LETTERS,
+        "joiner": ZWNJ,
+        "prefixes": _prefixes(),
+        "minRemainder": MIN_REMAINDER,
+    }
+
+
+@cache
+def _prefixes() -> list[str]:
+    """Every prefix, written as normalise() writes it (كال is کال), longest first."""
+    written = {_normalise_letters(p) for p in _hebrew_prefixes() + ARABIC_PREFIXES}
+    return sorted(written, key=lambda p: (-len(p), p))
+
+
+def rules_json() -> str:
+    return json.dumps(rules(), ensure_ascii=True, separators=(",", ":"), sort_keys=True)
+
+
+def javascript() -> str:
+    """search_text.js with the rules filled in: the lunr plugin the search worker loads."""
+    return JS_SOURCE.read_text(encoding="utf-8").replace("/*RULES*/null", rules_json(), 1)
+
+
+_IN_WORD = re.compile(IN_WORD_DELETED)
+
+
+def _normalise_letters(text: str) -> str:
+    return "".join(LETTERS.get(char, char) for char in text)
+
+
+def normalise(word: str) -> str:
+    """The form a word is indexed and searched by (empty if nothing searchable is left)."""
+    deleted, trimmed = _character_sets()
+    text = "".join(char for char in unicodedata.normalize("NFKD", word) if char not in deleted)
+    text = unicodedata.normalize("NFC", _IN_WORD.sub("", text)).lower()
+    text = _normalise_letters(text)
+    start, end = 0, len(text)
+    while start < end and text[start] in trimmed:
+        start += 1
+    while end > start and text[end - 1] in trimmed:
+        end -= 1
+    return text[start:end]
+
+
+def variants(token: str) -> list[str]:
+    """The normalised token, then its candidate forms without a clitic, without repeats.
+
+    Candidates are not yet checked against the vocabulary (see ``index_terms``).
+    """
+    primary = normalise(token)
+    if not primary:
+        return []
+    found = [primary]
+    pieces = [normalise(piece) for piece in token.split(ZWNJ)] if ZWNJ in token else []
+    for candidate in pieces + [primary[len(p) :] for p in _prefixes() if primary.startswith(p)]:
+        if len(candidate) >= MIN_REMAINDER and candidate not in found:
+            found.append(candidate)
+    return found
+
+
+def index_terms(token: str, vocabulary: set[str] | frozenset[str]) -> list[str]:
+    """What one token of a page is indexed as: its normalised form, and each candidate
+    without a clitic that appears in ``vocabulary`` (the normalised tokens of the index)."""
+    found = variants(token)
+    return found[:1] + [candidate for candidate in found[1:] if candidate in vocabulary]
+
+
+def query_terms(word: str, terms: set[str] | frozenset[str]) -> list[str]:
+    """What a query word searches for: its normalised form (as a word beginning, like every
+    Material query word), then each candidate without a clitic that is an indexed term (as a
+    whole word: ב+אות must not find every אותו and אותה). A word typed with ZWNJ is one
+    word: ادغام‌شده must not find every page with شده."""
+    found = variants(word.replace(ZWNJ, ""))
+    return found[:1] + [candidate for candidate in found[1:] if candidate in terms]
+
+
+def vocabulary(tokens: Iterable[str]) -> frozenset[str]:
+    return frozenset(filter(None, map(normalise, tokens)))

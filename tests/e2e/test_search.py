@@ -1,0 +1,143 @@
+"""Search in the built site finds words the way readers type them (site_hooks/i18n/search_text.py),
+typed into Material's search box in headless Chromium.
+
+- Every language of mkdocs.yml: its index names the plugin, Material's worker loads it, and
+  the language's most frequent word of its own pages is found without a "Missing" line.
+- Hebrew: a word with niqqud, and with a prefix (ה/ב/ל...) the site never writes.
+- Persian: Arabic ي/ك for Persian ی/ک, with and without the zero-width non-joiner.
+Arabic, which has no pages yet, is checked in Material's worker under Node
+(tests/test_search_text.py).
+"""
+
+from __future__ import annotations
+
+import collections
+import json
+import re
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from site_hooks.i18n import search
+from tests.test_search_text import site_languages
+
+LANGUAGES = site_languages()
+DEFAULT = LANGUAGES[0]
+
+
+def prefix(lang: str) -> str:
+    return "" if lang == DEFAULT else f"{lang}/"
+
+
+@pytest.fixture
+def search_page(page):
+    """``page`` without the live cells' Python runtime (search does not need it), and with
+    the list of what it requested, workers included."""
+    page.route("**/assets/widgets/live-cells.js", lambda route: route.fulfill(body="", content_type="text/javascript"))
+    page.requested = []
+    page.context.on("request", lambda request: page.requested.append(request.url))
+    return page
+
+
+def index(site_dir: Path, lang: str) -> dict:
+    return json.loads((site_dir / prefix(lang) / "search" / "search_index.json").read_text(encoding="utf-8"))
+
+
+def index_text(site_dir: Path, lang: str) -> str:
+    return " ".join(doc["title"] + " " + doc["text"] for doc in index(site_dir, lang)["docs"])
+
+
+def words_of(html: str) -> list[str]:
+    return re.findall(r"[^\W\d_]{4,}", re.sub(r"<[^>]+>", " ", html))
+
+
+class Results:
+    def __init__(self, count: int, paths: list[str], missing: int, marks: int) -> None:
+        self.count, self.paths, self.missing, self.marks = count, paths, missing, marks
+
+    def __repr__(self) -> str:
+        return f"Results(count={self.count}, paths={self.paths}, missing={self.missing}, marks={self.marks})"
+
+
+def search_for(page, query: str) -> Results:
+    field = page.locator("input.md-search__input")
+    field.click()  # the default viewport is a desktop one: the field is in the header
+    field.fill("")
+    field.press("End")
+    page.locator(".md-search-result__item").first.wait_for(state="detached", timeout=10_000)
+    field.fill(query)
+    field.press("End")  # Material searches on keyup; typing Hebrew or Persian sends none
+    page.locator(".md-search-result__item").first.wait_for(timeout=10_000)
+    meta = page.locator(".md-search-result__meta").inner_text()
+    digits = meta.translate(str.maketrans("۰۱۲۳۴۵۶۷۸۹٠١٢٣٤٥٦٧٨٩", "01234567890123456789"))
+    count = int(re.search(r"\d+", digits).group())
+    links = page.locator(".md-search-result__item > a.md-search-result__link")
+    paths = sorted(urlsplit(href).path for href in links.evaluate_all("links => links.map(a => a.href)"))
+    missing = page.locator(".md-search-result__terms").count()
+    marks = page.locator(".md-search-result mark").count()
+    return Results(count, paths, missing, marks)
+
+
+def open_home(page, site_url: str, lang: str) -> None:
+    page.goto(f"{site_url}/{prefix(lang)}")
+    assert page.evaluate("document.documentElement.lang") == lang
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_search_loads_the_plugin_and_finds_the_language_s_own_words(search_page, site_url, site_dir, lang):
+    assert index(site_dir, lang)["config"]["lang"] == [search.LUNR_LANGUAGE]
+    english = set() if lang == DEFAULT else set(words_of(index_text(site_dir, DEFAULT)))
+    word = next(w for w, _ in collections.Counter(words_of(index_text(site_dir, lang))).most_common() if w not in english)
+    open_home(search_page, site_url, lang)
+    found = search_for(search_page, word)
+    assert found.count > 0 and found.marks > 0 and not found.missing, (word, found)
+    assert any(url.endswith(search.PLUGIN_URI) for url in search_page.requested), "the search worker did not load the plugin"
+
+
+def same_results(page, queries: list[str]) -> Results:
+    """Every query finds the same pages, some, with highlights and no "Missing" line."""
+    first = search_for(page, queries[0])
+    assert first.count > 0 and first.marks > 0 and not first.missing, (queries[0], first)
+    for query in queries[1:]:
+        found = search_for(page, query)
+        assert (found.count, found.paths) == (first.count, first.paths), (query, found, queries[0], first)
+        assert found.marks > 0 and not found.missing, (query, found)
+    return first
+
+
+HEBREW = "he"
+
+
+@pytest.mark.skipif(HEBREW not in LANGUAGES, reason="no Hebrew pages")
+def test_hebrew_with_niqqud_is_found_like_without(search_page, site_url):
+    open_home(search_page, site_url, HEBREW)
+    same_results(search_page, ["קשב", "קֶשֶׁב"])
+    same_results(search_page, ["מחברת", "מַחְבֶּרֶת"])
+
+
+@pytest.mark.skipif(HEBREW not in LANGUAGES, reason="no Hebrew pages")
+def test_hebrew_with_a_prefix_finds_the_word(search_page, site_url, site_dir):
+    text = index_text(site_dir, HEBREW)
+    open_home(search_page, site_url, HEBREW)
+    bare = search_for(search_page, "קשב")
+    for query in ["לקשב", "כשהקשב", "לַמַּחְבֶּרֶת"]:
+        assert query not in text, f"the site writes {query}: pick a form it does not"
+        found = search_for(search_page, query)
+        assert found.count > 0 and found.marks > 0 and not found.missing, (query, found)
+    # the word typed with a prefix finds pages where the word is, not others (the word typed
+    # alone finds more: it also matches longer words, as the beginning of a word)
+    assert set(search_for(search_page, "כשהקשב").paths) <= set(bare.paths)
+
+
+PERSIAN = "fa"
+
+
+@pytest.mark.skipif(PERSIAN not in LANGUAGES, reason="no Persian pages")
+def test_persian_with_arabic_letters_and_with_or_without_zwnj(search_page, site_url, site_dir):
+    text = index_text(site_dir, PERSIAN)
+    assert "می\u200cشود" in text and "ي" not in text and "ك" not in text
+    open_home(search_page, site_url, PERSIAN)
+    same_results(search_page, ["می\u200cشود", "میشود", "مي\u200cشود", "ميشود"])
+    same_results(search_page, ["سازوکار", "سازوكار"])
+    same_results(search_page, ["یک", "يك"])

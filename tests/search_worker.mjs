@@ -1,0 +1,68 @@
+// Runs the browser side of search under Node, for tests/test_search_text.py.
+//
+//   node tests/search_worker.mjs text <plugin.js>  < {"words": [...], "vocabulary": [...]}
+//     -> for each word: normalise, variants, indexTerms (against vocabulary), queryTerms
+//        (against vocabulary as the index's terms), computed by the plugin's own functions.
+//   node tests/search_worker.mjs worker <material worker.js> <plugin.js> <index.json>  < ["query", ...]
+//     -> Material's search worker itself (lunr inside), set up with the index as Material's
+//        page does, answering each query: [{location, title, text, terms}] per result group.
+//
+// Both print one JSON document on stdout.
+import fs from "node:fs"
+import path from "node:path"
+import vm from "node:vm"
+
+const [mode, ...args] = process.argv.slice(2)
+const input = JSON.parse(fs.readFileSync(0, "utf8"))
+
+function context() {
+  const ctx = { console, setTimeout, clearTimeout, URL, TextEncoder, TextDecoder }
+  ctx.self = ctx
+  vm.createContext(ctx)
+  return ctx
+}
+
+if (mode === "text") {
+  const ctx = context()
+  vm.runInContext(fs.readFileSync(args[0], "utf8"), ctx)
+  const text = ctx.attentionSearchText
+  const vocabulary = new Set(input.vocabulary)
+  const out = input.words.map(word => ({
+    normalise: text.normalise(word),
+    variants: text.variants(word),
+    indexTerms: text.indexTerms(word, vocabulary),
+    queryTerms: text.queryTerms(word, vocabulary),
+  }))
+  console.log(JSON.stringify(out))
+} else if (mode === "worker") {
+  const [workerFile, pluginFile, indexFile] = args
+  const ctx = context()
+  const listeners = []
+  let answer = null
+  ctx.addEventListener = (type, fn) => { if (type === "message") listeners.push(fn) }
+  ctx.postMessage = message => { const done = answer; answer = null; done(message) }
+  ctx.importScripts = (...urls) => {
+    for (const url of urls) {
+      const file = path.basename(url) === path.basename(pluginFile)
+        ? pluginFile : path.resolve(path.dirname(workerFile), url)
+      vm.runInContext(fs.readFileSync(file, "utf8"), ctx)
+    }
+  }
+  vm.runInContext(fs.readFileSync(workerFile, "utf8"), ctx)
+  const send = data => new Promise(resolve => {
+    answer = resolve
+    for (const fn of listeners) fn({ data })
+  })
+  // Material's message types: 0 setup, 1 ready, 2 query, 3 result
+  const index = JSON.parse(fs.readFileSync(indexFile, "utf8"))
+  const ready = await send({ type: 0, data: { config: index.config, docs: index.docs, options: { suggest: false } } })
+  if (ready.type !== 1) throw new Error(`search worker did not get ready: ${JSON.stringify(ready)}`)
+  const out = {}
+  for (const query of input) {
+    const result = await send({ type: 2, data: query })
+    out[query] = result.data.items.map(group => group.map(({ location, title, text, terms }) => ({ location, title, text, terms })))
+  }
+  console.log(JSON.stringify(out))
+} else {
+  throw new Error(`unknown mode ${mode}`)
+}
