@@ -1,0 +1,125 @@
+"""Every language that mkdocs.yml builds, as its readers meet it, read from its entry there
+(never a list of codes here): its text in the face its entry declares, drawn from the
+self-hosted file rather than a fallback; the page and its figures in the direction of its
+code; its footer; and its message on the site's one 404 page, leading to its home page.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from mkdocs.config import load_config
+
+from site_hooks.i18n import languages
+
+ROOT = Path(__file__).resolve().parents[2]
+PYTHON_STARTERS = ("**/assets/widgets/live-cells.js", "**/assets/widgets/figures.js")
+FIGURE_PAGE = "gallery/"  # every figure, prerendered
+
+
+def _built() -> list[tuple[languages.SiteLanguage, dict]]:
+    config = load_config(str(ROOT / "mkdocs.yml"))
+    english = languages.texts_of(config.extra)
+    entries = {entry.locale: entry for entry in languages.built_entries(config)}
+    return [
+        (language, {**english, **languages.texts_of(entries[language.locale].extra or {})})
+        for language in languages.site_languages(config)
+    ]
+
+
+BUILT = _built()
+IDS = [language.locale for language, _ in BUILT]
+
+
+def test_mkdocs_yml_builds_more_than_one_language():
+    """Guards the tests below against checking nothing."""
+    assert len(BUILT) >= 2 and any(language.direction == "rtl" for language, _ in BUILT)
+
+
+@pytest.fixture
+def quiet_page(page):
+    """``page`` without the Python runtime: these tests are about the page around it."""
+    for pattern in PYTHON_STARTERS:
+        page.route(pattern, lambda route: route.fulfill(body="", content_type="text/javascript"))
+    return page
+
+
+def _first_family(css_value: str) -> str:
+    return css_value.split(",")[0].strip().strip("'\"")
+
+
+def _glyphs_by_font(page, selector: str) -> dict[str, int]:
+    """Which fonts Chromium actually drew the element's text with: family -> glyphs."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("DOM.enable")
+    cdp.send("CSS.enable")
+    root = cdp.send("DOM.getDocument")["root"]["nodeId"]
+    node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": selector})["nodeId"]
+    assert node, f"no element {selector}"
+    fonts = cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]
+    drawn: dict[str, int] = {}
+    for font in fonts:
+        name = font["familyName"] if font.get("isCustomFont") else f"(system) {font['familyName']}"
+        drawn[name] = drawn.get(name, 0) + font["glyphCount"]
+    return drawn
+
+
+@pytest.mark.parametrize(("language", "texts"), BUILT, ids=IDS)
+def test_body_text_is_drawn_in_the_declared_face_from_its_self_hosted_file(quiet_page, site_url, language, texts):
+    fetched: list[tuple[int, str]] = []
+    quiet_page.on("response", lambda r: fetched.append((r.status, r.url)) if "/assets/fonts/" in r.url else None)
+    quiet_page.goto(f"{site_url}/{language.home}", wait_until="networkidle")
+    quiet_page.evaluate("document.fonts.ready.then(() => true)")
+    selector = ".md-content .md-typeset > p"
+    family = quiet_page.evaluate(f"getComputedStyle(document.querySelector({json.dumps(selector)})).fontFamily")
+    assert _first_family(family) == language.face.family, family
+    drawn = _glyphs_by_font(quiet_page, selector)
+    assert set(drawn) == {language.face.family}, f"{language.locale}: the paragraph was drawn with {drawn}"
+    files = [(status, url) for status, url in fetched if f"/assets/fonts/{language.face.name}-" in url]
+    assert files and all(status == 200 for status, _ in files), fetched
+
+
+@pytest.mark.parametrize(("language", "texts"), BUILT, ids=IDS)
+def test_page_and_figures_take_the_direction_of_the_language_code(quiet_page, site_url, language, texts):
+    quiet_page.goto(f"{site_url}/{language.home}{FIGURE_PAGE}")
+    assert quiet_page.evaluate("document.documentElement.lang") == language.locale
+    assert quiet_page.evaluate("document.body.dir") == language.direction
+    assert quiet_page.evaluate("getComputedStyle(document.querySelector('.md-content')).direction") == language.direction
+    figures = quiet_page.eval_on_selector_all(
+        "div.apy-fig[data-figure]", "els => els.map(e => [e.dir, JSON.parse(e.dataset.strings).common.direction])"
+    )
+    assert figures, "the gallery shows figures"
+    assert {tuple(pair) for pair in figures} == {(language.direction, language.direction)}, \
+        "prerendered figures and the strings the live redraw uses follow the page"
+
+
+@pytest.mark.parametrize(("language", "texts"), BUILT, ids=IDS)
+def test_footer_says_made_with_in_the_language(quiet_page, site_url, language, texts):
+    quiet_page.goto(f"{site_url}/{language.home}")
+    footer = quiet_page.locator(".md-copyright").inner_text().strip()
+    assert footer.startswith(texts["made_with"].strip()), footer
+
+
+def _markdown_text(text: str) -> str:
+    """What a reader sees of a one-line Markdown text: links become their words."""
+    return re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text).strip()
+
+
+def test_the_not_found_page_leads_every_language_home_in_its_own_words(quiet_page, site_url):
+    quiet_page.goto(f"{site_url}/404.html", wait_until="networkidle")
+    quiet_page.evaluate("document.fonts.ready.then(() => true)")
+    default = next(language for language, _ in BUILT if language.default)
+    assert quiet_page.evaluate("document.documentElement.lang") == default.locale
+    for language, texts in BUILT:
+        message = quiet_page.locator(f".md-content .not-found p[lang='{language.locale}']")
+        assert message.count() == 1, f"no message for {language.locale}"
+        assert message.get_attribute("dir") == language.direction
+        assert message.inner_text().strip() == _markdown_text(texts["not_found"])
+        href = message.locator("a").get_attribute("href")
+        assert href == f"/{language.home}"
+        assert quiet_page.request.get(f"{site_url}{href}").ok
+        family = message.evaluate("e => getComputedStyle(e).fontFamily")
+        assert _first_family(family) == language.face.family, f"{language.locale}: {family}"
