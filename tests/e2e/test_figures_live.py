@@ -23,8 +23,7 @@ from playwright.sync_api import Page, expect
 
 from attention_py import dot, softmax
 from attention_py.figures import FIGURES, update
-from devtools.wheels import ROOT
-from site_hooks.content.figures import load_strings
+from site_hooks.content.figures import strings_for as build_strings_for
 from tests.languages import CODES as LANGS
 from tests.languages import LANGUAGES, language
 
@@ -63,7 +62,9 @@ SAME_AS = """
 
 
 def strings_for(lang: str) -> dict:
-    return load_strings(ROOT / "docs" / "figure-strings" / f"{lang}.yml")
+    """The language's strings as the build hands them to the figures (its file, plus what the
+    build derives, such as common.direction)."""
+    return build_strings_for(lang)
 
 
 def native_update(page: Page, figure_id: str, state: dict, changes: dict) -> dict:
