@@ -21,7 +21,9 @@ i18n/      languages
     translations.py  hook: every page in every language with the same anchors; the note on
                      an untranslated page; explicit heading ids
     language_links.py  hook: a language switcher that works under any base path
-    search.py        hook: one search index per language
+    search.py        hook: one search index per language, each read through search_text
+    search_text.py   how index and query words are normalised (marks, letter variants, ZWNJ,
+                     clitic prefixes), with search_text.js, its browser half for lunr
     not_found.py     hook: one 404 page for the whole site, with every language's message
 assets/    what the pages load, all from this repository
     publish.py       hook: the wheel, Pyodide, the widget bundle, KaTeX and fonts under assets/,
