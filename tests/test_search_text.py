@@ -19,9 +19,9 @@ import subprocess
 from pathlib import Path
 
 import pytest
-import yaml
 
 from site_hooks.i18n import search, search_text
+from tests.languages import CODES
 from site_hooks.i18n.search_text import index_terms, normalise, query_terms, variants
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -29,20 +29,8 @@ HELPER = Path(__file__).with_name("search_worker.mjs")
 
 
 def site_languages() -> list[str]:
-    """The languages the site builds, default first, from mkdocs.yml (plugins -> i18n ->
-    languages)."""
-
-    class Loader(yaml.SafeLoader):
-        pass
-
-    Loader.add_multi_constructor("!", lambda loader, suffix, node: None)
-    Loader.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
-    config = yaml.load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"), Loader=Loader)
-    for plugin in config["plugins"]:
-        if isinstance(plugin, dict) and "i18n" in plugin:
-            built = [entry for entry in plugin["i18n"]["languages"] if entry.get("build", True)]
-            return [entry["locale"] for entry in sorted(built, key=lambda entry: not entry.get("default", False))]
-    raise AssertionError("mkdocs.yml has no i18n plugin")
+    """The languages the site builds, default first (tests/languages.py reads mkdocs.yml)."""
+    return list(CODES)
 
 
 def page_words(lang: str) -> list[str]:

@@ -24,10 +24,11 @@ from urllib.parse import urljoin
 
 import pytest
 
+from tests.languages import CODES, DEFAULT, language
+
 ROOT = Path(__file__).resolve().parents[2]
-LANGUAGES = {"en": "", "he": "he/", "fa": "fa/"}
-NOTEBOOKS = sorted(path.stem for path in (ROOT / "docs" / "en" / "notebooks").glob("*.ipynb"))
-PAGES = [(lang, name) for lang in LANGUAGES for name in NOTEBOOKS]
+NOTEBOOKS = sorted(path.stem for path in (ROOT / "docs" / DEFAULT.code / "notebooks").glob("*.ipynb"))
+PAGES = [(lang, name) for lang in CODES for name in NOTEBOOKS]
 
 
 def _get(url: str) -> tuple[int, bytes]:
@@ -59,7 +60,7 @@ class _DownloadLinks(HTMLParser):
 
 
 def _page_url(site_url: str, lang: str, name: str) -> str:
-    return f"{site_url}/{LANGUAGES[lang]}notebooks/{name}/"
+    return f"{site_url}/{language(lang).prefix}notebooks/{name}/"
 
 
 def download_links(site_url: str, lang: str, name: str) -> dict[str, str]:
@@ -174,7 +175,7 @@ _ALIGNMENT = """() => {
 }"""
 
 
-@pytest.mark.parametrize("lang", LANGUAGES)
+@pytest.mark.parametrize("lang", CODES)
 def test_notebook_outputs_line_up_with_their_code(page, site_url, lang):
     """Printed output (no "Out[n]:") and results (with one) start where the code starts."""
     page.route("**/assets/widgets/live-cells.js", lambda route: route.fulfill(body="", content_type="text/javascript"))
