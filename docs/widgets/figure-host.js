@@ -26,7 +26,10 @@ import { SavedEntry } from "./saved-state.js";
 
 export const UPDATE = "attention_py.figures.update";
 // Replies that mean "the session went away before answering": the change is sent again.
-const RETRY_STATUSES = new Set(["restarted", "stopped", "timeout", "cancelled"]);
+const RETRY_STATUSES = new Set(["restarted", "stopped", "timeout", "crashed", "cancelled"]);
+// ... but the call itself may have caused these (it hung, or crashed Python): it is sent
+// again once, in the fresh session; a state saved before a reload is dropped at once.
+const OWN_FAULTS = new Set(["timeout", "crashed"]);
 // data-busy (a progress cursor) only when an answer is slow: at drag speed it would flicker.
 const BUSY_AFTER_MS = 120;
 
@@ -44,6 +47,7 @@ export class FigureHost {
     this.inputCount = 0; // inputs merged into the pending batch
     this.inFlight = null; // {changes, sources} of the call being answered
     this.pendingRestore = false; // the pending batch carries a state saved before a reload
+    this.pendingRetry = false; // the pending batch carries changes that timed out or crashed once
     this.drag = null; // {pointerId, handle, spec}
     this.stats = { inputs: 0, calls: 0, updates: 0, errors: 0, retries: 0 };
     this.status = this.createStatus();
@@ -221,9 +225,11 @@ export class FigureHost {
       firstInputAt: this.firstInputAt,
       inputs: this.inputCount,
       restore: Boolean(this.pendingRestore), // carries the state saved before a reload
+      retry: Boolean(this.pendingRetry),
       sentAt: performance.now(),
     };
     this.pendingRestore = false;
+    this.pendingRetry = false;
     this.pending = null;
     this.pendingSources = new Set();
     this.firstInputAt = null;
@@ -311,12 +317,18 @@ export class FigureHost {
 
   callFailed(batch, error) {
     const status = error?.reply?.status;
-    if (RETRY_STATUSES.has(status) || status === "failed") {
+    const ownFault = OWN_FAULTS.has(status);
+    if (batch.restore && ownFault) {
+      this.dropSaved(batch, error);
+      return;
+    }
+    if ((RETRY_STATUSES.has(status) || status === "failed") && !(ownFault && batch.retry)) {
       // The session went away (a live cell was stopped, Python restarted, or it could not
       // start): nothing was applied, so the same changes go again, under any newer ones.
       this.stats.retries += 1;
       this.pending = Object.assign(batch.changes, this.pending || {});
       this.pendingRestore ||= batch.restore;
+      this.pendingRetry ||= ownFault;
       for (const el of batch.sources) this.pendingSources.add(el);
       this.firstInputAt = Math.min(batch.firstInputAt, this.firstInputAt ?? Infinity);
       this.inputCount += batch.inputs;
@@ -327,9 +339,22 @@ export class FigureHost {
 
   /** A fault, not a refused value: a Python exception or a bug here. */
   report(batch, error) {
+    if (batch.restore) {
+      this.dropSaved(batch, error);
+      return;
+    }
     this.stats.errors += 1;
     console.error(`figure ${this.name}: ${error?.reply?.error || error?.stack || error}`);
     this.showError(this.ui.figure_failed_update, [...batch.sources].at(-1));
+  }
+
+  /**
+   * A state saved before a reload that Python could not apply (it failed, hung or crashed
+   * Python): deleted, so the next reload does not meet it again; the figure stays as drawn.
+   */
+  dropSaved(batch, error) {
+    this.saved.forget();
+    console.warn(`figure ${this.name}: the state saved before the reload was dropped (${error?.reply?.status || "error"}: ${error?.reply?.error || error?.message || error})`);
   }
 
   controlFor(key, sources) {

@@ -128,6 +128,10 @@ export class LiveCell {
         say(strings.restarted_by_user);
         output.note(strings.restarted_by_user, "warning");
         break;
+      case "crashed": // Pyodide suffered a fatal error; the session has started afresh
+        say(strings.crashed({ message: reply.error || "" }));
+        output.note(strings.crashed({ message: reply.error || "" }), "error");
+        break;
       case "cancelled":
         say(strings.cancelled);
         break;

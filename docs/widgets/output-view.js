@@ -1,12 +1,16 @@
 // The output area of a live cell. Everything shown here is text (textContent / Text nodes),
 // never HTML: a program that prints "<script>" shows those characters.
 //
-// The worker already caps each run's output; the cap is applied here again because writes
-// that bypass sys.stdout (C-level, os.write) reach the page without passing that cap.
-// Output arrives line by line; it is put on the page once per animation frame, so a chatty
-// program costs one layout per frame, not one per line.
+// The worker already caps each run's output, on every path (python-worker.js); the cap is
+// applied here again so that this view never depends on the worker for it.
+// Output is put on the page once per animation frame, so a chatty program costs one layout
+// per frame, not one per line; and at most FRAME_CHARS characters per frame, in blocks of
+// about CHUNK_CHARS (whole lines), so that a frame lays out only the newest block: 200 KB at
+// once in one text node took a quarter of a second of the page's thread on a slow machine.
 export const MAX_LINES = 2000;
 export const MAX_CHARS = 200_000;
+const CHUNK_CHARS = 4_000;
+const FRAME_CHARS = 16_000;
 
 export class OutputView {
   constructor(container, strings) {
@@ -25,6 +29,10 @@ export class OutputView {
     this.truncatedNoted = false;
     this.container.hidden = true; // until there is something to show
     this.last = null; // {kind, text: Text node} of the newest piece, for appending
+    this.chunk = null; // the block the newest lines go to
+    this.chunkChars = 0;
+    this.chunkEndsLine = false;
+    this.lastChar = ""; // of everything written (queued or shown)
     this.lines = 0;
     this.chars = 0;
     this.truncated = false;
@@ -34,33 +42,63 @@ export class OutputView {
   write(kind, text) {
     text = this.fit(text);
     if (!text) return;
+    this.lastChar = text.at(-1);
     this.queue.push([kind, text]);
     this.frame ??= requestAnimationFrame(() => this.render());
   }
 
-  /** Puts queued output on the page now (the run's end calls it, not only the next frame). */
+  /**
+   * Puts queued output on the page, up to FRAME_CHARS now (the run's end calls it, not only
+   * the next frame); what is left follows in the next frames.
+   */
   render() {
     cancelAnimationFrame(this.frame);
     this.frame = null;
     if (!this.queue.length) return;
-    const queue = this.queue;
-    this.queue = [];
     this.container.hidden = false;
     // Like a terminal: while the reader is at the bottom, new output keeps them there.
     const { pre } = this;
     const atBottom = pre.scrollHeight - pre.scrollTop - pre.clientHeight < 8;
-    for (const [kind, text] of queue) this.append(kind, text);
+    let budget = FRAME_CHARS;
+    while (this.queue.length && budget > 0) {
+      const [kind, text] = this.queue[0];
+      if (text.length > budget) {
+        this.queue[0][1] = text.slice(budget);
+        this.append(kind, text.slice(0, budget));
+        budget = 0;
+      } else {
+        this.queue.shift();
+        this.append(kind, text);
+        budget -= text.length;
+      }
+    }
     if (atBottom) pre.scrollTop = pre.scrollHeight;
+    if (this.queue.length) this.frame = requestAnimationFrame(() => this.render());
   }
 
+  /** Appends text; a new block starts at a line's start once the current one is full. */
   append(kind, text) {
-    if (this.last?.kind === kind) {
-      this.last.text.appendData(text);
-      return;
+    while (text) {
+      if (!this.chunk || (this.chunkChars >= CHUNK_CHARS && this.chunkEndsLine)) {
+        this.chunk = this.pre.appendChild(document.createElement("div"));
+        this.chunk.className = "live-cell__chunk";
+        this.chunkChars = 0;
+        this.last = null;
+      }
+      // Up to the end of the line that fills the block (all of it if it has no more lines).
+      const end = text.indexOf("\n", Math.max(0, CHUNK_CHARS - this.chunkChars - 1));
+      const piece = end < 0 ? text : text.slice(0, end + 1);
+      text = text.slice(piece.length);
+      this.chunkChars += piece.length;
+      this.chunkEndsLine = piece.endsWith("\n");
+      if (this.last?.kind === kind) {
+        this.last.text.appendData(piece);
+      } else {
+        const span = this.chunk.appendChild(document.createElement("span"));
+        span.className = `live-cell__${kind}`;
+        this.last = { kind, text: span.appendChild(document.createTextNode(piece)) };
+      }
     }
-    const span = this.pre.appendChild(document.createElement("span"));
-    span.className = `live-cell__${kind}`;
-    this.last = { kind, text: span.appendChild(document.createTextNode(text)) };
   }
 
   /** A block on its own line: "value" (the last expression's repr), "error" (a traceback). */
@@ -88,8 +126,10 @@ export class OutputView {
   }
 
   endLine() {
-    const text = this.last?.text.data;
-    if (text && !text.endsWith("\n")) this.append(this.last.kind, "\n");
+    if (this.lastChar && this.lastChar !== "\n") {
+      this.queue.push([this.queue.at(-1)?.[0] ?? this.last?.kind ?? "stdout", "\n"]);
+      this.lastChar = "\n";
+    }
   }
 
   fit(text) {

@@ -5,6 +5,12 @@
 // runaway code. With cross-origin isolation a SharedArrayBuffer lets Stop raise
 // KeyboardInterrupt inside Python and the session lives on; without it the only way to stop
 // a busy worker is to terminate it and start a fresh one, and definitions are lost.
+//
+// Every job ends (README.md, "What is guaranteed"): with the worker's answer; failed with a
+// message; or at its time limit (cells: the fence's timeout, figure calls: CALL_TIMEOUT_MS),
+// with the worker replaced if Python does not unwind. A worker whose Pyodide suffered a
+// fatal error, or that was closed by the code it ran, is replaced at once; the job it was
+// running says so (status "crashed", or `restarted: true`), and queued jobs run in the new one.
 
 const WORKER_URL = new URL("./python-worker.js", import.meta.url);
 // After an interrupt, how long Python may take to unwind before the worker is replaced
@@ -14,6 +20,20 @@ const INTERRUPT_GRACE_MS = 2000;
 // the grace ends, Python did unwind and its reply may only be waiting behind a busy page
 // (a timer can run before a message that arrived earlier): it gets this much longer.
 const INTERRUPT_SEEN_EXTRA_MS = 1000;
+// A call (a figure's update) takes milliseconds; one that takes this long is stuck.
+export const CALL_TIMEOUT_MS = 10_000;
+
+// The worker is started from a tiny blob: module that imports the real one. A worker loaded
+// from its own URL is governed by the Content-Security-Policy of its HTTP response, which a
+// static host cannot set; a blob: worker inherits the page's policy (the <meta> tag in every
+// page: connect-src 'self' ...), so the browser itself keeps the reader's code on this site.
+let workerBlobURL = null;
+function workerURL() {
+  workerBlobURL ??= URL.createObjectURL(
+    new Blob([`import ${JSON.stringify(WORKER_URL.href)};\n`], { type: "text/javascript" }),
+  );
+  return workerBlobURL;
+}
 
 export class PythonSession extends EventTarget {
   constructor() {
@@ -28,6 +48,8 @@ export class PythonSession extends EventTarget {
     this.running = null; // the job the worker is executing
     this.nextId = 1;
     this.interruptBuffer = null;
+    this.callTimeoutMs = CALL_TIMEOUT_MS; // the default time limit of call()
+    this.closing = false; // the worker said its code closed it: it ends after the running job
   }
 
   /** Starts Python if it is not started; cheap to call again. */
@@ -38,14 +60,18 @@ export class PythonSession extends EventTarget {
   /**
    * Runs a cell's code; returns a job: {id, reply, stop(reason)}. `job.reply` resolves (never
    * rejects) with {status, value, error, truncated, restarted}; status is one of ok, error,
-   * stopped, timeout, restarted, cancelled, failed.
+   * stopped, timeout, restarted, crashed (Pyodide suffered a fatal error; `error` says which,
+   * a fresh Python has started), cancelled, failed.
    */
   run(code, { filename, timeoutMs, onOutput, onStart } = {}) {
     return this.submit({ type: "run", code, filename }, { timeoutMs, onOutput, onStart });
   }
 
-  /** Calls a Python function by dotted name; resolves with its result (plain data), rejects on failure. */
-  async call(name, args = [], kwargs = {}, { timeoutMs } = {}) {
+  /**
+   * Calls a Python function by dotted name; resolves with its result (plain data), rejects on
+   * failure (also at the time limit, `this.callTimeoutMs` unless `timeoutMs` is given).
+   */
+  async call(name, args = [], kwargs = {}, { timeoutMs = this.callTimeoutMs } = {}) {
     const reply = await this.submit({ type: "call", name, args, kwargs }, { timeoutMs }).reply;
     if (reply.status === "ok") return reply.value;
     throw Object.assign(new Error(reply.error || reply.status), { reply });
@@ -109,12 +135,24 @@ export class PythonSession extends EventTarget {
   }
 
   pump() {
-    if (this.state !== "ready" || this.running || !this.queue.length) return;
+    if (this.state !== "ready" || !this.worker || this.running) return;
+    if (this.closing) {
+      this.replaceWorker("closed"); // the worker is gone: what is queued runs in a fresh one
+      return;
+    }
+    if (!this.queue.length) return;
     const job = (this.running = this.queue.shift());
     // A Stop that came too late for the previous job must not hit this one. Cleared here,
     // before the job is sent, so that a Stop of this job is never lost.
     if (this.interruptBuffer) this.interruptBuffer[0] = 0;
-    this.worker.postMessage({ id: job.id, ...job.message });
+    try {
+      this.worker.postMessage({ id: job.id, ...job.message });
+    } catch (error) {
+      // The request cannot be copied to the worker (say, arguments nested too deeply for the
+      // structured clone): it fails, the worker never saw it, the queue goes on.
+      this.finish(job, { status: "error", error: `the request could not be sent to Python: ${error?.message || error}` });
+      return;
+    }
     if (job.timeoutMs > 0) {
       job.timer = setTimeout(() => this.stop(job, "timeout"), job.timeoutMs);
     }
@@ -140,11 +178,20 @@ export class PythonSession extends EventTarget {
     this.setProgress({ phase: "download", loaded: 0, total: 0 });
     // Interrupts need shared memory, which browsers allow only to cross-origin isolated pages.
     this.interruptBuffer = globalThis.crossOriginIsolated ? new Uint8Array(new SharedArrayBuffer(1)) : null;
-    const worker = (this.worker = new Worker(WORKER_URL, { type: "module", name: "python" }));
+    this.closing = false;
+    const worker = (this.worker = new Worker(workerURL(), { type: "module", name: "python" }));
     worker.onmessage = (event) => this.receive(worker, event.data);
     worker.onerror = (event) => {
       event.preventDefault(); // reported on the page instead of as an uncaught error
-      if (worker === this.worker) this.fail(event.message || "the Python worker could not start");
+      if (worker !== this.worker) return;
+      // Before "ready" the worker could not start; after, it broke: a fresh one takes over.
+      if (this.state === "ready") this.replaceWorker("crashed", event.message || "the Python worker stopped");
+      else this.fail(event.message || "the Python worker could not start");
+    };
+    worker.onmessageerror = () => {
+      if (worker === this.worker && this.running) {
+        this.finish(this.running, { status: "error", error: "Python's answer could not be read" });
+      }
     };
     worker.postMessage({ id: 0, type: "start", interruptBuffer: this.interruptBuffer });
   }
@@ -162,10 +209,18 @@ export class PythonSession extends EventTarget {
       this.pump();
     } else if (type === "failed") {
       this.fail(message.error);
+    } else if (type === "fatal") {
+      // Pyodide cannot be used any more (a stack overflow in C, memory exhausted ...).
+      this.replaceWorker("crashed", message.error);
+    } else if (type === "closing") {
+      // The code closed the worker: it ends after the running job, whose result still comes.
+      this.closing = true;
+      if (!this.running) this.replaceWorker("closed");
     } else if (this.running && id === this.running.id) {
       if (type === "result") {
         const { type: _, id: __, ...reply } = message;
         if (reply.status === "interrupted") reply.status = this.running.stopReason || "stopped";
+        if (this.closing) reply.restarted = true; // its session ends with it
         this.finish(this.running, reply);
       } else {
         this.running.onOutput?.(type, message.text);
@@ -173,14 +228,19 @@ export class PythonSession extends EventTarget {
     }
   }
 
-  replaceWorker(reason) {
+  /**
+   * A fresh worker: the running job ends with `status: reason` (and `error`, when given);
+   * queued jobs wait for the new Python. The new worker is spawned (state "loading") before
+   * the job is finished, so that finishing it cannot send the next job to the old one.
+   */
+  replaceWorker(reason, error) {
     this.worker?.terminate();
     this.worker = null;
     const running = this.running;
     this.running = null;
-    if (running) this.finish(running, { status: reason, restarted: true });
-    this.dispatchEvent(new CustomEvent("restart", { detail: { reason } }));
     this.spawn();
+    if (running) this.finish(running, error ? { status: reason, error, restarted: true } : { status: reason, restarted: true });
+    this.dispatchEvent(new CustomEvent("restart", { detail: { reason, error } }));
   }
 
   fail(error) {

@@ -3,29 +3,72 @@
 //
 // Every URL is resolved against this file's own URL (assets/widgets/python-worker.js), so
 // the worker finds the self-hosted runtime from /, /he/ and /fa/ pages alike, and also when
-// the site lives under a sub-path.
+// the site lives under a sub-path. (The page starts this module from a tiny blob: worker
+// that imports it, so that the worker inherits the page's Content-Security-Policy; see
+// python-session.js. import.meta.url is still this file's real URL.)
+//
+// Reliability rules kept here (README.md, "What is guaranteed"):
+// - every request gets exactly one answer: a result, or "fatal" when Pyodide died under it;
+//   nothing a request does can stop later messages from being handled;
+// - a request's output is capped and batched here, whichever way it was written (sys.stdout,
+//   sys.__stdout__, os.write): the page never receives more than the cap, nor a flood of
+//   messages it would spend its time on;
+// - code may request files of this site only (guardNetwork below).
 import runtimeSource from "./session_runtime.py";
 
 const PYODIDE_DIR = new URL("../pyodide/", import.meta.url);
 const WHEELS_DIR = new URL("../wheels/", import.meta.url);
+const SITE_ORIGIN = new URL(import.meta.url).origin;
 // Uncompressed bytes Pyodide fetches while loading (wasm, stdlib zip, lock file); the build
 // script measures them in node_modules/pyodide so the progress bar can say "how far".
 const DOWNLOAD_BYTES = __PYODIDE_DOWNLOAD_BYTES__;
+// Output cap per request, the same as session_runtime.py's and output-view.js's.
+const MAX_LINES = 2000;
+const MAX_CHARS = 200_000;
+// Output batching: up to BURST_POSTS messages go out at once in any BATCH_MS window (a
+// program that prints a few lines and then hangs still shows them); beyond that, output
+// waits for the next write after the window, or for the request's end.
+const BATCH_MS = 50;
+const BURST_POSTS = 50;
+// Arguments of a call nested deeper than this are refused: Python's json parser recurses
+// in C and a few thousand levels crash Pyodide (a figure state is a few levels deep).
+const MAX_ARGUMENT_DEPTH = 64;
 
+guardNetwork(); // before Pyodide or anything else can take a reference to fetch
+
+let pyodide = null;
 let runtime = null; // the session_runtime module, once Python is up
 let interruptBuffer = null; // Uint8Array on a SharedArrayBuffer, when the page is isolated
-let current = null; // id of the request whose output Pyodide's own streams belong to
+let output = null; // the RequestOutput of the running request (Pyodide's own streams write there)
 let ready = null; // promise of boot(), set by the "start" message
+let fatal = null; // message of the fatal error Pyodide suffered, once it has
 
 const post = (message) => self.postMessage(message);
 const plainFetch = self.fetch.bind(self); // not counted by the progress bar (see below)
 
+// Code that closes this worker (`import js; js.close()`) would leave the page waiting for
+// answers that never come: say so first, so the page replaces the worker at once.
+const closeWorker = self.close.bind(self);
+self.close = () => {
+  post({ type: "closing" });
+  closeWorker();
+};
+
+// Pyodide reports a fatal error on the console first, then dumps the Python stack to the
+// streams: that dump is runtime plumbing, not the reader's output.
+const consoleError = console.error.bind(console);
+console.error = (...args) => {
+  if (String(args[0]).startsWith("Pyodide has suffered a fatal error")) output?.mute();
+  consoleError(...args);
+};
+
 // Installed before anything is awaited: messages that arrive while Python loads wait in
-// this chain instead of being lost, and requests run strictly one after another.
+// this chain instead of being lost, and requests run strictly one after another. The catch
+// keeps the chain alive whatever one message does.
 let chain = Promise.resolve();
 self.onmessage = (event) => {
   const message = event.data;
-  chain = chain.then(() => handle(message));
+  chain = chain.then(() => handle(message)).catch((error) => reportFault(message, error));
 };
 
 async function handle(message) {
@@ -36,7 +79,7 @@ async function handle(message) {
     try {
       post({ id, type: "ready", value: await ready });
     } catch (error) {
-      post({ id, type: "failed", error: String(error && error.message ? error.message : error) });
+      post({ id, type: "failed", error: describe(error) });
     }
     return;
   }
@@ -45,25 +88,184 @@ async function handle(message) {
   } catch {
     return; // the "failed" reply has told the page already
   }
-  current = id;
-  const emit = (stream, text) => post({ id, type: stream, text });
+  if (fatal) {
+    post({ id, type: "fatal", error: fatal });
+    return;
+  }
+  const out = (output = new RequestOutput(id));
   let reply;
+  let thrown = null;
   try {
-    if (type === "run") {
-      reply = runtime.run_cell(message.code, message.filename || "<cell>", emit);
-    } else if (type === "call") {
-      const args = JSON.stringify(message.args || []);
-      const kwargs = JSON.stringify(message.kwargs || {});
-      reply = runtime.call(message.name, args, kwargs, emit);
-    } else {
-      reply = JSON.stringify({ status: "error", error: `unknown request type: ${type}` });
-    }
+    reply = JSON.parse(execute(message, out));
   } catch (error) {
     // Only a fault of the runtime itself lands here; user errors come back as replies.
-    reply = JSON.stringify({ status: "error", error: String(error) });
+    thrown = error;
+    reply = { status: "error", error: describe(error) };
   }
-  current = null;
-  post({ id, type: "result", ...JSON.parse(reply) });
+  output = null;
+  if (diedFrom(thrown)) {
+    out.mute(); // whatever Pyodide dumped while dying
+    post({ id, type: "fatal", error: fatal });
+    return;
+  }
+  out.flush();
+  post({ id, type: "result", ...reply, truncated: Boolean(reply.truncated || out.truncated) });
+}
+
+/** Runs one request; returns the runtime's reply, a JSON string. */
+function execute(message, out) {
+  const emit = (stream, text) => (stream === "truncated" ? out.markTruncated() : out.write(stream, text));
+  if (message.type === "run") {
+    return runtime.run_cell(message.code, message.filename || "<cell>", emit);
+  }
+  if (message.type === "call") {
+    const args = JSON.stringify(message.args || []);
+    const kwargs = JSON.stringify(message.kwargs || {});
+    const depth = Math.max(nesting(args), nesting(kwargs));
+    if (depth > MAX_ARGUMENT_DEPTH) {
+      return JSON.stringify({ status: "error", error: `the arguments of ${message.name} are nested ${depth} levels deep; at most ${MAX_ARGUMENT_DEPTH} are accepted` });
+    }
+    return runtime.call(message.name, args, kwargs, emit);
+  }
+  return JSON.stringify({ status: "error", error: `unknown request type: ${message.type}` });
+}
+
+/**
+ * True when Pyodide has suffered a fatal error (it cannot be used any more). Pyodide marks
+ * the error it throws, and from then on every public property of the API throws; a second
+ * fatal error in the same Pyodide is not even thrown (the call returns undefined), which the
+ * property check still catches.
+ */
+function diedFrom(error) {
+  if (fatal) return true;
+  let dead = Boolean(error && error.pyodide_fatal_error);
+  if (!dead) {
+    try {
+      void pyodide.globals;
+    } catch {
+      dead = true;
+    }
+  }
+  if (dead) fatal = describe(error || "Pyodide stopped working");
+  return dead;
+}
+
+/** A message that escaped handle(): the request still gets an answer. */
+function reportFault(message, error) {
+  output = null;
+  if (message && message.id !== undefined && message.type !== "start") {
+    post({ id: message.id, type: "result", status: "error", error: describe(error) });
+  }
+}
+
+function describe(error) {
+  return String(error && error.message ? `${error.name || "Error"}: ${error.message}` : error);
+}
+
+/** How deep a JSON text nests its arrays and objects (brackets inside strings do not count). */
+function nesting(json) {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < json.length; i++) {
+    const c = json.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++; // backslash: skip the escaped character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123) deepest = Math.max(deepest, ++depth);
+    else if (c === 93 || c === 125) depth--;
+  }
+  return deepest;
+}
+
+/**
+ * One request's output on its way to the page: capped (MAX_LINES lines or MAX_CHARS
+ * characters; the rest is dropped and the page told once) and batched. Both of Python's
+ * paths write here: sys.stdout/sys.stderr through session_runtime.py (line-buffered there),
+ * and writes that bypass them (os.write, sys.__stdout__, C code) through Pyodide's streams.
+ * Python blocks this worker while it runs, so no timer can flush: batching is decided at
+ * each write.
+ */
+class RequestOutput {
+  constructor(id) {
+    this.id = id;
+    this.lines = 0;
+    this.chars = 0;
+    this.truncated = false;
+    this.muted = false;
+    this.pending = []; // [stream, text] not yet posted
+    this.windowStart = -Infinity;
+    this.windowPosts = 0;
+  }
+
+  write(stream, text) {
+    if (this.truncated || this.muted || !text) return;
+    text = this.fit(text);
+    if (text) {
+      const last = this.pending.at(-1);
+      if (last && last[0] === stream) last[1] += text;
+      else this.pending.push([stream, text]);
+    }
+    if (this.truncated) {
+      this.flush();
+      post({ id: this.id, type: "truncated" });
+      return;
+    }
+    const now = performance.now();
+    if (now - this.windowStart >= BATCH_MS) {
+      this.windowStart = now;
+      this.windowPosts = 0;
+    }
+    if (this.windowPosts < BURST_POSTS) this.flush();
+  }
+
+  /** session_runtime.py reached its own cap (the same numbers): nothing more is sent. */
+  markTruncated() {
+    if (this.truncated || this.muted) return;
+    this.truncated = true;
+    this.flush();
+    post({ id: this.id, type: "truncated" });
+  }
+
+  /** Drops what is not posted yet, and everything after. */
+  mute() {
+    this.muted = true;
+    this.pending = [];
+  }
+
+  flush() {
+    for (const [stream, text] of this.pending) {
+      post({ id: this.id, type: stream, text });
+      this.windowPosts += 1;
+    }
+    this.pending = [];
+  }
+
+  /** The part of `text` that fits under the cap; marks the output truncated past it. */
+  fit(text) {
+    if (this.lines >= MAX_LINES) {
+      this.truncated = true; // the cap's last line is complete: anything more is over it
+      return "";
+    }
+    const room = MAX_CHARS - this.chars;
+    if (text.length > room) {
+      text = text.slice(0, room);
+      this.truncated = true;
+    }
+    let newlines = 0;
+    for (let at = text.indexOf("\n"); at >= 0; at = text.indexOf("\n", at + 1)) {
+      newlines += 1;
+      if (this.lines + newlines >= MAX_LINES) {
+        if (at + 1 < text.length) this.truncated = true;
+        text = text.slice(0, at + 1);
+        break;
+      }
+    }
+    this.lines += newlines;
+    this.chars += text.length;
+    return text;
+  }
 }
 
 async function boot() {
@@ -73,7 +275,6 @@ async function boot() {
   const wheel = findWheel(); // meanwhile: the wheel's URL, and the wheel in the HTTP cache
   wheel.catch(() => {}); // (a failure is reported when installWheel awaits it)
   const restoreFetch = countDownloadedBytes((loaded) => progress("download", loaded, DOWNLOAD_BYTES));
-  let pyodide;
   try {
     const { loadPyodide } = await import(new URL("pyodide.mjs", PYODIDE_DIR).href);
     pyodide = await loadPyodide({
@@ -89,9 +290,10 @@ async function boot() {
   progress("install");
   installWheel(pyodide, await wheel);
   const t2 = performance.now();
-  // Writes that bypass sys.stdout (C-level, os.write) still belong to the running request.
-  pyodide.setStdout({ batched: (text) => current !== null && post({ id: current, type: "stdout", text: text + "\n" }) });
-  pyodide.setStderr({ batched: (text) => current !== null && post({ id: current, type: "stderr", text: text + "\n" }) });
+  // Writes that bypass sys.stdout (C-level, os.write, sys.__stdout__) still belong to the
+  // running request, under the same cap; between requests they are dropped.
+  pyodide.setStdout({ batched: (text) => output?.write("stdout", `${text}\n`) });
+  pyodide.setStderr({ batched: (text) => output?.write("stderr", `${text}\n`) });
   if (interruptBuffer) pyodide.setInterruptBuffer(interruptBuffer);
   runtime = loadRuntime(pyodide);
   return {
@@ -176,4 +378,46 @@ function countDownloadedBytes(report) {
   return () => {
     self.fetch = original;
   };
+}
+
+/**
+ * The page's network rule for code run here: requests go to this site only (the origin the
+ * worker script came from). fetch (which pyodide.http.pyfetch and js.fetch use),
+ * XMLHttpRequest (pyodide.http.open_url), WebSocket, EventSource and WebTransport refuse
+ * any other URL with an error that names the rule. Relative URLs are resolved against this
+ * file's URL. The browser enforces the same rule through the page's Content-Security-Policy
+ * (connect-src 'self', script-src without other hosts), which this worker inherits; this
+ * guard is what gives the reader a clear message instead of "Failed to fetch".
+ */
+function guardNetwork() {
+  const check = (what, url) => {
+    let target;
+    try {
+      target = new URL(url instanceof Request ? url.url : String(url), import.meta.url);
+    } catch {
+      return url; // not a URL at all: the real function gives its own error
+    }
+    const origin = target.protocol.startsWith("ws") ? target.origin.replace(/^ws/, "http") : target.origin;
+    if (origin !== SITE_ORIGIN) {
+      throw new Error(
+        `${what}(${JSON.stringify(target.href)}) refused: code on this page may only request files of this site (${SITE_ORIGIN}), not other hosts`,
+      );
+    }
+    return url instanceof Request ? url : target.href;
+  };
+  const realFetch = self.fetch;
+  self.fetch = function fetch(input, init) {
+    return realFetch.call(self, check("fetch", input), init);
+  };
+  const open = XMLHttpRequest.prototype.open;
+  XMLHttpRequest.prototype.open = function (method, url, ...rest) {
+    return open.call(this, method, check("XMLHttpRequest.open", url), ...rest);
+  };
+  for (const name of ["WebSocket", "EventSource", "WebTransport"]) {
+    const Real = self[name];
+    if (typeof Real !== "function") continue;
+    self[name] = new Proxy(Real, {
+      construct: (target, [url, ...rest], newTarget) => Reflect.construct(target, [check(name, url), ...rest], newTarget),
+    });
+  }
 }

@@ -47,15 +47,15 @@ export class SavedEntry {
     }
   }
 
-  /** The saved value made to `base`, or null. */
+  /** The saved value made to `base`, or null. A stale or unreadable entry is deleted. */
   load(base) {
     const store = this.storage();
     try {
       const saved = JSON.parse(store?.getItem(this.key) ?? "null");
       if (saved && saved.base === base && typeof saved.value === "string") return saved.value;
-      if (saved) store.removeItem(this.key);
+      if (saved !== null) this.forget();
     } catch {
-      // unreadable entry or storage: behave as if nothing was saved
+      this.forget(); // unreadable: behave as if nothing was saved, and do not meet it again
     }
     return null;
   }
