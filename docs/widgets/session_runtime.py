@@ -54,6 +54,7 @@ _INTERNAL_MARKERS = (
     "site-packages/pyodide/",
     "<exec>",
     "<frozen importlib",
+    "/widgets/python-worker.js",  # JavaScript frames of the worker (a request it refused)
     __file__,
 )
 

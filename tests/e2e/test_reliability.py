@@ -398,6 +398,7 @@ def test_code_may_request_files_of_this_site_only(tab, site_url):
         assert seen == [], f"requests reached another host: {seen}"
         for name, output in outputs.items():
             assert "refused: code on this page may only request files of this site" in output, (name, output)
+            assert "python-worker.js" not in output  # the worker's JavaScript frames are not the reader's
         # A dynamic import() is out of any wrapper's reach: the page's Content-Security-Policy,
         # which the worker inherits, stops it in the browser (and reports it on the console).
         page.expected_errors.append(re.compile(r"Content Security Policy|Failed to fetch dynamically imported module"))
