@@ -21,8 +21,8 @@ files) is parsed by the site's build, never here.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
+from json import dumps as _json_dumps  # bound at import, as in _html.py
 from typing import Any
 
 from . import (
@@ -109,7 +109,7 @@ def _value_at(changes: Mapping[str, Any], key: str) -> str:
     if isinstance(changes, Mapping):
         for path, value in changes.items():
             if key == path or key.startswith(f"{path}."):
-                return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+                return value if isinstance(value, str) else _json_dumps(value, ensure_ascii=False, default=str)
     return key
 
 

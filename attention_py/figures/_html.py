@@ -7,9 +7,9 @@ a translated string can therefore never inject markup into a page.
 
 from __future__ import annotations
 
-import json
 import re
 from html import escape as _escape
+from json import dumps as _json_dumps  # bound at import: a live cell's `json.dumps = None` must not break figures
 from typing import Any
 
 _NEEDS_ESCAPE = re.compile(r"[&<>\"']").search
@@ -58,4 +58,4 @@ _HTML_VOID = {"input", "br", "hr", "img", "meta", "link", "wbr"}
 
 def to_json(value: Any) -> str:
     """Compact JSON for ``data-*`` attributes; refuses NaN/Infinity (they must never leak)."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return _json_dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)

@@ -5,10 +5,17 @@
 // structure for every state of one shape (see attention_py/figures/README.md), so nearly
 // every update is only attributes and text: those are patched on the existing nodes, and a
 // node is replaced only where the structure really differs.
+//
+// Python's markup is not trusted (a live cell can replace the function that draws it):
+// parseFigure (figure-sanitise.js) parses it inertly and removes everything not on the
+// figures' allow-list before any node of it reaches the page, on every path below.
+
+import { parseFigure } from "./figure-sanitise.js";
 
 // Attributes the host owns on the root; Python's markup never carries them. (tabindex:
-// the host makes the root focusable when the focused control disappears, see figure-host.js.)
-const HOST_ATTRIBUTES = new Set(["data-live", "data-busy", "tabindex"]);
+// the host makes the root focusable when the focused control disappears, see figure-host.js;
+// id: the figure's instance, set by the build, which the sanitiser removes from new markup.)
+const HOST_ATTRIBUTES = new Set(["data-live", "data-busy", "tabindex", "id"]);
 
 /**
  * Patches `root` to match `html` (one root element, as attention_py.figures.update returns).
@@ -16,9 +23,7 @@ const HOST_ATTRIBUTES = new Set(["data-live", "data-busy", "tabindex"]);
  * or typing in it). Returns nothing; focus is restored by the caller (see figure-host.js).
  */
 export function morphFigure(root, html, keep = () => false) {
-  const template = document.createElement("template");
-  template.innerHTML = html;
-  const next = template.content.firstElementChild;
+  const next = parseFigure(html); // allowed elements and attributes only, still inert
   if (!next) throw new Error("attention_py.figures.update returned no element");
   syncAttributes(root, next, HOST_ATTRIBUTES);
   morphChildren(root, next, keep);

@@ -1,0 +1,72 @@
+// Turns the markup Python returned for a figure into nodes that can only draw.
+//
+// A figure's markup comes from attention_py.figures.update in the page's Python, and a live
+// cell can replace that function (or any other), so the markup is the reader's, not the
+// site's. The promise is that nothing from Python runs as script in the page. So the markup
+// is parsed into a <template> (inert: nothing in it loads, runs or fires an event) and every
+// node that is not on the allow-list is removed there, before figure-morph.js moves anything
+// into the page:
+// - elements: only those figures draw, per namespace (HTML, and SVG inside <svg>); anything
+//   else goes with everything inside it (script, iframe, object, img, foreignObject, use,
+//   style, a, animate, MathML ...);
+// - attributes: only those figures use on that element; never an event handler (on*), an
+//   id (the host keeps the root's own), or a URL (href, src ...: no figure has one);
+// - style: only CSS custom properties set to plain numbers ("--p:0.2500"), as figures.css
+//   reads them, so no url() and nothing that moves or covers the page.
+// The list, figure-allowlist.json, is generated from what the twelve figures draw in every
+// state shape (python -m devtools.figure_allowlist) and checked by tests/test_figure_allowlist.py,
+// so a real figure never loses anything here. Plain DOM code, no dependency: the list is
+// small and fixed, and parsing with the browser's own parser into a template leaves no
+// parser differential to exploit (the nodes checked are the nodes inserted, never
+// serialised and parsed again).
+
+import ALLOWED from "./figure-allowlist.json";
+
+const HTML_NS = "http://www.w3.org/1999/xhtml";
+const SVG_NS = "http://www.w3.org/2000/svg";
+const toTable = (elements) => new Map(Object.entries(elements).map(([tag, attrs]) => [tag, new Set(attrs)]));
+const ELEMENTS = new Map([
+  [HTML_NS, toTable(ALLOWED.html)],
+  [SVG_NS, toTable(ALLOWED.svg)],
+]);
+const STYLE = new RegExp(ALLOWED.style);
+
+/**
+ * Parses `html` and returns its first element with everything not allowed removed (or
+ * null). Still inside the template's inert document: the caller moves the nodes into the
+ * page. What was removed is said once on the console, as a warning (a figure that needs a
+ * new element or attribute shows up there, and in the allow-list test).
+ */
+export function parseFigure(html) {
+  const template = document.createElement("template");
+  template.innerHTML = html;
+  const removed = new Set();
+  clean(template.content, removed);
+  if (removed.size) console.warn(`figure markup: removed ${[...removed].slice(0, 20).join(", ")}`);
+  return template.content.firstElementChild;
+}
+
+function clean(fragment, removed) {
+  // A stack rather than recursion: hostile markup may nest deeper than the call stack.
+  const stack = [];
+  for (const child of fragment.childNodes) stack.push(child);
+  while (stack.length) {
+    const node = stack.pop();
+    if (node.nodeType === Node.TEXT_NODE || node.nodeType === Node.COMMENT_NODE) continue;
+    const allowed = node.nodeType === Node.ELEMENT_NODE ? ELEMENTS.get(node.namespaceURI)?.get(node.localName.toLowerCase()) : null;
+    if (!allowed) {
+      removed.add(`<${node.nodeName.toLowerCase()}>`);
+      node.remove();
+      continue;
+    }
+    for (const attr of [...node.attributes]) {
+      const name = attr.name.toLowerCase();
+      const ok = allowed.has(name) && !name.startsWith("on") && (name !== "style" || STYLE.test(attr.value));
+      if (!ok) {
+        removed.add(`${name} on <${node.localName}>`);
+        node.removeAttributeNode(attr);
+      }
+    }
+    for (const child of node.childNodes) stack.push(child);
+  }
+}

@@ -1,0 +1,307 @@
+"""What a live cell's Python can do to the page, in headless Chromium (issue 11, points 4 and 6).
+
+Nothing from Python runs as script in the page. The sharpest way to try: a live cell replaces
+``attention_py.figures.update`` (the function the figure host calls by name) with one that
+returns the real figure plus hostile markup, and the reader then moves a figure control. The
+figure must still draw exactly what attention_py computes, and none of the payloads may run,
+load or open a dialog. To prove the payloads are live in this browser and that the test
+waited long enough, the same markup (calling a different function) is then put into the page
+without the sanitiser, and the test waits until every payload there has fired.
+
+Also here, the runtime's side of what a cell can do: raise KeyboardInterrupt itself (an error
+with its traceback, not "Stopped."), rebind the names of modules the runtime uses (later runs
+and figures keep working), and show a value nested too deep for the browser's stack (a short
+RecursionError, not a crash of Pyodide).
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from attention_py.figures import update
+from tests.languages import CODES, language
+
+PYTHON_READY_MS = 60_000
+PAGE = "what-matters/"  # live cells and figures share the page's one Python
+
+INIT = """
+performance.setResourceTimingBufferSize(100000);  // the page loads more than the default 250
+window.__pwned = [];
+window.__control = [];
+window.__hit = (name) => { window.__pwned.push(name); alert("pwned: " + name); };
+window.__controlHit = (name) => window.__control.push(name);
+window.__figureUpdates = [];
+document.addEventListener("figure-updated", (event) => window.__figureUpdates.push(event.detail));
+"""
+
+# name -> (markup, what the sanitiser must leave of it). {sink} is the JavaScript a payload
+# runs, {what} names what it loads. Allowed elements stay, without their attributes.
+PAYLOADS = {
+    "img onerror": ('<img src="data:," onerror="{sink}">', ""),
+    "svg onload": ('<svg onload="{sink}"><circle r="1"></circle></svg>', '<svg><circle r="1"></circle></svg>'),
+    "iframe srcdoc": ('<iframe srcdoc="&lt;script&gt;{sink}&lt;/script&gt;"></iframe>', ""),
+    "details ontoggle": ('<details open ontoggle="{sink}"><summary>x</summary></details>', ""),
+    "svg animate onbegin": ('<svg><animate onbegin="{sink}" attributeName="x" dur="1s"></animate></svg>', "<svg></svg>"),
+    "svg foreignObject": ('<svg><foreignObject><img src="data:," onerror="{sink}"></foreignObject></svg>', "<svg></svg>"),
+    "a href javascript": ('<a class="pwn-link" href="javascript:{sink}">link</a>', ""),
+    "script": ("<script>{sink}</script>", ""),
+    "style url": ('<span style="background-image:url(/pwned-{what}-style.png)">.</span>', "<span>.</span>"),
+    "style element": ("<style>@import url(/pwned-{what}-import.css);</style>", ""),
+    "link stylesheet": ('<link rel="stylesheet" href="/pwned-{what}-link.css">', ""),
+}
+# What the unsanitised copy must show before the test trusts its silence: these load a file,
+LOADS = {"style url": "style.png", "style element": "import.css", "link stylesheet": "link.css"}
+# and the others run their sink. Inserted from a parsed fragment, Chromium never runs a
+# <script> and fires no load event on an <svg>: those two are here for completeness (their
+# removal shows in the console warning).
+FIRES = [name for name in PAYLOADS if name not in LOADS and name not in ("script", "svg onload")]
+
+
+def payload_markup(sink: str, what: str) -> str:
+    return "".join(
+        markup.format(sink=f"void top.{sink}('{name}')", what=what) for name, (markup, _) in PAYLOADS.items()
+    )
+
+
+def just_inside_the_root(html: str, markup: str) -> str:
+    start = html.index(">") + 1  # the root's attributes escape ">", so this ends its start tag
+    return html[:start] + markup + html[start:]
+
+
+REMNANT = "".join(left for _, left in PAYLOADS.values())
+
+
+# The cell a reader could write: the real update, plus payloads inside the figure and on its
+# own elements (an event handler on the root and on a slider, a style with url() on the readout).
+HOSTILE_CELL = """\
+import attention_py.figures as figures
+
+real_update = figures.update
+PAYLOAD = {payload!r}
+
+
+def hostile_update(*args):
+    reply = real_update(*args)
+    if reply.get("ok"):
+        html = reply["html"]
+        start = html.index(">") + 1  # just inside the root
+        html = html[:start] + PAYLOAD + html[start:]
+        html = html.replace('class="apy-fig ', 'onmouseover="void top.__hit(\\'root onmouseover\\')" class="apy-fig ', 1)
+        html = html.replace('class="apy-fig__readout"', 'class="apy-fig__readout" onclick="void top.__hit(\\'readout onclick\\')" style="--p:1;background:url(/pwned-figure-attr.png)"', 1)
+        html = html.replace('name="z.0"', 'name="z.0" onfocus="void top.__hit(\\'slider onfocus\\')"', 1)
+        reply["html"] = html
+    return reply
+
+
+figures.update = hostile_update
+print("update replaced")
+"""
+
+
+@pytest.fixture
+def live_page(module_context, site_url) -> Iterator[tuple[Page, dict]]:
+    """The English what-matters page with Python ready and every figure live; what it saw
+    (requests for /pwned-*, dialogs, console warnings) in the dict."""
+    context, guard = module_context
+    seen: dict = {"requests": [], "dialogs": [], "warnings": []}
+    page = guard.watch(context.new_page())
+    page.add_init_script(INIT)
+    page.on("request", lambda request: seen["requests"].append(request.url) if "/pwned-" in request.url else None)
+    page.on("dialog", lambda dialog: (seen["dialogs"].append(dialog.message), dialog.dismiss()))
+    page.on("console", lambda msg: seen["warnings"].append(msg.text) if msg.type == "warning" else None)
+    page.route("**/pwned-*", lambda route: route.fulfill(status=200, body="", content_type="text/css"))
+    page.goto(f"{site_url}/{language(CODES[0]).prefix}{PAGE}")
+    page.evaluate("localStorage.clear()")
+    page.locator(".live-cell--mounted").first.wait_for()
+    page.evaluate("attentionPy.session.start()")
+    page.wait_for_function(
+        """attentionPy.session.state === 'ready'
+           && [...document.querySelectorAll('.apy-fig[data-figure]')].every((root) => root.hasAttribute('data-live'))""",
+        timeout=PYTHON_READY_MS,
+    )
+    yield page, seen
+    page.close()
+    guard.check()
+
+
+def run_cell(page: Page, code: str) -> tuple[str, str]:
+    """Types `code` into the page's first cell as a reader would, runs it; (output, status)."""
+    editor = page.locator(".live-cell .cm-content").first
+    editor.click()
+    page.keyboard.press("ControlOrMeta+a")
+    page.keyboard.insert_text(code)
+    expect(editor).to_contain_text(code.splitlines()[0])
+    cell = page.locator(".live-cell").first
+    cell.locator(".live-cell__run").click()
+    page.wait_for_function("document.querySelector('.live-cell').dataset.busy === ''", timeout=PYTHON_READY_MS)
+    return cell.locator(".live-cell__output").inner_text(), cell.locator(".live-cell__status").inner_text()
+
+
+def move_softmax_slider(page: Page) -> tuple[str, dict, dict]:
+    """The reader moves the softmax figure's first slider; (figure id, state before, changes)."""
+    root = page.locator('.apy-fig[data-figure="softmax"]')
+    fid = root.get_attribute("id")
+    before_state = json.loads(root.get_attribute("data-state"))
+    before = page.evaluate("window.__figureUpdates.length")
+    page.locator(f"#{fid} input[name='z.0']").focus()
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function(
+        f"""window.__figureUpdates.length > {before}
+            && attentionPy.figures.hosts.every((host) => !host.inFlight && !host.pending)""",
+        timeout=PYTHON_READY_MS,
+    )
+    applied = page.evaluate(f"window.__figureUpdates.slice({before})")
+    assert all(detail["ok"] for detail in applied), applied
+    changes: dict = {}
+    for detail in applied:
+        changes.update(detail["changes"])
+    return fid, before_state, changes
+
+
+# True when the live root, minus the host's own attributes and the focus-visible polyfill's,
+# equals `html`, ignoring whitespace-only text. Otherwise both serialisations.
+SAME_AS = """
+([id, html]) => {
+  const strip = (node) => {
+    for (const child of [...node.childNodes]) {
+      if (child.nodeType === Node.TEXT_NODE && !child.data.trim()) child.remove();
+      else if (child.nodeType === Node.ELEMENT_NODE) strip(child);
+    }
+    return node;
+  };
+  const live = strip(document.getElementById(id).cloneNode(true));
+  for (const name of ["data-live", "data-busy", "tabindex"]) live.removeAttribute(name);
+  for (const el of live.querySelectorAll("[data-focus-visible-added], [class='']")) {
+    // Material's focus-visible polyfill marks the focused control; not the figure's markup.
+    el.removeAttribute("data-focus-visible-added");
+    el.classList.remove("focus-visible");
+    if (!el.getAttribute("class")) el.removeAttribute("class");
+  }
+  const template = document.createElement("template");
+  template.innerHTML = html;  // a test's own, trusted: attention_py's native answer
+  const expected = strip(template.content.firstElementChild);
+  return live.isEqualNode(expected) ? null : { live: live.outerHTML, expected: expected.outerHTML };
+}
+"""
+
+
+def test_hostile_markup_from_a_replaced_update_function_never_runs(live_page):
+    page, seen = live_page
+    output, _ = run_cell(page, HOSTILE_CELL.format(payload=payload_markup("__hit", "figure")))
+    assert "update replaced" in output, output
+
+    fid, before_state, changes = move_softmax_slider(page)
+    root = page.locator(f"#{fid}")
+    # The figure still draws: what attention_py natively answers for this state and change,
+    # plus only what the sanitiser leaves of the payloads (allowed elements, bare).
+    expected = update(
+        "softmax", before_state, changes, root.get_attribute("lang"), json.loads(root.get_attribute("data-strings")), fid
+    )
+    drawn_state = json.loads(root.get_attribute("data-state"))
+    difference = page.evaluate(SAME_AS, [fid, just_inside_the_root(expected["html"], REMNANT)])
+
+    root.locator(".apy-fig__title").hover()  # the root's onmouseover
+    root.locator(".apy-fig__readout").click()  # the readout's onclick
+    page.locator(f"#{fid} input[name='z.0']").blur()
+    page.locator(f"#{fid} input[name='z.0']").focus()  # the slider's onfocus
+
+    # The same payloads, unsanitised, in a corner of the page: wait until every one has run
+    # or loaded, so the figure's copies had at least as long.
+    page.evaluate(
+        """(markup) => {
+             const box = document.createElement("div");
+             box.id = "unsanitised-control";
+             box.innerHTML = markup;
+             document.body.append(box);
+             box.querySelector(".pwn-link").click();
+           }""",
+        payload_markup("__controlHit", "control"),
+    )
+    page.wait_for_function(
+        f"""{json.dumps(FIRES)}.every((name) => window.__control.includes(name))
+            && {json.dumps(list(LOADS.values()))}.every((what) => performance.getEntriesByType("resource")
+                 .some((entry) => entry.name.endsWith("/pwned-control-" + what)))""",
+        timeout=10_000,
+    )
+    page.evaluate("document.getElementById('unsanitised-control').remove()")
+
+    # Nothing of the figure's copies ran, loaded, or opened a dialog.
+    assert page.evaluate("window.__pwned") == []
+    assert seen["dialogs"] == []
+    loaded = page.evaluate("performance.getEntriesByType('resource').map((entry) => entry.name)")
+    assert not [url for url in loaded + seen["requests"] if "/pwned-figure-" in url]
+
+    # The figure drew the new state, exactly.
+    assert expected["ok"] and drawn_state == expected["state"] != before_state
+    assert difference is None, "\n".join(
+        difflib.unified_diff(*(difference[k].replace("><", ">\n<").splitlines() for k in ("expected", "live")), lineterm="")
+    )
+    expect(root.locator("[data-role=error]")).to_be_hidden()
+    leftovers = page.evaluate(
+        """(id) => {
+             const root = document.getElementById(id);
+             const bad = [...root.querySelectorAll("img, iframe, script, style, link, details, a, foreignObject, animate")]
+               .map((el) => el.localName);
+             for (const el of [root, ...root.querySelectorAll("*")]) {
+               for (const name of el.getAttributeNames()) if (name.startsWith("on")) bad.push(`${name} on ${el.localName}`);
+               const style = el.getAttribute("style");
+               if (style && style.includes("url(")) bad.push(`style on ${el.localName}`);
+             }
+             return bad;
+           }""",
+        fid,
+    )
+    assert leftovers == []
+    # The page says what it removed, as a warning (not an error: the figure still works).
+    removed = " ".join(text for text in seen["warnings"] if text.startswith("figure markup: removed"))
+    for part in ["<img>", "<iframe>", "<script>", "onload on <svg>", "onmouseover on <div>", "style on <p>"]:
+        assert part in removed, (part, removed)
+
+
+def test_a_keyboard_interrupt_the_code_raises_is_an_error_not_stopped(live_page):
+    page, _ = live_page
+    generation = page.evaluate("attentionPy.session.generation")
+    output, status = run_cell(page, "print('before')\nraise KeyboardInterrupt")
+    assert status != "Stopped." and "Stopped" not in output
+    assert "before" in output and "Traceback (most recent call last)" in output
+    assert output.rstrip().endswith("KeyboardInterrupt"), output
+    output, _ = run_cell(page, "1 + 1")
+    assert output.strip() == "2"
+    assert page.evaluate("attentionPy.session.generation") == generation  # the same session
+
+
+def test_a_cell_that_rebinds_module_names_breaks_neither_later_runs_nor_figures(live_page):
+    page, _ = live_page
+    generation = page.evaluate("attentionPy.session.generation")
+    run_cell(page, "import json, builtins, sys\njson.dumps = None\njson.loads = None\nbuiltins.print = None\nsys.stdout = None")
+    output, _ = run_cell(page, "print('still printing')\n1 + 1")
+    assert "still printing" in output and output.rstrip().endswith("2"), output
+    output, _ = run_cell(page, "1 / 0")
+    assert "<cell" in output and output.rstrip().endswith("ZeroDivisionError: division by zero"), output
+    fid, before_state, changes = move_softmax_slider(page)
+    root = page.locator(f"#{fid}")
+    expected = update(
+        "softmax", before_state, changes, root.get_attribute("lang"), json.loads(root.get_attribute("data-strings")), fid
+    )
+    assert json.loads(root.get_attribute("data-state")) == expected["state"] != before_state
+    assert page.evaluate("attentionPy.session.generation") == generation
+
+
+def test_a_value_nested_too_deep_is_a_short_error_and_python_lives_on(live_page):
+    page, _ = live_page
+    generation = page.evaluate("attentionPy.session.generation")
+    too_deep = "RecursionError: too deeply nested to show: more than 1000 levels of lists, tuples, dicts or sets"
+    output, status = run_cell(page, "a = []\nfor _ in range(100_000):\n    a = [a]\na")
+    assert output.strip() == too_deep, output
+    assert status == "The code stopped with an error."
+    output, _ = run_cell(page, "print(a)")
+    assert "Traceback" in output and output.rstrip().endswith(too_deep), output
+    assert "wasm" not in output and "Pyodide" not in output
+    output, _ = run_cell(page, "len(a)")
+    assert output.strip() == "1"
+    assert page.evaluate("attentionPy.session.generation") == generation  # no crash, no restart
