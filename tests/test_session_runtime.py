@@ -32,6 +32,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 RUNTIME_PATH = ROOT / "docs" / "widgets" / "session_runtime.py"
 OUTPUT_VIEW_JS = ROOT / "docs" / "widgets" / "output-view.js"
+OUTPUT_CAP_JS = ROOT / "docs" / "widgets" / "output-cap.js"  # the cap both the view and the worker use
 FIGURE_SCRIPTS = ("figure-host.js", "figure-page.js")
 
 
@@ -278,11 +279,12 @@ def js_fit(tmp_path_factory):
     if node is None:
         pytest.skip("Node.js is needed to run output-view.js")
     folder = tmp_path_factory.mktemp("output-view")
-    module = folder / "output-view.mjs"  # the repo's package.json does not say "type": "module"
-    module.write_text(OUTPUT_VIEW_JS.read_text(encoding="utf-8"), encoding="utf-8")
+    (folder / "package.json").write_text('{"type": "module"}')  # the repo's package.json does not say it
+    for source in (OUTPUT_VIEW_JS, OUTPUT_CAP_JS):
+        (folder / source.name).write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
     script = folder / "fit.mjs"
     script.write_text(
-        "import { OutputView } from './output-view.mjs';\n"
+        "import { OutputView } from './output-view.js';\n"
         "import { readFileSync } from 'node:fs';\n"
         "const scenarios = JSON.parse(readFileSync(0, 'utf8'));\n"
         "const results = {};\n"
@@ -302,8 +304,8 @@ def js_fit(tmp_path_factory):
 
 
 def test_the_page_states_the_same_cap(rt):
-    # output-view.js's note ("only the first {lines} lines or {kilobytes} KB") uses its own copy.
-    source = OUTPUT_VIEW_JS.read_text(encoding="utf-8")
+    # output-view.js's note ("only the first {lines} lines or {kilobytes} KB") and the worker use output-cap.js.
+    source = OUTPUT_CAP_JS.read_text(encoding="utf-8")
     found = dict(re.findall(r"export const (MAX_LINES|MAX_CHARS) = ([\d_]+);", source))
     assert {name: int(value.replace("_", "")) for name, value in found.items()} == {
         "MAX_LINES": rt.MAX_LINES,

@@ -7,8 +7,7 @@
 // per frame, not one per line; and at most FRAME_CHARS characters per frame, in blocks of
 // about CHUNK_CHARS (whole lines), so that a frame lays out only the newest block: 200 KB at
 // once in one text node took a quarter of a second of the page's thread on a slow machine.
-export const MAX_LINES = 2000;
-export const MAX_CHARS = 200_000;
+import { MAX_CHARS, MAX_LINES, fitUnderCap } from "./output-cap.js";
 const CHUNK_CHARS = 4_000;
 const FRAME_CHARS = 16_000;
 
@@ -134,27 +133,6 @@ export class OutputView {
 
   fit(text) {
     if (this.truncated || !text) return "";
-    if (this.lines >= MAX_LINES) {
-      // The cap's last line is complete: anything more is over it (lines often come one per write).
-      this.truncated = true;
-      return "";
-    }
-    const room = MAX_CHARS - this.chars;
-    if (text.length > room) {
-      text = text.slice(0, room);
-      this.truncated = true;
-    }
-    let newlines = 0;
-    for (let at = text.indexOf("\n"); at >= 0; at = text.indexOf("\n", at + 1)) {
-      newlines += 1;
-      if (this.lines + newlines >= MAX_LINES) {
-        if (at + 1 < text.length) this.truncated = true;
-        text = text.slice(0, at + 1);
-        break;
-      }
-    }
-    this.lines += newlines;
-    this.chars += text.length;
-    return text;
+    return fitUnderCap(this, text);
   }
 }

@@ -15,6 +15,7 @@
 //   messages it would spend its time on;
 // - code may request files of this site only (guardNetwork below).
 import runtimeSource from "./session_runtime.py";
+import { fitUnderCap } from "./output-cap.js";
 
 const PYODIDE_DIR = new URL("../pyodide/", import.meta.url);
 const WHEELS_DIR = new URL("../wheels/", import.meta.url);
@@ -23,8 +24,6 @@ const SITE_ORIGIN = new URL(import.meta.url).origin;
 // script measures them in node_modules/pyodide so the progress bar can say "how far".
 const DOWNLOAD_BYTES = __PYODIDE_DOWNLOAD_BYTES__;
 // Output cap per request, the same as session_runtime.py's and output-view.js's.
-const MAX_LINES = 2000;
-const MAX_CHARS = 200_000;
 // Output batching: up to BURST_POSTS messages go out at once in any BATCH_MS window (a
 // program that prints a few lines and then hangs still shows them); beyond that, output
 // waits for the next write after the window, or for the request's end.
@@ -242,29 +241,8 @@ class RequestOutput {
     this.pending = [];
   }
 
-  /** The part of `text` that fits under the cap; marks the output truncated past it. */
   fit(text) {
-    if (this.lines >= MAX_LINES) {
-      this.truncated = true; // the cap's last line is complete: anything more is over it
-      return "";
-    }
-    const room = MAX_CHARS - this.chars;
-    if (text.length > room) {
-      text = text.slice(0, room);
-      this.truncated = true;
-    }
-    let newlines = 0;
-    for (let at = text.indexOf("\n"); at >= 0; at = text.indexOf("\n", at + 1)) {
-      newlines += 1;
-      if (this.lines + newlines >= MAX_LINES) {
-        if (at + 1 < text.length) this.truncated = true;
-        text = text.slice(0, at + 1);
-        break;
-      }
-    }
-    this.lines += newlines;
-    this.chars += text.length;
-    return text;
+    return fitUnderCap(this, text);
   }
 }
 

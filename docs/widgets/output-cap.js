@@ -1,0 +1,33 @@
+// The cap on one run's output, in one place: the worker applies it to what it sends
+// (python-worker.js) and the output view again to what it shows (output-view.js), so the
+// view never depends on the worker for it.
+export const MAX_LINES = 2000;
+export const MAX_CHARS = 200_000;
+
+/**
+ * The part of `text` that fits under the cap, counted on `counter` ({lines, chars,
+ * truncated}, updated here); marks it truncated past the cap.
+ */
+export function fitUnderCap(counter, text) {
+  if (counter.lines >= MAX_LINES) {
+    counter.truncated = true; // the cap's last line is complete: anything more is over it
+    return "";
+  }
+  const room = MAX_CHARS - counter.chars;
+  if (text.length > room) {
+    text = text.slice(0, room);
+    counter.truncated = true;
+  }
+  let newlines = 0;
+  for (let at = text.indexOf("\n"); at >= 0; at = text.indexOf("\n", at + 1)) {
+    newlines += 1;
+    if (counter.lines + newlines >= MAX_LINES) {
+      if (at + 1 < text.length) counter.truncated = true;
+      text = text.slice(0, at + 1);
+      break;
+    }
+  }
+  counter.lines += newlines;
+  counter.chars += text.length;
+  return text;
+}
