@@ -1,0 +1,33 @@
+"""attention_py.learning: a tiny Transformer that learns the pronoun puzzle, in plain Python.
+
+    from attention_py.learning import Puzzle, Model, Trainer, train_with_checkpoints
+
+    puzzle = Puzzle.from_dict(data)          # data: the parsed docs/puzzles/<lang>.yml
+    trainer = Trainer(puzzle, seed=0)
+    trainer.run(200)                         # 200 Adam steps
+    trainer.model.read(puzzle.sentence("teacher", "yelled at", "student", "was rude"))
+
+puzzle.py    the sentences and their answers
+model.py     the model: embeddings + positions, attention layers with residual connections, readout
+backward.py  its gradients, derived by hand
+optim.py     Adam
+train.py     Trainer (mini-batches, history) and train_with_checkpoints
+"""
+
+from .backward import loss_and_gradients
+from .model import Model, Reading
+from .optim import Adam
+from .puzzle import Puzzle, Sentence
+from .train import DEFAULTS, Trainer, train_with_checkpoints
+
+__all__ = [
+    "DEFAULTS",
+    "Adam",
+    "Model",
+    "Puzzle",
+    "Reading",
+    "Sentence",
+    "Trainer",
+    "loss_and_gradients",
+    "train_with_checkpoints",
+]

@@ -1,0 +1,115 @@
+"""Gradients, derived by hand, layer by layer, from the loss back to the embeddings.
+
+The loss of one sentence is the cross-entropy -log p[label]. The chain rule is applied in
+the reverse order of ``Model.forward``; each step below names the forward line it undoes
+(``dZ`` means ∂loss/∂Z, with the same shape as Z):
+
+    readout   logits = x_pron W_R        d logits = p - onehot(label)
+                                         dW_R += x_pronᵀ d logits,   dx_pron = d logits W_Rᵀ
+    layer     out = x + C W_O            dx = d out (the residual connection passes it straight
+                                         through),  dW_O += Cᵀ d out,  dC = d out W_Oᵀ
+    head      H = A V                    dA = dH Vᵀ,  dV = Aᵀ dH
+              A = softmax(S) by rows     dS_ij = A_ij (dA_ij - Σ_k A_ik dA_ik)
+              S = Q Kᵀ / √d_k            dQ = dS K / √d_k,  dK = dSᵀ Q / √d_k
+              Q, K, V = x W_Q, x W_K, x W_V   dW = xᵀ dQ (and so on),  dx += dQ W_Qᵀ + dK W_Kᵀ + dV W_Vᵀ
+    input     x_i = E[t_i] + P[i]        dE[t_i] += dx_i,  dP[i] += dx_i
+
+tests/unit/test_learning_gradients.py checks every entry against finite differences, and
+tests/unit/test_numpy_reference.py against numpy.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ..linalg import matrix_product
+from .model import LayerPass, Matrix, Model, Pass
+from .puzzle import Sentence
+
+
+def times_transpose(A: Matrix, B: Matrix) -> Matrix:
+    """A Bᵀ: row i of A dotted with row j of B."""
+    return [[math.sumprod(a, b) for b in B] for a in A]
+
+
+def transpose_times(A: Matrix, B: Matrix) -> Matrix:
+    """Aᵀ B, as a sum over rows of outer products (A and B have the same number of rows)."""
+    return matrix_product([list(column) for column in zip(*A)], B)
+
+
+def add_into(total: Matrix, part: Matrix) -> None:
+    """total += part, entry by entry, in place."""
+    for row, extra in zip(total, part):
+        for j, value in enumerate(extra):
+            row[j] += value
+
+
+def zeros_like(model: Model) -> dict[str, Matrix]:
+    return {name: [[0.0] * cols for _ in range(rows)] for name, (rows, cols) in model.shapes()}
+
+
+def loss_and_gradients(model: Model, batch: list[Sentence]) -> tuple[float, int, dict[str, Matrix]]:
+    """(mean loss, number answered right, gradients of the mean loss) over ``batch``."""
+    grads = zeros_like(model)
+    total, correct = 0.0, 0
+    for sentence in batch:
+        run = model.forward(sentence)
+        p = run.probabilities
+        total -= math.log(max(p[sentence.label], 1e-300))
+        correct += max(range(len(p)), key=p.__getitem__) == sentence.label
+        backward(model, run, sentence.label, grads, 1.0 / len(batch))
+    return total / len(batch), correct, grads
+
+
+def backward(model: Model, run: Pass, label: int, grads: dict[str, Matrix], weight: float = 1.0) -> None:
+    """Add ``weight`` times the gradients of -log p[label] for the pass ``run`` into ``grads``."""
+    d_logits = [weight * (q - (k == label)) for k, q in enumerate(run.probabilities)]  # softmax + cross-entropy
+    add_into(grads["W_R"], [[x * g for g in d_logits] for x in run.pronoun_row])
+    d_row = [math.sumprod(w, d_logits) for w in model.parameters["W_R"]]  # d logits W_Rᵀ
+    if not run.layers:
+        d_x = [[0.0] * model.d_model for _ in run.ids]
+        d_x[run.pronoun] = d_row
+    else:
+        last = run.layers[-1]
+        d_out = [d_row if i == run.pronoun else [0.0] * model.d_model for i in last.rows]
+        for l in reversed(range(model.layers)):
+            d_x = layer_backward(model, l, run.layers[l], d_out, grads)
+            d_out = d_x  # the layer below computed every row
+    E, P = grads["E"], grads["P"]
+    for i, (t, d) in enumerate(zip(run.ids, d_x)):  # x_i = E[t_i] + P[i]: both get d x_i
+        add_into([E[t]], [d])
+        add_into([P[i]], [d])
+
+
+def layer_backward(model: Model, l: int, layer: LayerPass, d_out: Matrix, grads: dict[str, Matrix]) -> Matrix:
+    """Gradients of one layer: adds its weights' into ``grads``, returns d x (every row)."""
+    x, rows = layer.x, layer.rows
+    d_x = [[0.0] * model.d_model for _ in x]
+    for k, i in enumerate(rows):  # the residual connection: out = x + ..., so d x gets d out
+        d_x[i] = list(d_out[k])
+    W_O = model.parameters[f"layer{l}.W_O"]
+    add_into(grads[f"layer{l}.W_O"], transpose_times(layer.concat, d_out))
+    d_concat = times_transpose(d_out, W_O)
+    queries = [x[i] for i in rows]
+    scale = 1 / math.sqrt(model.d_head)
+    for h, head in enumerate(layer.heads):
+        W_Q, W_K, W_V = model.head(l, h)
+        start = h * model.d_head
+        d_H = [row[start : start + model.d_head] for row in d_concat]
+        d_A = times_transpose(d_H, head.V)
+        d_V = transpose_times(head.weights, d_H)
+        d_S = [
+            [a * (g - math.sumprod(A_row, dA_row)) * scale for a, g in zip(A_row, dA_row)]
+            for A_row, dA_row in zip(head.weights, d_A)
+        ]  # through the softmax, and the 1/√d_k
+        d_Q = matrix_product(d_S, head.K)
+        d_K = transpose_times(d_S, head.Q)
+        prefix = f"layer{l}.head{h}."
+        add_into(grads[prefix + "W_Q"], transpose_times(queries, d_Q))
+        add_into(grads[prefix + "W_K"], transpose_times(x, d_K))
+        add_into(grads[prefix + "W_V"], transpose_times(x, d_V))
+        for k, row in zip(rows, times_transpose(d_Q, W_Q)):
+            add_into([d_x[k]], [row])
+        add_into(d_x, times_transpose(d_K, W_K))
+        add_into(d_x, times_transpose(d_V, W_V))
+    return d_x

@@ -1,0 +1,227 @@
+"""The pronoun puzzle as data: every sentence a language's templates can make, with its answer.
+
+"The teacher yelled at the student because she was angry": she is the teacher. "... because
+she was rude": she is the student. A puzzle is read from a plain dict (the parsed
+``docs/puzzles/<lang>.yml``) holding a sentence template, the people, the actions, the
+pronoun, and the reasons that point at the one who acts (``actor``) or at the one acted upon
+(``patient``). Each sentence's label is the person the pronoun refers to, so a model that
+answers must find that person in the sentence and pass on who it is.
+
+Tokens are the words between spaces. Every pair of different people occurs in both orders,
+so the same words can mean either answer: the position of a word matters.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+SLOTS = ("{first}", "{second}", "{pronoun}", "{reason}")
+
+
+@dataclass(frozen=True)
+class Sentence:
+    """One sentence of the puzzle and its answer.
+
+    ``tokens`` are its words; ``pronoun`` is the pronoun's token index; ``people`` the token
+    indices of the one who acts and the one acted upon; ``label`` the index (in the puzzle's
+    ``people``) of the person the pronoun means, whose word is ``referent``.
+    """
+
+    tokens: tuple[str, ...]
+    pronoun: int
+    people: tuple[int, int]
+    label: int
+    referent: str
+    first: int  # index in puzzle.people of the one who acts
+    second: int  # ... and of the one acted upon
+    action: str
+    reason: str
+    points_at: str  # "actor" or "patient": whom the reason points at
+
+    @property
+    def text(self) -> str:
+        return " ".join(self.tokens)
+
+
+def _words(data: dict[str, Any], key: str, minimum: int) -> tuple[str, ...]:
+    value = data.get(key)
+    if not isinstance(value, (list, tuple)) or len(value) < minimum:
+        raise ValueError(f"the puzzle needs a list '{key}' of at least {minimum} entries, got {value!r}")
+    words = tuple(" ".join(str(item).split()) for item in value)
+    if len(set(words)) != len(words):
+        raise ValueError(f"'{key}' lists the same entry twice: {words}")
+    return words
+
+
+class Puzzle:
+    """The sentences of one language, built from its template (see ``from_dict``)."""
+
+    def __init__(
+        self,
+        template: str,
+        pronoun: str,
+        people: tuple[str, ...],
+        actions: tuple[str, ...],
+        reasons_actor: tuple[str, ...],
+        reasons_patient: tuple[str, ...],
+    ) -> None:
+        self.template = " ".join(template.split())
+        self.pronoun = pronoun
+        self.people = people
+        self.actions = actions
+        self.reasons_actor = reasons_actor
+        self.reasons_patient = reasons_patient
+        for person in people:
+            if len(person.split()) != 1:
+                raise ValueError(f"each person must be one word (one token), got {person!r}")
+        if len(pronoun.split()) != 1:
+            raise ValueError(f"the pronoun must be one word, got {pronoun!r}")
+        if set(reasons_actor) & set(reasons_patient):
+            raise ValueError(f"a reason cannot point at both people: {set(reasons_actor) & set(reasons_patient)}")
+        for action in actions:  # every action must give a sentence with each slot exactly once
+            words = self.template.replace("{action}", action).split()
+            for slot in SLOTS:
+                if words.count(slot) != 1:
+                    raise ValueError(
+                        f"with the action {action!r} the sentence {' '.join(words)!r} has "
+                        f"{words.count(slot)} {slot} slots; it needs exactly one, as a word of its own"
+                    )
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Puzzle:
+        """A puzzle from the parsed YAML of ``docs/puzzles/<lang>.yml`` (a plain dict)."""
+        if not isinstance(data, dict):
+            raise TypeError(f"a puzzle is read from a dict, got {type(data).__name__}")
+        reasons = data.get("reasons")
+        if not isinstance(reasons, dict):
+            raise ValueError("the puzzle needs 'reasons' with two lists, 'actor' and 'patient'")
+        template, pronoun = data.get("sentence"), data.get("pronoun")
+        if not isinstance(template, str) or not isinstance(pronoun, str):
+            raise ValueError("the puzzle needs a 'sentence' template and a 'pronoun' (strings)")
+        return cls(
+            template,
+            pronoun.strip(),
+            _words(data, "people", 2),
+            _words(data, "actions", 1),
+            _words(reasons, "actor", 1),
+            _words(reasons, "patient", 1),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """The dict ``from_dict`` reads (what docs/puzzles/<lang>.yml holds, without comments)."""
+        return {
+            "sentence": self.template,
+            "pronoun": self.pronoun,
+            "people": list(self.people),
+            "actions": list(self.actions),
+            "reasons": {"actor": list(self.reasons_actor), "patient": list(self.reasons_patient)},
+        }
+
+    @property
+    def reasons(self) -> tuple[str, ...]:
+        return self.reasons_actor + self.reasons_patient
+
+    def sentence(self, first: int | str, action: int | str, second: int | str, reason: int | str) -> Sentence:
+        """The sentence in which ``first`` does ``action`` to ``second`` for ``reason``.
+
+        Each argument is an entry of ``people`` / ``actions`` / ``reasons`` (its text or its
+        index; a reason's index counts through ``reasons_actor`` then ``reasons_patient``).
+        """
+        first_i, second_i = self._index(self.people, first, "person"), self._index(self.people, second, "person")
+        if first_i == second_i:
+            raise ValueError(f"the two people must differ, got {self.people[first_i]!r} twice")
+        action_text = self.actions[self._index(self.actions, action, "action")]
+        reason_text = self.reasons[self._index(self.reasons, reason, "reason")]
+        words = self.template.replace("{action}", action_text).split()
+        tokens: list[str] = []
+        where: dict[str, int] = {}
+        fill = {"{first}": self.people[first_i], "{second}": self.people[second_i], "{pronoun}": self.pronoun}
+        for word in words:
+            if word == "{reason}":
+                tokens.extend(reason_text.split())
+            elif word in fill:
+                where[word] = len(tokens)
+                tokens.append(fill[word])
+            else:
+                tokens.append(word)
+        points_at = "actor" if reason_text in self.reasons_actor else "patient"
+        label = first_i if points_at == "actor" else second_i
+        return Sentence(
+            tokens=tuple(tokens),
+            pronoun=where["{pronoun}"],
+            people=(where["{first}"], where["{second}"]),
+            label=label,
+            referent=self.people[label],
+            first=first_i,
+            second=second_i,
+            action=action_text,
+            reason=reason_text,
+            points_at=points_at,
+        )
+
+    @staticmethod
+    def _index(options: tuple[str, ...], value: int | str, what: str) -> int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            if not 0 <= value < len(options):
+                raise IndexError(f"{what} index {value} is out of range 0..{len(options) - 1}")
+            return value
+        text = " ".join(str(value).split())
+        if text not in options:
+            raise ValueError(f"{value!r} is not a {what} of this puzzle: {', '.join(options)}")
+        return options.index(text)
+
+    def sentences(self) -> list[Sentence]:
+        """Every sentence: each ordered pair of different people, each action, each reason."""
+        n = len(self.people)
+        return [
+            self.sentence(first, action, second, reason)
+            for first in range(n)
+            for second in range(n)
+            if first != second
+            for action in range(len(self.actions))
+            for reason in range(len(self.reasons))
+        ]
+
+    @property
+    def vocabulary(self) -> tuple[str, ...]:
+        """Every token the sentences use, in order of first appearance."""
+        seen: dict[str, None] = {}
+        for s in self.sentences():
+            for token in s.tokens:
+                seen.setdefault(token, None)
+        return tuple(seen)
+
+    @property
+    def max_length(self) -> int:
+        return max(len(s.tokens) for s in self.sentences())
+
+    def held_out_pairs(self, seed: int = 0) -> set[tuple[int, int]]:
+        """The (person, reason) pairs kept out of training: for each person, one reason of each side.
+
+        The reasons are dealt round the people in a shuffled order, so every reason is still
+        seen in training with most people, and every person is seen as the answer for both
+        kinds of reason.
+        """
+        rng = random.Random(seed)
+        pairs = set()
+        offset = len(self.reasons_actor)
+        for side, start in ((self.reasons_actor, 0), (self.reasons_patient, offset)):
+            order = list(range(len(side)))
+            rng.shuffle(order)
+            for person in range(len(self.people)):
+                pairs.add((person, start + order[person % len(side)]))
+        return pairs
+
+    def split(self, seed: int = 0) -> tuple[list[Sentence], list[Sentence]]:
+        """(train, held_out): held_out is every sentence whose (referent, reason) pair is held out.
+
+        So a held-out sentence asks about a person together with a reason that training never
+        showed pointing at that person.
+        """
+        held = self.held_out_pairs(seed)
+        train, held_out = [], []
+        for s in self.sentences():
+            (held_out if (s.label, self.reasons.index(s.reason)) in held else train).append(s)
+        return train, held_out

@@ -1,0 +1,163 @@
+"""Training: mini-batches of puzzle sentences, gradients, Adam steps, and a record of progress.
+
+    trainer = Trainer(puzzle, seed=0)
+    trainer.run(100)          # 100 Adam steps, one mini-batch each
+    trainer.history[-1]       # {"step": 100, "loss": ..., "train_accuracy": ..., "held_out_accuracy": ...}
+
+Everything random (the starting weights, the order of the sentences) comes from
+``random.Random`` seeded with ``seed``, so the same seed trains the same model, natively and
+in Pyodide (up to the last bits of ``exp``/``log``, which may differ between platforms).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from typing import Any
+
+from .backward import loss_and_gradients
+from .model import Model
+from .optim import Adam
+from .puzzle import Puzzle, Sentence
+
+DEFAULTS: dict[str, Any] = {
+    "d_model": 16,
+    "layers": 2,
+    "heads": 1,
+    "batch_size": 16,
+    "learning_rate": 0.02,
+    "embedding_scale": 1.0,
+    "eval_every": 20,  # steps between history points (held-out accuracy is measured on all of it)
+    "split_seed": 0,  # which (person, reason) pairs are held out: fixed, whatever the training seed
+}
+
+
+class Trainer:
+    """Owns a model, its Adam state and the order of the training sentences."""
+
+    def __init__(self, puzzle: Puzzle, seed: int = 0, **settings: Any) -> None:
+        unknown = set(settings) - set(DEFAULTS)
+        if unknown:
+            raise TypeError(f"unknown training settings {sorted(unknown)}; known: {sorted(DEFAULTS)}")
+        self.settings = {**DEFAULTS, **settings, "seed": seed}
+        s = self.settings
+        self.puzzle = puzzle
+        self.train, self.held_out = puzzle.split(seed=s["split_seed"])
+        rng = random.Random(seed)
+        self.model = Model.initial(
+            puzzle, seed=rng.getrandbits(32), d_model=s["d_model"], layers=s["layers"], heads=s["heads"],
+            embedding_scale=s["embedding_scale"],
+        )
+        self.optimiser = Adam(self.model.parameters, lr=s["learning_rate"])
+        self._order_rng = random.Random(rng.getrandbits(32))
+        self._order: list[Sentence] = []
+        self.step = 0
+        self.history: list[dict[str, Any]] = []
+        self._since = {"loss": 0.0, "correct": 0, "seen": 0, "steps": 0}
+        first = self._peek_batch()  # step 0: how the untrained model does on the first batch
+        losses = [-math.log(self.model.forward(x).probabilities[x.label]) for x in first]
+        self._since = {"loss": sum(losses), "correct": sum(self.model.predict(x) == x.label for x in first),
+                       "seen": len(first), "steps": len(first)}
+        self._record()
+
+    def _peek_batch(self) -> list[Sentence]:
+        while len(self._order) < self.settings["batch_size"]:
+            fresh = list(self.train)
+            self._order_rng.shuffle(fresh)
+            self._order.extend(fresh)
+        return self._order[: self.settings["batch_size"]]
+
+    def next_batch(self) -> list[Sentence]:
+        """The next mini-batch: the training sentences in a fresh shuffled order every epoch."""
+        batch = self._peek_batch()
+        del self._order[: len(batch)]
+        return batch
+
+    def run(self, steps: int) -> list[dict[str, Any]]:
+        """``steps`` optimiser steps; returns the history points recorded meanwhile."""
+        new = []
+        for _ in range(steps):
+            batch = self.next_batch()
+            loss, correct, grads = loss_and_gradients(self.model, batch)
+            self.optimiser.step(grads)
+            self.step += 1
+            self._since["loss"] += loss * len(batch)
+            self._since["correct"] += correct
+            self._since["seen"] += len(batch)
+            self._since["steps"] += 1
+            if self.step % self.settings["eval_every"] == 0:
+                new.append(self._record())
+        return new
+
+    def _record(self) -> dict[str, Any]:
+        """A history point: training loss/accuracy over the batches since the last point (as
+        they were met, before each update), and loss/accuracy on every held-out sentence now."""
+        seen = max(self._since["seen"], 1)
+        held_loss, held_right = 0.0, 0
+        for s in self.held_out:
+            p = self.model.forward(s).probabilities
+            held_loss -= math.log(max(p[s.label], 1e-300))
+            held_right += max(range(len(p)), key=p.__getitem__) == s.label
+        n = max(len(self.held_out), 1)
+        point = {
+            "step": self.step,
+            "loss": self._since["loss"] / seen,
+            "train_accuracy": self._since["correct"] / seen,
+            "held_out_loss": held_loss / n,
+            "held_out_accuracy": held_right / n,
+        }
+        self._since = {"loss": 0.0, "correct": 0, "seen": 0, "steps": 0}
+        self.history.append(point)
+        return point
+
+    def mistakes(self) -> list[Sentence]:
+        """The held-out sentences the model answers wrongly now."""
+        return [s for s in self.held_out if self.model.predict(s) != s.label]
+
+
+def train_with_checkpoints(
+    puzzle: Puzzle,
+    seed: int = 0,
+    *,
+    checkpoint_every: int = 100,
+    until_accuracy: float | None = None,
+    steps: int | None = None,
+    max_steps: int = 5000,
+    **settings: Any,
+) -> dict[str, Any]:
+    """Train, saving the model every ``checkpoint_every`` steps; a JSON-able dict.
+
+    Stops after ``steps`` steps, or at the first history point whose held-out accuracy is at
+    least ``until_accuracy`` (and after ``max_steps`` at most). Returns ``{"settings",
+    "puzzle", "history", "checkpoints": [{"step", "model"}], "model", "steps", "reached"}``:
+    ``model`` is the final model's ``to_dict()``, the last checkpoint is the final model, and
+    ``reached`` says whether ``until_accuracy`` was reached (None without one).
+    """
+    if (steps is None) == (until_accuracy is None):
+        raise TypeError("give either steps= or until_accuracy=")
+    trainer = Trainer(puzzle, seed, **settings)
+    if checkpoint_every % trainer.settings["eval_every"]:
+        raise ValueError(f"checkpoint_every={checkpoint_every} must be a multiple of eval_every={trainer.settings['eval_every']}")
+    checkpoints = [{"step": 0, "model": trainer.model.to_dict()}]
+    limit = steps if steps is not None else max_steps
+    reached = None if until_accuracy is None else False
+    while trainer.step < limit:
+        chunk = min(trainer.settings["eval_every"], limit - trainer.step)
+        points = trainer.run(chunk)
+        if trainer.step % checkpoint_every == 0:
+            checkpoints.append({"step": trainer.step, "model": trainer.model.to_dict()})
+        if until_accuracy is not None and points and points[-1]["held_out_accuracy"] >= until_accuracy:
+            reached = True
+            break
+    if checkpoints[-1]["step"] != trainer.step:
+        checkpoints.append({"step": trainer.step, "model": trainer.model.to_dict()})
+    return {
+        "format": "attention_py.learning.training/1",
+        "settings": {**trainer.settings, "checkpoint_every": checkpoint_every, "until_accuracy": until_accuracy},
+        "puzzle": puzzle.to_dict(),
+        "history": trainer.history,
+        "checkpoints": checkpoints,
+        "model": checkpoints[-1]["model"],
+        "steps": trainer.step,
+        "reached": reached,
+    }
