@@ -29,6 +29,8 @@ assets/    what the pages load, all from this repository
     publish.py       hook: the wheel, Pyodide, the widget bundle, KaTeX and fonts under assets/,
                      and each language's font rule
     products.py      the wheel and the widget bundle, made once per change of their inputs
+    snapshot.py      the page's Python as a gzipped Pyodide memory image (made under Node.js),
+                     named by a digest of what it was made from
     vendored.py      the pinned npm packages' files the site ships; the faces offered (@fontsource)
 guards/    checks on every written page
     self_hosted.py   hook: fails the build if a page would load anything from another host

@@ -248,24 +248,60 @@ class RequestOutput {
 
 async function boot() {
   const t0 = performance.now();
-  const progress = (phase, loaded = 0, total = 0) => post({ type: "progress", phase, loaded, total });
-  progress("download", 0, DOWNLOAD_BYTES);
-  const wheel = findWheel(); // meanwhile: the wheel's URL, and the wheel in the HTTP cache
-  wheel.catch(() => {}); // (a failure is reported when installWheel awaits it)
-  const restoreFetch = countDownloadedBytes((loaded) => progress("download", loaded, DOWNLOAD_BYTES));
+  let total = DOWNLOAD_BYTES;
+  const progress = (phase, loaded = 0) => post({ type: "progress", phase, loaded, total: phase === "download" ? total : 0 });
+  progress("download", 0);
+  const restoreFetch = countDownloadedBytes((loaded) => progress("download", loaded));
+  // Meanwhile: the manifest, then the wheel and the memory snapshot it names (both usually
+  // in the HTTP cache already: the page preloads them while it parses).
+  const manifest = readManifest();
+  const wheel = manifest.then(fetchWheel);
+  const image = manifest.then((found) => {
+    const snapshot = snapshotToRestore(found);
+    if (snapshot) total += snapshot.bytes;
+    return snapshot;
+  });
+  for (const promise of [wheel, image]) promise.catch(() => {}); // reported where awaited
+  let how = "plain";
+  let why = "";
+  let loadPyodide;
   try {
-    const { loadPyodide } = await import(new URL("pyodide.mjs", PYODIDE_DIR).href);
-    pyodide = await loadPyodide({
-      indexURL: PYODIDE_DIR.href, // never let Pyodide fall back to its CDN
-      // Startup chatter must not reach the console (and nothing else writes yet).
-      stdout: () => {},
-      stderr: () => {},
-    });
+    ({ loadPyodide } = await import(new URL("pyodide.mjs", PYODIDE_DIR).href));
+    let snapshot = null;
+    try {
+      snapshot = await image;
+    } catch (error) {
+      why = describe(error);
+    }
+    if (snapshot) {
+      try {
+        pyodide = await restore(loadPyodide, snapshot);
+        how = "snapshot";
+      } catch (error) {
+        why = describe(error);
+        pyodide = null;
+        runtime = null;
+      }
+    }
+    if (why) {
+      // For developers only: the reader just gets the normal boot.
+      console.warn(`attention_py: the Python memory snapshot was not used (${why}); booting Python the normal way`);
+    }
+    if (!pyodide) {
+      pyodide = await loadPyodide({
+        indexURL: PYODIDE_DIR.href, // never let Pyodide fall back to its CDN
+        // Startup chatter must not reach the console (and nothing else writes yet).
+        stdout: () => {},
+        stderr: () => {},
+      });
+    }
   } finally {
     restoreFetch();
   }
   const t1 = performance.now();
   progress("install");
+  // On the snapshot path the package is imported already; its files still go to
+  // site-packages, for tracebacks' source lines and anything imported later.
   installWheel(pyodide, await wheel);
   const t2 = performance.now();
   // Writes that bypass sys.stdout (C-level, os.write, sys.__stdout__) still belong to the
@@ -273,26 +309,91 @@ async function boot() {
   pyodide.setStdout({ batched: (text) => output?.write("stdout", `${text}\n`) });
   pyodide.setStderr({ batched: (text) => output?.write("stderr", `${text}\n`) });
   if (interruptBuffer) pyodide.setInterruptBuffer(interruptBuffer);
-  runtime = loadRuntime(pyodide);
+  runtime ??= loadRuntime(pyodide);
   return {
     python: pyodide.runPython("import sys; sys.version.split()[0]"),
     interrupts: Boolean(interruptBuffer),
+    // How Python started: "snapshot" (restored from the build's memory image) or "plain"
+    // (`fallback` says why the image was not used, when there was one).
+    boot: how,
+    fallback: why || null,
     // Milliseconds spent on each step, for measuring start-up on real machines.
     timings: { pyodide: Math.round(t1 - t0), wheel: Math.round(t2 - t1), total: Math.round(performance.now() - t0) },
   };
 }
 
-/** The wheel named by the manifest, fetched while Pyodide loads: {name, bytes}. */
-async function findWheel() {
+/** assets/wheels/manifest.json: {attention_py: wheel, snapshot?, snapshot_bytes?, snapshot_memory?}. */
+async function readManifest() {
   const manifestURL = new URL("manifest.json", WHEELS_DIR);
   const response = await plainFetch(manifestURL);
   if (!response.ok) throw new Error(`${manifestURL.pathname}: HTTP ${response.status}`);
-  const name = (await response.json()).attention_py;
+  return response.json();
+}
+
+/** The wheel named by the manifest: {name, bytes}. */
+async function fetchWheel(manifest) {
+  const name = manifest.attention_py;
   if (!name) throw new Error("the wheel manifest names no attention_py wheel");
   const url = new URL(name, WHEELS_DIR);
   const wheel = await plainFetch(url);
   if (!wheel.ok) throw new Error(`${url.pathname}: HTTP ${wheel.status}`);
   return { name, bytes: await wheel.arrayBuffer() };
+}
+
+/**
+ * The memory snapshot the manifest names, as {name, bytes, image}, where `image` is a promise
+ * of the decompressed image (Pyodide awaits it, so the download overlaps loading Pyodide's
+ * script); null when there is none to use (then the reason, if any, is thrown).
+ */
+function snapshotToRestore(manifest) {
+  if (!manifest.snapshot) return null; // a build without one (no Node.js there): nothing to say
+  if (typeof DecompressionStream !== "function") throw new Error("this browser has no DecompressionStream");
+  const url = new URL(`../snapshot/${manifest.snapshot}`, WHEELS_DIR);
+  const image = fetch(url).then(async (response) => {
+    if (!response.ok) throw new Error(`${url.pathname}: HTTP ${response.status}`);
+    const packed = new Uint8Array(await response.arrayBuffer());
+    // A host that sent the file with Content-Encoding: gzip has decompressed it already.
+    const gzipped = packed[0] === 0x1f && packed[1] === 0x8b;
+    const bytes = gzipped ? await gunzip(packed) : packed;
+    if (manifest.snapshot_memory && bytes.byteLength !== manifest.snapshot_memory) {
+      throw new Error(`${url.pathname}: ${bytes.byteLength} bytes after decompression, the manifest says ${manifest.snapshot_memory}`);
+    }
+    return bytes;
+  });
+  image.catch(() => {}); // reported where awaited
+  return { name: manifest.snapshot, bytes: manifest.snapshot_bytes || 0, image };
+}
+
+async function gunzip(packed) {
+  const stream = new Blob([packed]).stream().pipeThrough(new DecompressionStream("gzip"));
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+
+/**
+ * Pyodide restored from the build's memory image (private, experimental API of Pyodide
+ * 314.0.7). Pyodide itself refuses an image of another build; the image's session runtime
+ * must be exactly the one bundled here. Throws otherwise (the caller boots normally).
+ */
+async function restore(loadPyodide, snapshot) {
+  const restored = await loadPyodide({
+    indexURL: PYODIDE_DIR.href,
+    _loadSnapshot: snapshot.image,
+    stdout: () => {},
+    stderr: () => {},
+  });
+  const module = restored.runPython("import sys; sys.modules.get('_session_runtime')");
+  const made = module && module.__snapshot__;
+  const source = made && made.get("source");
+  made?.destroy?.();
+  if (source !== runtimeSource) {
+    module?.destroy?.();
+    throw new Error(`${snapshot.name} was made with another session_runtime.py`);
+  }
+  // The image froze the state of `random` (if anything imported it): every page would draw
+  // the same numbers. A fresh seed from the browser's entropy, as a normal boot has.
+  restored.runPython("import sys\nif 'random' in sys.modules: sys.modules['random'].seed()");
+  runtime = module;
+  return restored;
 }
 
 /**

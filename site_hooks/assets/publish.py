@@ -2,6 +2,9 @@
 
 - ``assets/wheels/<wheel>`` and ``assets/wheels/manifest.json`` ({"attention_py": "<wheel>"}),
   so the browser can find the wheel without knowing the version;
+- ``assets/snapshot/python-<digest>.gz``, the page's Python as a gzipped memory image
+  (site_hooks/assets/snapshot.py), named in the manifest (``snapshot``, ``snapshot_bytes``)
+  and in ``config.extra.python_preload`` for the pages' preload links (docs/overrides/main.html);
 - ``assets/pyodide/`` (the Python runtime), ``assets/widgets/`` (whatever
   scripts/build-widgets.mjs produces, subpaths kept), ``assets/katex/``, ``assets/fonts/`` (each built language's
   face and the CSS rule that gives it to the language's pages).
@@ -21,7 +24,7 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
 
-from site_hooks.assets import products, vendored
+from site_hooks.assets import products, snapshot, vendored
 from site_hooks.i18n import languages
 
 
@@ -39,7 +42,19 @@ def _publish(files: Files, config: MkDocsConfig, dest_uri: str, *, path: Path | 
 def on_files(files: Files, config: MkDocsConfig) -> Files:
     wheel = products.wheel()
     _publish(files, config, f"assets/wheels/{wheel.name}", path=wheel)
-    _publish(files, config, "assets/wheels/manifest.json", content=json.dumps({"attention_py": wheel.name}) + "\n")
+    image = snapshot.snapshot(wheel)
+    if image is not None:
+        _publish(files, config, image.dest_uri, path=image.path)
+    manifest = {"attention_py": wheel.name, **snapshot.manifest_entry(image)}
+    _publish(files, config, "assets/wheels/manifest.json", content=json.dumps(manifest) + "\n")
+    # What pages with a live cell or a figure fetch while they parse (docs/overrides/main.html).
+    # The snapshot boot still fetches the wasm and the standard library (Pyodide's file system
+    # is not part of the image).
+    config.extra["python_preload"] = [
+        *([image.dest_uri] if image is not None else []),
+        "assets/pyodide/pyodide.asm.wasm",
+        "assets/pyodide/python_stdlib.zip",
+    ]
 
     for name, path in products.widget_files().items():
         _publish(files, config, f"assets/widgets/{name}", path=path)
