@@ -1,7 +1,7 @@
 """The unit tests again, inside Pyodide 314 (CPython 3.14, WebAssembly) under Node.js.
 
-The same files as the native run; the only module allowed to skip there is the numpy
-reference (numpy for Pyodide cannot be had offline). Every other native unit test must
+The same files as the native run; the only modules allowed to skip there are the numpy
+references (numpy for Pyodide cannot be had offline) and the check of the puzzle files (PyYAML). Every other native unit test must
 pass inside Pyodide too: the ids are compared, so a test that silently disappeared fails.
 """
 
@@ -18,7 +18,11 @@ import pytest
 from devtools.wheels import ROOT, build_attention_wheel, pyodide_test_wheels
 
 UNIT_TESTS = ROOT / "tests" / "unit"
-ALLOWED_TO_SKIP = {"tests/unit/test_numpy_reference.py"}
+ALLOWED_TO_SKIP = {
+    "tests/unit/test_numpy_reference.py",
+    "tests/unit/test_learning_numpy_reference.py",  # numpy
+    "tests/unit/test_learning_puzzle_files.py",  # PyYAML, to read docs/puzzles/*.yml
+}
 
 
 def native_test_ids() -> set[str]:

@@ -1,0 +1,57 @@
+"""attention_py.learning's gradients against an independent numpy model, differentiated by the
+complex step: f'(w) = Im f(w + ih) / h, exact to rounding (no subtraction of nearly equal
+numbers, unlike finite differences). numpy is a native test dependency only: inside Pyodide
+this module is skipped (tests/pyodide allows it)."""
+
+import pytest
+
+np = pytest.importorskip("numpy")
+
+from attention_py.learning import Model, Puzzle, loss_and_gradients  # noqa: E402
+
+PUZZLE = {
+    "sentence": "{first} {action} {second} כי {pronoun} {reason}",
+    "pronoun": "היא",
+    "people": ["המורה", "התלמידה", "האחות", "הרופאה"],
+    "actions": ["צעקה על", "האשימה את"],
+    "reasons": {"actor": ["הייתה עצבנית", "הייתה עייפה"], "patient": ["התחצפה", "איחרה"]},
+}
+H = 1e-30
+
+
+def np_loss(params, model, batch):
+    """The model's mean cross-entropy, written again with numpy's matrices (every row, every layer)."""
+    total = 0
+    for s in batch:
+        ids = [model.index[t] for t in s.tokens]
+        x = params["E"][ids] + params["P"][: len(ids)]
+        for l in range(model.layers):
+            heads = []
+            for h in range(model.heads):
+                q, k, v = (x @ params[f"layer{l}.head{h}.{w}"] for w in ("W_Q", "W_K", "W_V"))
+                scores = q @ k.T / np.sqrt(model.d_head)
+                e = np.exp(scores - scores.real.max(axis=1, keepdims=True))
+                heads.append((e / e.sum(axis=1, keepdims=True)) @ v)
+            x = x + np.concatenate(heads, axis=1) @ params[f"layer{l}.W_O"]
+        logits = x[s.pronoun] @ params["W_R"]
+        shifted = logits - logits.real.max()
+        total = total - (shifted[s.label] - np.log(np.exp(shifted).sum()))
+    return total / len(batch)
+
+
+@pytest.mark.parametrize("layers,heads", [(1, 1), (2, 1), (2, 2)])
+def test_gradients_agree_with_numpy_complex_step(layers, heads):
+    puzzle = Puzzle.from_dict(PUZZLE)
+    model = Model.initial(puzzle, seed=11, d_model=6, layers=layers, heads=heads)
+    sentences = puzzle.sentences()
+    batch = sentences[::37][:4]
+    loss, _, grads = loss_and_gradients(model, batch)
+    params = {name: np.array(m, dtype=complex) for name, m in model.parameters.items()}
+    assert np_loss(params, model, batch).real == pytest.approx(loss, rel=1e-12)
+    for name, W in params.items():
+        reference = np.zeros(W.shape)
+        for index in np.ndindex(W.shape):
+            W[index] += 1j * H
+            reference[index] = np_loss(params, model, batch).imag / H
+            W[index] -= 1j * H
+        np.testing.assert_allclose(np.array(grads[name]), reference, rtol=1e-9, atol=1e-13, err_msg=name)

@@ -1,0 +1,105 @@
+"""Adam, saving and loading, determinism, and a short training run of attention_py.learning.
+Standard library only: this file runs inside Pyodide too."""
+
+import json
+import math
+
+import pytest
+
+from attention_py.learning import Adam, Model, Puzzle, Trainer, train_with_checkpoints
+
+SIX = {
+    "sentence": "the {first} {action} the {second} because {pronoun} {reason}",
+    "pronoun": "she",
+    "people": ["teacher", "student", "nurse", "doctor", "driver", "pilot"],
+    "actions": ["yelled at", "glared at"],
+    "reasons": {"actor": ["was angry", "was tired", "was grumpy"], "patient": ["was rude", "was late", "was noisy"]},
+}
+
+
+def test_adam_steps_follow_the_formula():
+    w = [[1.0, -2.0]]
+    adam = Adam({"w": w}, lr=0.1, beta1=0.9, beta2=0.999, eps=1e-8)
+    grads = [[[0.5, -4.0]], [[0.3, 1.0]]]
+    m, v = [0.0, 0.0], [0.0, 0.0]
+    expected = [1.0, -2.0]
+    for t, g in enumerate(grads, start=1):
+        adam.step({"w": g})
+        for j in range(2):
+            m[j] = 0.9 * m[j] + 0.1 * g[0][j]
+            v[j] = 0.999 * v[j] + 0.001 * g[0][j] ** 2
+            m_hat, v_hat = m[j] / (1 - 0.9**t), v[j] / (1 - 0.999**t)
+            expected[j] -= 0.1 * m_hat / (math.sqrt(v_hat) + 1e-8)
+        assert w[0] == pytest.approx(expected, rel=1e-14)
+    # the first step moves every number by about lr, whatever its gradient's size
+    fresh = [[0.0, 0.0]]
+    Adam({"w": fresh}, lr=0.1).step({"w": [[1e-3, 1e3]]})
+    assert fresh[0] == pytest.approx([-0.1, -0.1], rel=1e-4)
+
+
+def test_a_model_round_trips_through_json_exactly():
+    puzzle = Puzzle.from_dict(SIX)
+    trainer = Trainer(puzzle, seed=3, d_model=8, heads=2, eval_every=5)
+    trainer.run(5)
+    saved = json.loads(json.dumps(trainer.model.to_dict()))
+    again = Model.from_dict(saved)
+    assert again.parameters == trainer.model.parameters
+    assert again.settings == {"d_model": 8, "layers": 2, "heads": 2}
+    s = puzzle.sentences()[11]
+    assert again.read(s) == trainer.model.read(s)
+    with pytest.raises(ValueError, match="format"):
+        Model.from_dict({**saved, "format": "something else"})
+
+
+def test_the_same_seed_trains_the_same_weights_and_another_seed_does_not():
+    puzzle = Puzzle.from_dict(SIX)
+    a, b, c = (Trainer(puzzle, seed=s, d_model=8, eval_every=4) for s in (5, 5, 6))
+    for t in (a, b, c):
+        t.run(8)
+    assert a.model.parameters == b.model.parameters
+    assert a.history == b.history
+    assert a.model.parameters != c.model.parameters
+
+
+def test_reading_gives_every_layers_attention_and_a_prediction():
+    puzzle = Puzzle.from_dict(SIX)
+    model = Model.initial(puzzle, seed=0, d_model=8, layers=2, heads=2)
+    s = puzzle.sentence("teacher", "yelled at", "student", "was angry")
+    reading = model.read(s)
+    assert len(reading.probabilities) == len(puzzle.people)
+    assert math.fsum(reading.probabilities) == pytest.approx(1.0)
+    assert reading.prediction == max(range(6), key=reading.probabilities.__getitem__)
+    n = len(s.tokens)
+    assert len(reading.attention) == 2 and all(len(layer) == 2 for layer in reading.attention)
+    for layer in reading.attention:
+        for head in layer:
+            assert len(head) == n and all(len(row) == n and math.fsum(row) == pytest.approx(1.0) for row in head)
+
+
+def test_training_learns_the_small_puzzle_and_generalises():
+    puzzle = Puzzle.from_dict(SIX)
+    result = train_with_checkpoints(
+        puzzle, seed=0, until_accuracy=0.95, max_steps=150, checkpoint_every=20, eval_every=10
+    )
+    history = result["history"]
+    assert result["reached"] is True, history[-1]
+    assert history[0]["step"] == 0 and history[0]["held_out_accuracy"] < 0.5  # untrained: about chance
+    assert history[-1]["held_out_accuracy"] >= 0.95
+    assert history[-1]["loss"] < history[0]["loss"] / 3
+    steps = [c["step"] for c in result["checkpoints"]]
+    assert steps[0] == 0 and steps[-1] == result["steps"] and steps == sorted(set(steps))
+    assert result["model"] == result["checkpoints"][-1]["model"]
+    json.dumps(result)  # JSON-able
+    final = Model.from_dict(result["model"])
+    _, held_out = puzzle.split()
+    assert final.accuracy(held_out) == history[-1]["held_out_accuracy"]
+
+
+def test_training_settings_are_checked():
+    puzzle = Puzzle.from_dict(SIX)
+    with pytest.raises(TypeError, match="unknown"):
+        Trainer(puzzle, learning_rat=0.1)
+    with pytest.raises(TypeError, match="either"):
+        train_with_checkpoints(puzzle, steps=10, until_accuracy=0.9)
+    with pytest.raises(ValueError, match="multiple"):
+        train_with_checkpoints(puzzle, steps=10, checkpoint_every=7, eval_every=5)
