@@ -18,7 +18,7 @@ from pathlib import Path
 
 class _Handler(http.server.SimpleHTTPRequestHandler):
     isolated = False
-    extra_files: dict[str, tuple[str, bytes]] = {}
+    extra_files: dict[str, tuple[str, bytes] | None] = {}  # path -> (type, body), or None: 404
     counter: list[int] = [0]
     extensions_map = {
         **http.server.SimpleHTTPRequestHandler.extensions_map,
@@ -30,11 +30,14 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
     }
 
     def do_GET(self) -> None:
-        extra = self.extra_files.get(self.path.split("?")[0])
-        if extra is None:
+        path = self.path.split("?")[0]
+        if path not in self.extra_files:
             super().do_GET()
             return
-        content_type, body = extra
+        if self.extra_files[path] is None:  # a file the test or benchmark hides
+            self.send_error(404)
+            return
+        content_type, body = self.extra_files[path]
         self.send_response(200)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
@@ -72,7 +75,7 @@ class _Server(http.server.ThreadingHTTPServer):
 class StaticServer:
     """Serves ``directory``; ``url`` is its base, ``bytes_sent`` counts body bytes."""
 
-    def __init__(self, directory: Path, *, isolated: bool = False, extra_files: dict[str, tuple[str, bytes]] | None = None):
+    def __init__(self, directory: Path, *, isolated: bool = False, extra_files: dict[str, tuple[str, bytes] | None] | None = None):
         self._counter = [0]
         handler = type(
             "Handler",
