@@ -48,9 +48,45 @@ def zeros_like(model: Model) -> dict[str, Matrix]:
     return {name: [[0.0] * cols for _ in range(rows)] for name, (rows, cols) in model.shapes()}
 
 
+class Gradients:
+    """Collects the gradients of a batch.
+
+    A weight matrix W used as ``y = x W`` gets dW = xᵀ dy = Σ over rows of x_rowᵀ dy_row.
+    Rather than multiply small matrices sentence by sentence, the rows of x and dy are
+    stacked over the whole batch and multiplied once at the end (``totals``): the same sum,
+    in far fewer Python calls.
+    """
+
+    def __init__(self, model: Model) -> None:
+        self.model = model
+        self.direct = {"E": zeros_like_one(model, "E"), "P": zeros_like_one(model, "P")}
+        self.stacked: dict[str, tuple[Matrix, Matrix]] = {
+            name: ([], []) for name, _ in model.shapes() if name not in self.direct
+        }
+
+    def add_product(self, name: str, x: Matrix, d_y: Matrix) -> None:
+        """Record that W = parameters[name] was used as y = x W and y got the gradient d_y."""
+        left, right = self.stacked[name]
+        left.extend(x)
+        right.extend(d_y)
+
+    def totals(self) -> dict[str, Matrix]:
+        grads = dict(self.direct)
+        for name, (rows, cols) in self.model.shapes():
+            if name in self.stacked:
+                left, right = self.stacked[name]
+                grads[name] = transpose_times(left, right) if left else [[0.0] * cols for _ in range(rows)]
+        return {name: grads[name] for name, _ in self.model.shapes()}
+
+
+def zeros_like_one(model: Model, name: str) -> Matrix:
+    rows, cols = dict(model.shapes())[name]
+    return [[0.0] * cols for _ in range(rows)]
+
+
 def loss_and_gradients(model: Model, batch: list[Sentence]) -> tuple[float, int, dict[str, Matrix]]:
     """(mean loss, number answered right, gradients of the mean loss) over ``batch``."""
-    grads = zeros_like(model)
+    grads = Gradients(model)
     total, correct = 0.0, 0
     for sentence in batch:
         run = model.forward(sentence)
@@ -58,13 +94,13 @@ def loss_and_gradients(model: Model, batch: list[Sentence]) -> tuple[float, int,
         total -= math.log(max(p[sentence.label], 1e-300))
         correct += max(range(len(p)), key=p.__getitem__) == sentence.label
         backward(model, run, sentence.label, grads, 1.0 / len(batch))
-    return total / len(batch), correct, grads
+    return total / len(batch), correct, grads.totals()
 
 
-def backward(model: Model, run: Pass, label: int, grads: dict[str, Matrix], weight: float = 1.0) -> None:
-    """Add ``weight`` times the gradients of -log p[label] for the pass ``run`` into ``grads``."""
+def backward(model: Model, run: Pass, label: int, grads: Gradients, weight: float = 1.0) -> None:
+    """Record ``weight`` times the gradients of -log p[label] for the pass ``run`` in ``grads``."""
     d_logits = [weight * (q - (k == label)) for k, q in enumerate(run.probabilities)]  # softmax + cross-entropy
-    add_into(grads["W_R"], [[x * g for g in d_logits] for x in run.pronoun_row])
+    grads.add_product("W_R", [run.pronoun_row], [d_logits])
     d_row = [math.sumprod(w, d_logits) for w in model.parameters["W_R"]]  # d logits W_Rᵀ
     if not run.layers:
         d_x = [[0.0] * model.d_model for _ in run.ids]
@@ -75,20 +111,20 @@ def backward(model: Model, run: Pass, label: int, grads: dict[str, Matrix], weig
         for l in reversed(range(model.layers)):
             d_x = layer_backward(model, l, run.layers[l], d_out, grads)
             d_out = d_x  # the layer below computed every row
-    E, P = grads["E"], grads["P"]
+    E, P = grads.direct["E"], grads.direct["P"]
     for i, (t, d) in enumerate(zip(run.ids, d_x)):  # x_i = E[t_i] + P[i]: both get d x_i
         add_into([E[t]], [d])
         add_into([P[i]], [d])
 
 
-def layer_backward(model: Model, l: int, layer: LayerPass, d_out: Matrix, grads: dict[str, Matrix]) -> Matrix:
-    """Gradients of one layer: adds its weights' into ``grads``, returns d x (every row)."""
+def layer_backward(model: Model, l: int, layer: LayerPass, d_out: Matrix, grads: Gradients) -> Matrix:
+    """Gradients of one layer: records its weights' in ``grads``, returns d x (every row)."""
     x, rows = layer.x, layer.rows
     d_x = [[0.0] * model.d_model for _ in x]
     for k, i in enumerate(rows):  # the residual connection: out = x + ..., so d x gets d out
         d_x[i] = list(d_out[k])
     W_O = model.parameters[f"layer{l}.W_O"]
-    add_into(grads[f"layer{l}.W_O"], transpose_times(layer.concat, d_out))
+    grads.add_product(f"layer{l}.W_O", layer.concat, d_out)
     d_concat = times_transpose(d_out, W_O)
     queries = [x[i] for i in rows]
     scale = 1 / math.sqrt(model.d_head)
@@ -105,9 +141,9 @@ def layer_backward(model: Model, l: int, layer: LayerPass, d_out: Matrix, grads:
         d_Q = matrix_product(d_S, head.K)
         d_K = transpose_times(d_S, head.Q)
         prefix = f"layer{l}.head{h}."
-        add_into(grads[prefix + "W_Q"], transpose_times(queries, d_Q))
-        add_into(grads[prefix + "W_K"], transpose_times(x, d_K))
-        add_into(grads[prefix + "W_V"], transpose_times(x, d_V))
+        grads.add_product(prefix + "W_Q", queries, d_Q)
+        grads.add_product(prefix + "W_K", x, d_K)
+        grads.add_product(prefix + "W_V", x, d_V)
         for k, row in zip(rows, times_transpose(d_Q, W_Q)):
             add_into([d_x[k]], [row])
         add_into(d_x, times_transpose(d_K, W_K))
