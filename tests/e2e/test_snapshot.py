@@ -1,0 +1,156 @@
+"""The page's Python restored from the build's memory snapshot, and the normal boot when the
+snapshot cannot be used (docs/widgets/README.md, "The memory snapshot").
+
+Proof that the worker really restored the image, not just said so: the session runtime
+module carries ``__snapshot__`` (set by devtools/make_snapshot.mjs before the image was
+taken, never by the worker), whose key is the one in the image's file name. Proof of the
+fallback: the image is made unusable on the wire (404, garbage, an image of another runtime),
+yet Python becomes ready, boots the normal way, runs the cell, and says why on the console,
+as a warning, never an error.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from playwright.sync_api import Page
+
+from tests.e2e.test_live_cells import PYTHON_READY_MS, SOFTMAX_OUTPUT, open_home, run_and_wait, wait_for_python
+
+SNAPSHOT_ROUTE = "**/assets/snapshot/*.gz"
+
+
+@pytest.fixture(scope="module")
+def manifest(site_dir: Path) -> dict:
+    found = json.loads((site_dir / "assets" / "wheels" / "manifest.json").read_text())
+    if not found.get("snapshot"):
+        pytest.fail("the build made no memory snapshot (Node.js and node_modules/pyodide are there in tests)")
+    return found
+
+
+@pytest.fixture
+def loose_page(browser) -> Page:
+    """A page in a fresh context that records the console instead of failing on errors (a
+    404 the test causes is logged by Chromium as an error), and every request's host."""
+    context = browser.new_context()
+    page = context.new_page()
+    page.console_lines = []
+    page.hosts = set()
+    page.on("console", lambda message: page.console_lines.append((message.type, message.text)))
+    context.on("request", lambda request: page.hosts.add(urlsplit(request.url).hostname))
+    yield page
+    context.close()
+    assert page.hosts <= {"127.0.0.1", "localhost", None}, page.hosts
+
+
+def info(page: Page) -> dict:
+    return page.evaluate("attentionPy.session.info")
+
+
+def made_with_key(page: Page) -> str | None:
+    """The key make_snapshot.mjs stored in the image (None when Python booted normally)."""
+    reply = page.evaluate(
+        """attentionPy.session.run(
+            "import sys\\nm = sys.modules['_session_runtime']\\ngetattr(m, '__snapshot__', {}).get('key')"
+        ).reply"""
+    )
+    assert reply["status"] == "ok", reply
+    return None if reply["value"] in (None, "None") else reply["value"].strip("'")
+
+
+def test_python_is_restored_from_the_snapshot(page, site_url, manifest):
+    requested = []
+    page.on("request", lambda request: requested.append(urlsplit(request.url).path))
+    open_home(page, site_url)
+    wait_for_python(page)
+    assert info(page)["boot"] == "snapshot", info(page)
+    assert info(page)["fallback"] is None
+    key = made_with_key(page)
+    assert key and manifest["snapshot"] == f"python-{key[:20]}.gz"
+    assert f"/assets/snapshot/{manifest['snapshot']}" in requested
+    # The package's files are in site-packages too (tracebacks show its source lines).
+    reply = page.evaluate(
+        """attentionPy.session.run("import inspect, attention_py\\nlen(inspect.getsource(attention_py.softmax)) > 0").reply"""
+    )
+    assert reply["value"] == "True", reply
+    assert SOFTMAX_OUTPUT.search(run_and_wait(page))
+
+
+def test_two_restored_pages_draw_different_random_numbers(page, site_url):
+    """The image freezes `random`'s state; the worker reseeds it after restoring."""
+    draws = []
+    for _ in range(2):
+        open_home(page, site_url)
+        wait_for_python(page)
+        assert info(page)["boot"] == "snapshot"
+        reply = page.evaluate("attentionPy.session.run('import random\\nrandom.random()').reply")
+        draws.append(reply["value"])
+    assert draws[0] != draws[1], draws
+
+
+def test_the_pages_preload_pythons_files_while_they_parse(page, site_url, manifest):
+    open_home(page, site_url)
+    hrefs = page.evaluate("[...document.querySelectorAll('link[rel=preload][data-python]')].map((l) => l.href)")
+    paths = [urlsplit(href).path for href in hrefs]
+    assert f"/assets/snapshot/{manifest['snapshot']}" in paths
+    assert "/assets/pyodide/pyodide.asm.wasm" in paths
+
+
+def _garbage(route):
+    route.fulfill(status=200, body=gzip.compress(b"not a memory image" * 1000), content_type="application/gzip")
+
+
+def _truncated(route):
+    route.fulfill(status=200, body=b"\x1f\x8b\x08\x00garbage", content_type="application/gzip")
+
+
+@pytest.mark.parametrize(
+    ("answer", "reason"),
+    [
+        (lambda route: route.fulfill(status=404, body="missing"), r"HTTP 404"),
+        (_garbage, r"bytes after decompression|magic number"),
+        (_truncated, r"\w"),
+    ],
+    ids=["missing", "not-an-image", "corrupt-gzip"],
+)
+def test_an_unusable_snapshot_falls_back_to_the_normal_boot(loose_page, site_url, manifest, answer, reason):
+    page = loose_page
+    page.route(SNAPSHOT_ROUTE, answer)
+    open_home(page, site_url)
+    wait_for_python(page)
+    assert info(page)["boot"] == "plain", info(page)
+    assert re.search(reason, info(page)["fallback"]), info(page)
+    assert made_with_key(page) is None
+    assert SOFTMAX_OUTPUT.search(run_and_wait(page, timeout=PYTHON_READY_MS))
+    notes = [text for kind, text in page.console_lines if "snapshot was not used" in text]
+    assert notes and all(kind == "warning" for kind, text in page.console_lines if "snapshot" in text), page.console_lines
+    assert not [line for line in page.console_lines if line[0] == "error" and "404" not in line[1]], page.console_lines
+
+
+def test_an_image_of_another_runtime_is_not_used(loose_page, site_url, manifest, site_dir):
+    """The session runtime in the image must be the one the worker was bundled with: an image
+    whose runtime differs (here: the worker's copy of the runtime source is changed on the
+    wire) is refused and Python boots normally."""
+    page = loose_page
+
+    def changed_worker(route):
+        body = (site_dir / "assets" / "widgets" / "python-worker.js").read_text()
+        # The bundled runtime source starts with the module docstring; change one word of it.
+        assert "The Python half of the page's Python session" in body
+        route.fulfill(
+            status=200,
+            content_type="text/javascript",
+            body=body.replace("The Python half of the page's Python session", "The Python half of the page's Python sessions", 1),
+        )
+
+    page.route("**/assets/widgets/python-worker.js", changed_worker)
+    open_home(page, site_url)
+    wait_for_python(page)
+    assert info(page)["boot"] == "plain", info(page)
+    assert "another session_runtime.py" in info(page)["fallback"]
+    assert SOFTMAX_OUTPUT.search(run_and_wait(page))

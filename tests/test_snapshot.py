@@ -1,0 +1,73 @@
+"""The build step that makes the page's Python memory snapshot (site_hooks/assets/snapshot.py).
+
+The image is made under Node.js from the pinned Pyodide, once per change of its inputs; its
+name carries their digest, so a change of any input (a Pyodide file, the wheel, the session
+runtime, the maker) names a new file. Making one takes a few seconds the first time; later
+runs take it from .cache/.
+"""
+
+from __future__ import annotations
+
+import gzip
+import logging
+import shutil
+import struct
+
+import pytest
+
+from site_hooks import ROOT
+from site_hooks.assets import products, snapshot
+
+needs_node = pytest.mark.skipif(
+    shutil.which("node") is None or not (ROOT / "node_modules" / "pyodide").is_dir(),
+    reason="Node.js and node_modules/pyodide are needed to make the snapshot",
+)
+
+
+def test_the_key_covers_pyodide_the_wheel_the_runtime_and_the_maker():
+    wheel = products.wheel()
+    names = {path.name for path in snapshot.inputs(wheel)}
+    assert {"pyodide.asm.wasm", "python_stdlib.zip", "pyodide.mjs", "pyodide.asm.mjs", "pyodide-lock.json"} <= names
+    assert {wheel.name, "session_runtime.py", "make_snapshot.mjs"} <= names
+
+
+def test_the_name_changes_when_an_input_changes(tmp_path):
+    scratch = ROOT / ".cache" / "test-snapshot"
+    scratch.mkdir(parents=True, exist_ok=True)
+    try:
+        wheel = scratch / "attention_py-0.1.0-py3-none-any.whl"
+        shutil.copy(products.wheel(), wheel)
+        before = snapshot.key_for(wheel)
+        assert snapshot.key_for(wheel) == before  # stable
+        wheel.write_bytes(wheel.read_bytes() + b"\0")
+        after = snapshot.key_for(wheel)
+        assert after != before
+        assert snapshot.Snapshot(wheel, before).name != snapshot.Snapshot(wheel, after).name
+        assert snapshot.Snapshot(wheel, after).name == f"python-{after[:20]}.gz"
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+@needs_node
+def test_the_image_is_gzip_of_a_pyodide_memory_snapshot_with_its_key_inside():
+    wheel = products.wheel()
+    image = snapshot.snapshot(wheel)
+    assert image is not None
+    assert image.key == snapshot.key_for(wheel)
+    packed = image.path.read_bytes()
+    assert packed[:2] == b"\x1f\x8b"  # gzip: static hosts serve it as is, the worker inflates it
+    memory = gzip.decompress(packed)
+    entry = snapshot.manifest_entry(image)
+    assert entry == {"snapshot": image.name, "snapshot_bytes": len(packed), "snapshot_memory": len(memory)}
+    header_bytes, json_bytes = struct.unpack_from("<II", memory, 4)
+    assert 0 < json_bytes < header_bytes < len(memory)  # Pyodide's header: offsets of the JSON and the heap
+    assert image.key.encode() in memory  # __snapshot__["key"], which the e2e test reads back in the browser
+    assert len(packed) < 8 * 1024 * 1024, "the image has grown: see docs/widgets/README.md on bytes"
+
+
+def test_without_node_the_build_goes_on_without_a_snapshot(monkeypatch, caplog):
+    monkeypatch.setattr(snapshot.shutil, "which", lambda name: None)
+    with caplog.at_level(logging.INFO, logger="mkdocs.hooks.snapshot"):
+        assert snapshot.snapshot(products.wheel()) is None
+    assert "no Python memory snapshot" in caplog.text
+    assert snapshot.manifest_entry(None) == {}
