@@ -13,6 +13,8 @@ content/   what authors write, turned into pages
     doctests.py      mkdocstrings extension: doctest examples in docstrings shown as code
     notebooks.py     hook: the companion notebooks as pages in every language, self-hosted,
                      each offered for download with the wheel that runs it
+    training.py      hook: the pronoun-puzzle model trained per language (docs/puzzles/), cached,
+                     published as assets/training/<lang>.json; ``trained(lang)`` for the figures
 i18n/      languages
     languages.py     what a language is from its code and its entry in mkdocs.yml: its script,
                      face (extra.font) and direction (Material's), and the texts its entry gives

@@ -123,6 +123,7 @@ def train_with_checkpoints(
     until_accuracy: float | None = None,
     steps: int | None = None,
     max_steps: int = 5000,
+    checkpoint_digits: int | None = None,
     **settings: Any,
 ) -> dict[str, Any]:
     """Train, saving the model every ``checkpoint_every`` steps; a JSON-able dict.
@@ -132,28 +133,45 @@ def train_with_checkpoints(
     "puzzle", "history", "checkpoints": [{"step", "model"}], "model", "steps", "reached"}``:
     ``model`` is the final model's ``to_dict()``, the last checkpoint is the final model, and
     ``reached`` says whether ``until_accuracy`` was reached (None without one).
+    ``checkpoint_digits`` keeps that many significant digits in the checkpoints before the
+    last (a smaller file for a page to replay); ``model`` and the last checkpoint are exact.
     """
     if (steps is None) == (until_accuracy is None):
         raise TypeError("give either steps= or until_accuracy=")
     trainer = Trainer(puzzle, seed, **settings)
     if checkpoint_every % trainer.settings["eval_every"]:
         raise ValueError(f"checkpoint_every={checkpoint_every} must be a multiple of eval_every={trainer.settings['eval_every']}")
-    checkpoints = [{"step": 0, "model": trainer.model.to_dict()}]
+    def saved() -> dict[str, Any]:
+        return {"step": trainer.step, "model": trainer.model.to_dict()}
+
+    checkpoints = [saved()]
     limit = steps if steps is not None else max_steps
     reached = None if until_accuracy is None else False
     while trainer.step < limit:
         chunk = min(trainer.settings["eval_every"], limit - trainer.step)
         points = trainer.run(chunk)
         if trainer.step % checkpoint_every == 0:
-            checkpoints.append({"step": trainer.step, "model": trainer.model.to_dict()})
+            checkpoints.append(saved())
         if until_accuracy is not None and points and points[-1]["held_out_accuracy"] >= until_accuracy:
             reached = True
             break
     if checkpoints[-1]["step"] != trainer.step:
-        checkpoints.append({"step": trainer.step, "model": trainer.model.to_dict()})
+        checkpoints.append(saved())
+    if checkpoint_digits is not None:
+        for checkpoint in checkpoints[:-1]:
+            parameters = checkpoint["model"]["parameters"]
+            for name, matrix in parameters.items():
+                parameters[name] = [[float(f"{x:.{checkpoint_digits}g}") for x in row] for row in matrix]
     return {
         "format": "attention_py.learning.training/1",
-        "settings": {**trainer.settings, "checkpoint_every": checkpoint_every, "until_accuracy": until_accuracy},
+        "settings": {
+            **trainer.settings,
+            "checkpoint_every": checkpoint_every,
+            "until_accuracy": until_accuracy,
+            "steps": steps,
+            "max_steps": max_steps,
+            "checkpoint_digits": checkpoint_digits,
+        },
         "puzzle": puzzle.to_dict(),
         "history": trainer.history,
         "checkpoints": checkpoints,

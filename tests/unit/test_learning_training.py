@@ -103,3 +103,15 @@ def test_training_settings_are_checked():
         train_with_checkpoints(puzzle, steps=10, until_accuracy=0.9)
     with pytest.raises(ValueError, match="multiple"):
         train_with_checkpoints(puzzle, steps=10, checkpoint_every=7, eval_every=5)
+
+
+def test_checkpoints_can_be_rounded_but_the_final_model_stays_exact():
+    puzzle = Puzzle.from_dict(SIX)
+    exact = train_with_checkpoints(puzzle, seed=1, steps=10, checkpoint_every=5, eval_every=5, d_model=8)
+    rounded = train_with_checkpoints(
+        puzzle, seed=1, steps=10, checkpoint_every=5, eval_every=5, d_model=8, checkpoint_digits=3
+    )
+    assert rounded["model"] == exact["model"] == exact["checkpoints"][-1]["model"]
+    first = rounded["checkpoints"][1]["model"]["parameters"]["W_R"][0][0]
+    assert first == float(f"{exact['checkpoints'][1]['model']['parameters']['W_R'][0][0]:.3g}")
+    assert [c["step"] for c in rounded["checkpoints"]] == [0, 5, 10]

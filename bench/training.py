@@ -1,0 +1,157 @@
+"""How long the pronoun-puzzle model takes to learn: natively (what the build does) and in
+Pyodide under Node.js and in headless Chromium (what "train it yourself" does in the page).
+
+    .venv/bin/python -m bench training                      # everything
+    .venv/bin/python -m bench training --skip-chromium --languages en
+
+Natively: the build's training (site_hooks/content/training.py, SETTINGS) of every language
+one after the other, as a cold ``./run build`` does it; then, per language, the time until
+held-out accuracy first reaches 95% with 1 and with 2 heads. In Pyodide: the same
+``Trainer``, seed and settings, run from scratch until held-out accuracy >= 95% (measured
+every ``eval_every`` steps; the evaluation is part of the time, as in the page). The wall
+time excludes starting Pyodide. The final weights of the Pyodide run are compared with the
+native run of the same settings: same seed, same weights, up to float rounding.
+
+Target: <= 60 s for all languages natively, <= 60 s to 95% in Chromium.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+TARGET = 0.95
+MAX_STEPS = 600
+
+
+def time_to_target(puzzle_data: dict, heads: int, settings: dict) -> dict:
+    """Train from scratch until held-out accuracy >= TARGET; seconds, steps, history, weights."""
+    from attention_py.learning import Puzzle, Trainer
+
+    puzzle = Puzzle.from_dict(puzzle_data)
+    started = time.perf_counter()
+    trainer = Trainer(puzzle, settings.get("seed", 0), heads=heads, eval_every=settings["eval_every"])
+    reached = None
+    while trainer.step < MAX_STEPS:
+        point = trainer.run(settings["eval_every"])[-1]
+        if point["held_out_accuracy"] >= TARGET:
+            reached = time.perf_counter() - started
+            break
+    return {
+        "seconds": reached,
+        "steps": trainer.step,
+        "seconds_total": time.perf_counter() - started,
+        "held_out_accuracy": trainer.history[-1]["held_out_accuracy"],
+        "sentences_per_step": trainer.settings["batch_size"],
+        "model": trainer.model.to_dict(),
+        "python": sys.version.split()[0],
+        "platform": sys.platform,
+    }
+
+
+def _inside_pyodide(argv: list[str]) -> None:
+    """Run by devtools.pyodide_runs inside Pyodide: argv = [request JSON]; writes /out/result.json."""
+    request = json.loads(argv[0])
+    results = {str(heads): time_to_target(request["puzzle"], heads, request["settings"]) for heads in request["heads"]}
+    with open("/out/result.json", "w") as out:
+        json.dump(results, out)
+
+
+def _max_difference(a: dict, b: dict) -> float:
+    return max(
+        abs(x - y)
+        for name in a["parameters"]
+        for row_a, row_b in zip(a["parameters"][name], b["parameters"][name])
+        for x, y in zip(row_a, row_b)
+    )
+
+
+def _load(lang: str) -> dict:
+    import yaml
+
+    from site_hooks.content.training import puzzle_file
+
+    return yaml.safe_load(puzzle_file(lang).read_text(encoding="utf-8"))
+
+
+def _load_average() -> str:
+    try:
+        with open("/proc/loadavg") as f:
+            return " ".join(f.read().split()[:3])
+    except OSError:
+        return "unknown"
+
+
+def _seconds(value: float | None) -> str:
+    return "not reached" if value is None else f"{value:.1f} s"
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench training", description=__doc__.splitlines()[0])
+    parser.add_argument("--languages", default="en,he,fa")
+    parser.add_argument("--pyodide-languages", default="en", help="languages to time inside Pyodide")
+    parser.add_argument("--skip-node", action="store_true")
+    parser.add_argument("--skip-chromium", action="store_true")
+    args = parser.parse_args(argv)
+    languages = args.languages.split(",")
+
+    from attention_py.learning import Puzzle, train_with_checkpoints
+    from site_hooks.content.training import SETTINGS
+
+    print(f"Build training (site_hooks/content/training.py SETTINGS = {SETTINGS}), natively, one after the other:")
+    total = total_cpu = 0.0
+    for lang in languages:
+        started, cpu = time.perf_counter(), time.process_time()
+        result = train_with_checkpoints(Puzzle.from_dict(_load(lang)), **SETTINGS)
+        took, took_cpu = time.perf_counter() - started, time.process_time() - cpu
+        total += took
+        total_cpu += took_cpu
+        first = next((p["step"] for p in result["history"] if p["held_out_accuracy"] >= TARGET), None)
+        print(
+            f"  {lang}: {took:5.1f} s wall, {took_cpu:5.1f} s CPU, {result['steps']} steps, held-out "
+            f"{result['history'][-1]['held_out_accuracy']:.1%} at the end, first >= {TARGET:.0%} at step {first}"
+        )
+    print(f"  all: {total:.1f} s wall, {total_cpu:.1f} s CPU (target <= 60 s); load average now {_load_average()}")
+
+    settings = {"seed": SETTINGS["seed"], "eval_every": SETTINGS["eval_every"]}
+    print(f"\nTime until held-out accuracy >= {TARGET:.0%} (seed {settings['seed']}, evaluated every {settings['eval_every']} steps):")
+    rows = []
+    native = {}
+    for lang in languages:
+        for heads in (1, 2):
+            r = time_to_target(_load(lang), heads, settings)
+            native[lang, heads] = r
+            rows.append((lang, heads, f"CPython {r['python']}", r))
+    runners = []
+    if not args.skip_node:
+        from devtools.pyodide_runs import in_node
+
+        runners.append(("Pyodide, Node.js", in_node))
+    if not args.skip_chromium:
+        from devtools.pyodide_runs import in_chromium
+
+        runners.append(("Pyodide, Chromium worker", in_chromium))
+    for where, run in runners:
+        for lang in args.pyodide_languages.split(","):
+            request = {"puzzle": _load(lang), "settings": settings, "heads": [1, 2]}
+            answers = run("bench/training.py", ["--inside", json.dumps(request, ensure_ascii=False)])
+            for heads in (1, 2):
+                r = answers[str(heads)]
+                r["difference"] = _max_difference(r["model"], native[lang, heads]["model"])
+                rows.append((lang, heads, f"{where} (Python {r['python']})", r))
+    print(f"\n(load average now {_load_average()} on this machine; other work slows every number)")
+    print("\n| language | heads | where | to 95% | steps | held-out at stop | max weight difference from native |")
+    print("| --- | ---: | --- | ---: | ---: | ---: | ---: |")
+    for lang, heads, where, r in rows:
+        diff = r.get("difference")
+        print(
+            f"| {lang} | {heads} | {where} | {_seconds(r['seconds'])} | {r['steps']} | "
+            f"{r['held_out_accuracy']:.1%} | {'-' if diff is None else f'{diff:.1e}'} |"
+        )
+    return 0
+
+
+if __name__ == "__main__":  # inside Pyodide, run by main() above through devtools.pyodide_runs
+    _inside_pyodide(sys.argv[2:] if sys.argv[1:2] == ["--inside"] else sys.argv[1:])

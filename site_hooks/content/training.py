@@ -1,0 +1,138 @@
+"""MkDocs hook: train the pronoun-puzzle model of each language at build time, and publish it.
+
+For every built language the build reads ``docs/puzzles/<lang>.yml`` (a language without
+one uses English's, and says so in an info line), trains ``attention_py.learning`` on it
+natively with fixed seeds and settings (``SETTINGS``), and publishes the result as
+``assets/training/<lang>.json``: ``train_with_checkpoints``'s dict, i.e. the settings, the
+puzzle, the history of loss and accuracy, the model every ``checkpoint_every`` steps and the
+final model, so a page can replay training without computing it.
+
+Training runs once per change of its inputs: the result is cached like the wheel
+(site_hooks/assets/products.py), keyed by the learning code, the puzzle file and the
+settings; static-i18n runs this hook once per language, and every run after the first finds
+the cache. ``trained(lang)`` gives the same dict to build-time code (the figures are
+prerendered from it).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import yaml
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority, get_plugin_logger
+from mkdocs.structure.files import File, Files
+
+from site_hooks import ROOT
+from site_hooks.assets.products import cached_product, digest
+
+log = get_plugin_logger("training")
+
+PUZZLES = ROOT / "docs" / "puzzles"
+FALLBACK = "en"
+# What the training depends on besides the puzzle file: the learning code and the parts of
+# attention_py it is built on.
+CODE = tuple(
+    ROOT / "attention_py" / name for name in ("learning", "attention.py", "linalg.py", "softmax.py", "rng.py")
+)
+SETTINGS: dict[str, Any] = {
+    "seed": 0,
+    "steps": 160,  # well past the first 95% held-out (at 50-60 steps), so the final model is settled
+    "checkpoint_every": 20,
+    "eval_every": 10,
+    "checkpoint_digits": 4,  # the replayed checkpoints, 4 significant digits: a third of the bytes
+}
+"""Keyword arguments of ``train_with_checkpoints`` for the build (its other settings: DEFAULTS)."""
+
+
+def puzzle_file(lang: str) -> Path:
+    """The puzzle file of ``lang``, or English's when the language has none."""
+    own = PUZZLES / f"{lang}.yml"
+    return own if own.is_file() else PUZZLES / f"{FALLBACK}.yml"
+
+
+def puzzle_data(lang: str) -> dict[str, Any]:
+    path = puzzle_file(lang)
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as error:
+        raise PluginError(f"{path.relative_to(ROOT)}: {error}") from error
+    if not isinstance(data, dict):
+        raise PluginError(f"{path.relative_to(ROOT)}: expected a mapping of sentence, pronoun, people, actions, reasons")
+    return data
+
+
+def key(lang: str) -> str:
+    """Digest of everything the training of ``lang`` depends on."""
+    inputs = digest([*CODE, puzzle_file(lang)])
+    return hashlib.sha256((inputs + json.dumps(SETTINGS, sort_keys=True)).encode()).hexdigest()
+
+
+def _train(lang: str, folder: Path) -> None:
+    from attention_py.learning import Puzzle, train_with_checkpoints
+
+    try:
+        puzzle = Puzzle.from_dict(puzzle_data(lang))
+    except (TypeError, ValueError) as error:
+        raise PluginError(f"{puzzle_file(lang).relative_to(ROOT)}: {error}") from error
+    result = train_with_checkpoints(puzzle, **SETTINGS)
+    last = result["history"][-1]
+    log.info(
+        f"trained the {lang} puzzle model: {result['steps']} steps, held-out accuracy "
+        f"{last['held_out_accuracy']:.1%}"
+    )
+    (folder / "training.json").write_text(json.dumps(result, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+
+
+def trained_file(lang: str) -> Path:
+    """The cached training result of ``lang`` (trained now if absent); English's for a language
+    without a puzzle file."""
+    if not (PUZZLES / f"{lang}.yml").is_file():
+        if lang != FALLBACK:
+            _say_fallback(lang)
+            return trained_file(FALLBACK)
+        raise PluginError(f"docs/puzzles/{FALLBACK}.yml is missing: the build trains its model from it")
+    folder = cached_product(f"training-{lang}", key(lang), lambda folder: _train(lang, folder))
+    return folder / "training.json"
+
+
+@cache
+def _say_fallback(lang: str) -> None:
+    log.info(f"docs/puzzles/{lang}.yml does not exist: the {lang} pages use the model trained on the {FALLBACK} puzzle")
+
+
+@cache
+def _read(path: Path) -> dict[str, Any]:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def trained(lang: str) -> dict[str, Any]:
+    """``train_with_checkpoints``'s result for ``lang`` (a JSON-able dict), trained once and cached.
+
+    Do not change the dict: it is shared by every caller.
+    """
+    return _read(trained_file(lang))
+
+
+def _built_languages(config: MkDocsConfig) -> list[str]:
+    from site_hooks.i18n.languages import built_entries
+
+    return [entry.locale for entry in built_entries(config)] or [FALLBACK]
+
+
+@event_priority(-200)  # after static-i18n (-100), which crashes on generated files (see assets/publish.py)
+def on_files(files: Files, config: MkDocsConfig) -> Files:
+    for source in [f for f in files if f.src_uri.startswith("puzzles/")]:
+        files.remove(source)  # the puzzle files are data for this hook, not pages or assets
+    for lang in _built_languages(config):
+        dest_uri = f"assets/training/{lang}.json"
+        existing = files.get_file_from_path(dest_uri)
+        if existing is not None:
+            files.remove(existing)
+        files.append(File.generated(config, dest_uri, abs_src_path=str(trained_file(lang))))
+    return files
