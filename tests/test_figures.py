@@ -20,7 +20,7 @@ RIGHT_TO_LEFT = [lang.code for lang in LANGUAGES if lang.direction == "rtl"]  # 
 NAMES = [
     "embedding_space", "weighted_average", "dot_product", "qkv", "softmax", "softmax_scale",
     "why_sqrt_dk", "attention_sentence", "self_attention_simple", "information_flow",
-    "causal_attention", "multi_head",
+    "causal_attention", "multi_head", "training_replay", "trained_reader", "train_live",
 ]
 
 
@@ -28,7 +28,7 @@ def draw(name, state=None, lang="en"):
     return FIGURES[name].render(state, lang=lang, strings=strings(lang))
 
 
-def test_registry_has_the_twelve_figures_in_article_order():
+def test_registry_has_the_fifteen_figures_in_article_order():
     assert list(FIGURES) == NAMES
 
 

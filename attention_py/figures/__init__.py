@@ -35,10 +35,15 @@ from . import (
     qkv,
     self_attention_simple,
     softmax_bars,
+    train_live,
+    trained_reader,
+    training_replay,
     weighted_average,
     why_sqrt_dk,
 )
+from . import _learning
 from ._figure import COMMON_STRINGS, Figure, Panel
+from ._resources import MissingResource, provide
 from ._state import StateError, apply_changes
 from ._strings import MissingStringError, Text, check_strings
 
@@ -55,6 +60,9 @@ _ORDER = (
     information_flow.FIGURE,
     causal_attention.FIGURE,
     multi_head.FIGURE,
+    training_replay.FIGURE,
+    trained_reader.FIGURE,
+    train_live.FIGURE,
 )
 
 FIGURES: dict[str, Figure] = {figure.name: figure for figure in _ORDER}
@@ -75,6 +83,7 @@ def required_strings() -> dict[str, tuple[str, ...]]:
     """Every section and key the figures need in each language's strings file."""
     required = {"common": COMMON_KEYS}
     required.update({figure.name: figure.strings for figure in _ORDER})
+    required[_learning.SHARED_SECTION] = _learning.SHARED_STRINGS
     return required
 
 
@@ -101,7 +110,12 @@ def update(
         bad = _value_at(changes, error.key)
         message = Text(strings, lang, name).plain("common.bad_input", value=bad)
         return {"ok": False, "error": message, "detail": str(error), "key": error.key}
-    return {"ok": True, "html": figure.render(clean, lang=lang, strings=strings, instance=instance), "state": clean}
+    try:
+        html, shown = figure.drawn(clean, lang=lang, strings=strings, instance=instance)
+    except MissingResource as missing:
+        # The page's host fetches assets/<key>.json, calls provide(key, data), and asks again.
+        return {"ok": False, "missing_resource": missing.key, "error": "", "detail": str(missing), "key": None}
+    return {"ok": True, "html": html, "state": shown}
 
 
 def _value_at(changes: Mapping[str, Any], key: str) -> str:
@@ -116,12 +130,14 @@ def _value_at(changes: Mapping[str, Any], key: str) -> str:
 __all__ = [
     "FIGURES",
     "Figure",
+    "MissingResource",
     "MissingStringError",
     "Panel",
     "StateError",
     "Text",
     "check_strings",
     "get",
+    "provide",
     "required_strings",
     "update",
 ]

@@ -34,6 +34,8 @@ class Panel:
     body: str
     readout: str = ""
     notes: list[str] = field(default_factory=list)
+    # An instanced figure's state after its draw (a training chunk advanced the step).
+    state: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -44,6 +46,14 @@ class Figure:
     spec: StateSpec
     strings: tuple[str, ...]
     draw: Callable[[dict[str, Any], Text], Panel]
+    # The key of the data the figure reads besides its state (see _resources.py), per
+    # language: ``lambda lang: f"training/{lang}"``. The root carries it as data-resource.
+    resource: Callable[[str], str] | None = None
+    # A figure whose draw also takes the root's instance id: it keeps work between calls
+    # (a model being trained), one per figure on the page. Its state may say running: true.
+    instanced: bool = False
+    # Sections of the strings file shared by several figures that this one reads too.
+    shared: tuple[str, ...] = ()
 
     def default_state(self) -> dict[str, Any]:
         return self.spec.normalise({})
@@ -66,9 +76,16 @@ class Figure:
         ``StateError`` (a ValueError naming the key), a missing translation
         ``MissingStringError`` naming the file and the key.
         """
-        clean = self.spec.normalise(state)
-        text = Text(strings, lang, self.name)
-        return self.frame(clean, text, self.draw(clean, text), instance)
+        return self.drawn(self.spec.normalise(state), lang=lang, strings=strings, instance=instance)[0]
+
+    def drawn(self, clean: dict[str, Any], *, lang: str, strings: Mapping[str, Any],
+              instance: str | None) -> tuple[str, dict[str, Any]]:
+        """The markup for a normalised state, and the state it shows (an instanced figure's
+        draw may move it on: a training chunk advances the step)."""
+        text = Text(strings, lang, self.name, self.shared)
+        panel = self.draw(clean, text, instance) if self.instanced else self.draw(clean, text)
+        shown = panel.state if panel.state is not None else clean
+        return self.frame(shown, text, panel, instance), shown
 
     def frame(self, state: dict[str, Any], text: Text, panel: Panel, instance: str | None) -> str:
         """Wraps a drawn ``panel`` for the normalised ``state`` in the common frame."""
@@ -81,6 +98,7 @@ class Figure:
                 "id": instance,
                 "data-figure": self.name,
                 "data-state": to_json(state),
+                "data-resource": self.resource(text.lang) if self.resource else None,
                 "data-strings": to_json(text.subset()),
                 "lang": text.lang,
                 "dir": text.direction,

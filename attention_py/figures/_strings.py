@@ -58,12 +58,13 @@ class Text:
     figure's declared keys.
     """
 
-    def __init__(self, strings: Mapping[str, Any], lang: str, figure: str) -> None:
+    def __init__(self, strings: Mapping[str, Any], lang: str, figure: str, shared: tuple[str, ...] = ()) -> None:
         if not isinstance(strings, Mapping):
             raise TypeError(f"strings must be a mapping (the parsed {strings_file(lang)}), got {type(strings).__name__}")
         self.strings = strings
         self.lang = lang
         self.figure = figure
+        self.shared = shared  # sections besides "common" this figure reads (and carries)
         self.used: set[str] = set()
 
     def _template(self, key: str) -> str:
@@ -103,7 +104,7 @@ class Text:
         """The sections this figure reads (its own and ``common``), for the page to keep."""
         return {
             section: dict(self.strings[section])
-            for section in ("common", self.figure)
+            for section in ("common", *self.shared, self.figure)
             if isinstance(self.strings.get(section), Mapping)
         }
 

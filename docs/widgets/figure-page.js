@@ -21,6 +21,8 @@ export function mountFigures(roots) {
     if (session.state === "ready" && warmed !== session.generation) {
       warmed = session.generation;
       if (!hosts.some((host) => host.pending)) warmUp(session, hosts[0]); // input would warm it anyway
+      // Figures with a data file (data-resource): hand it to this Python before the first input.
+      for (const host of hosts) if (host.resource) host.provideResource().catch(() => {}); // input retries
     }
     for (const host of hosts) {
       if (session.state === "ready") host.onSessionReady();

@@ -1,0 +1,187 @@
+"""What the three training figures share: the trained data, the example sentences, the
+curves of training and the attention maps of the learned model.
+
+The data is the resource ``training/<lang>`` (see ``_resources.py``): the dict
+``attention_py.learning.train_with_checkpoints`` returns for the language's puzzle (the
+build trains it and publishes it as ``assets/training/<lang>.json``). Parsed objects (the
+puzzle, each checkpoint's model, the list of held-out mistakes) are cached per provided
+value; a figure never changes them. All arithmetic is attention_py.learning's: a model is
+only ever asked ``read`` / ``predict``, a trainer ``run``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..learning import Model, Puzzle, Sentence
+from ..learning.model import Reading
+from ._format import num
+from ._html import el, esc, void
+from ._matrix import matrix_table, shade
+from ._resources import derived, resource
+from ._strings import Text
+from ._svg import f, svg
+
+EXAMPLES = 4  # sentences in the menus: the article's pair, then the same pair with the people swapped
+
+
+def key(lang: str) -> str:
+    return f"training/{lang}"
+
+
+def data(lang: str) -> dict[str, Any]:
+    return resource(key(lang))
+
+
+def puzzle(lang: str) -> Puzzle:
+    return derived(key(lang), "puzzle", lambda d: Puzzle.from_dict(d["puzzle"]))
+
+
+def checkpoints(lang: str) -> list[dict[str, Any]]:
+    return data(lang)["checkpoints"]
+
+
+def model_at(lang: str, index: int) -> Model:
+    """The model saved at checkpoint ``index`` (parsed once)."""
+    return derived(key(lang), ("model", index), lambda d: Model.from_dict(d["checkpoints"][index]["model"]))
+
+
+def final_model(lang: str) -> Model:
+    return model_at(lang, len(checkpoints(lang)) - 1)
+
+
+def examples(lang: str) -> list[Sentence]:
+    """The menu's sentences: first person 0 acts on person 1 for the first reason of each
+    kind ("angry", "rude"), then the same with the two people swapped."""
+    p = puzzle(lang)
+    actor, patient = 0, len(p.reasons_actor)
+    return [p.sentence(0, 0, 1, actor), p.sentence(0, 0, 1, patient),
+            p.sentence(1, 0, 0, actor), p.sentence(1, 0, 0, patient)]
+
+
+def held_out(lang: str) -> list[Sentence]:
+    """The sentences training never showed (attention_py.learning's split, with the build's seed)."""
+    split_seed = data(lang).get("settings", {}).get("split_seed", 0)
+    return derived(key(lang), "held_out", lambda d: puzzle(lang).split(seed=split_seed)[1])
+
+
+def final_mistakes(lang: str) -> list[Sentence]:
+    """The held-out sentences the trained model answers wrongly (computed once per data)."""
+    return derived(key(lang), "mistakes", lambda d: [s for s in held_out(lang)
+                                                       if final_model(lang).predict(s) != s.label])
+
+
+def sentence_option(s: Sentence) -> str:
+    return s.text
+
+
+def example_menu(name: str, chosen: int, lang: str, t: Text, label_key: str) -> str:
+    """A select over the example sentences (their words in the page's direction)."""
+    items = "".join(el("option", {"value": str(i), "selected": i == chosen}, esc(sentence_option(s)))
+                    for i, s in enumerate(examples(lang)))
+    return el("label", {"class": "apy-field"},
+              el("span", {"class": "apy-field__label"}, t.html(label_key)),
+              el("select", {"name": name, "data-focus-key": name}, items))
+
+
+def layer_name(t: Text, layer: int, head: int, heads: int) -> str:
+    if heads == 1:
+        return t.plain("training.layer_n", layer=t.count(layer + 1))
+    return t.plain("training.layer_head_n", layer=t.count(layer + 1), head=t.count(head + 1))
+
+
+def attention_maps(reading: Reading, s: Sentence, view: str, t: Text, cls: str) -> str:
+    """Every layer's (and head's) attention for sentence ``s``: the pronoun's row alone, or the
+    whole map with the pronoun's row highlighted. Tokens follow the page's direction."""
+    words = [esc(w) for w in s.tokens]
+    tables = []
+    for l, layer in enumerate(reading.attention):
+        for h, weights in enumerate(layer):
+            rows = [s.pronoun] if view == "pronoun" else list(range(len(s.tokens)))
+            title = layer_name(t, l, h, len(layer))
+            table = matrix_table(
+                [weights[i] for i in rows], row_labels=[words[i] for i in rows], col_labels=words, direction=None,
+                caption=esc(title), corner=t.html("training.rows_are"),
+                selected=lambda i, j, rows=rows: rows[i] == s.pronoun,
+                dimmed=(lambda i, j: False) if view == "pronoun" else (lambda i, j, rows=rows: rows[i] != s.pronoun),
+                cls=f"apy-attn {cls}",
+            )
+            tables.append(el("div", {"class": "apy-scroll"}, table))
+    return el("div", {"class": "apy-maps"}, "".join(tables))
+
+
+def view_menu(view: str, t: Text) -> str:
+    from ._controls import segmented
+
+    return segmented(t.plain("training.view"), [
+        (t.html("training.view_pronoun"), {"view": "pronoun"}, view == "pronoun"),
+        (t.html("training.view_full"), {"view": "full"}, view == "full"),
+    ], key="view")
+
+
+# The curves of training: loss and accuracy against the step, one drawing, left to right.
+
+W, H = 520.0, 190.0
+LEFT, RIGHT, TOP, BOTTOM = 44.0, 44.0, 12.0, 28.0
+
+
+def curves(history: list[dict[str, Any]], *, mark: int | None, last_step: int, t: Text) -> str:
+    """Training loss (left axis) and held-out accuracy (right axis, 0-100%) against the step,
+    with a vertical line at step ``mark``. The loss axis runs from 0 to the largest loss."""
+    top_loss = max((p["loss"] for p in history), default=1.0) or 1.0
+    span = max(last_step, 1)
+
+    def x(step: float) -> float:
+        return LEFT + (W - LEFT - RIGHT) * step / span
+
+    def y(fraction: float) -> float:
+        return H - BOTTOM - (H - TOP - BOTTOM) * fraction
+
+    def line(values: list[tuple[float, float]], cls: str) -> str:
+        points = " ".join(f"{f(x(s))},{f(y(v))}" for s, v in values) or f"{f(x(0))},{f(y(0))}"
+        return void("polyline", {"class": f"apy-curve {cls}", "points": points})
+
+    loss = [(p["step"], p["loss"] / top_loss) for p in history]
+    held = [(p["step"], p["held_out_accuracy"]) for p in history]
+    train = [(p["step"], p["train_accuracy"]) for p in history]
+    parts = [
+        void("line", {"class": "apy-axis", "x1": f(LEFT), "y1": f(y(0)), "x2": f(W - RIGHT), "y2": f(y(0))}),
+        void("line", {"class": "apy-axis", "x1": f(LEFT), "y1": f(y(0)), "x2": f(LEFT), "y2": f(y(1))}),
+        void("line", {"class": "apy-axis", "x1": f(W - RIGHT), "y1": f(y(0)), "x2": f(W - RIGHT), "y2": f(y(1))}),
+        void("line", {"class": "apy-grid", "x1": f(LEFT), "y1": f(y(1)), "x2": f(W - RIGHT), "y2": f(y(1))}),
+        void("line", {"class": "apy-grid", "x1": f(LEFT), "y1": f(y(0.5)), "x2": f(W - RIGHT), "y2": f(y(0.5))}),
+        el("text", {"class": "apy-tick", "x": f(LEFT - 4), "y": f(y(0) + 4), "text-anchor": "end"}, "0"),
+        el("text", {"class": "apy-tick", "x": f(LEFT - 4), "y": f(y(1) + 4), "text-anchor": "end"}, num(top_loss, 2)),
+        el("text", {"class": "apy-tick", "x": f(W - RIGHT + 4), "y": f(y(0) + 4)}, "0%"),
+        el("text", {"class": "apy-tick", "x": f(W - RIGHT + 4), "y": f(y(0.5) + 4)}, "50%"),
+        el("text", {"class": "apy-tick", "x": f(W - RIGHT + 4), "y": f(y(1) + 4)}, "100%"),
+        el("text", {"class": "apy-tick", "x": f(x(0)), "y": f(H - 10), "text-anchor": "middle"}, "0"),
+        el("text", {"class": "apy-tick", "x": f(x(span)), "y": f(H - 10), "text-anchor": "middle"}, str(span)),
+        line(train, "apy-curve--train"),
+        line(held, "apy-curve--held"),
+        line(loss, "apy-curve--loss"),
+    ]
+    at = 0 if mark is None else mark
+    parts.append(void("line", {"class": "apy-mark", "x1": f(x(at)), "y1": f(y(0)), "x2": f(x(at)), "y2": f(y(1)),
+                               "visibility": None if mark is not None else "hidden"}))
+    label = t.plain("training.curves_picture", steps=t.count(span))
+    drawing = svg("".join(parts), width=W, height=H, label=label, cls="apy-curves")
+    legend = el("p", {"class": "apy-legend"},
+                el("span", {"class": "apy-key apy-key--loss"}, t.html("training.legend_loss")), " ",
+                el("span", {"class": "apy-key apy-key--held"}, t.html("training.legend_held")), " ",
+                el("span", {"class": "apy-key apy-key--train"}, t.html("training.legend_train")))
+    return drawing + legend
+
+
+def percent(value: float, digits: int = 0) -> str:
+    """A measured percentage in its left-to-right span."""
+    return el("span", {"dir": "ltr", "class": "apy-num"}, num(100 * value, digits) + "%")
+
+
+def measured(value: float, digits: int = 2) -> str:
+    return el("span", {"dir": "ltr", "class": "apy-num"}, num(value, digits))
+
+
+SHARED_SECTION = "training"  # strings the three figures share (carried by each in data-strings)
+SHARED_STRINGS = ("layer_n", "layer_head_n", "rows_are", "view", "view_pronoun", "view_full", "curves_picture",
+                   "legend_loss", "legend_held", "legend_train")

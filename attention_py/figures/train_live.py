@@ -1,0 +1,134 @@
+"""Train it yourself: the puzzle model trained from scratch in the page's Python.
+
+Train starts (or resumes) training, Pause stops it, Reset starts again from the first step.
+While the state says ``running: true`` the page's host calls the figure again after each
+answer (README.md, "Running figures"); each call runs a short chunk of training steps
+(about ``BUDGET`` seconds, at least one step) and draws the curves so far, the accuracy and
+what the model attends to in one sentence. Between chunks the host yields, so the page
+stays responsive and the other figures' calls take their turn in Python's queue.
+
+The trainer is attention_py.learning's ``Trainer`` with the settings the build trained
+with (from the resource ``training/<lang>``), kept between calls per figure instance. Its
+step must match the state's: a state that does not match (a Reset sets ``step: 0``, a fresh
+Python after a reload has no trainer) starts a new trainer, paused at step 0.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from ..learning import DEFAULTS, Trainer
+from . import _learning as L
+from ._controls import button
+from ._figure import Figure, Panel
+from ._html import el, esc
+from ._state import Choice, Flag, Integer, StateSpec
+from ._strings import Text
+
+BUDGET = 0.1  # seconds of training per call (at least one step)
+MAX_STEPS = 100_000
+STRINGS = ("title", "train", "pause", "resume", "reset", "sentence", "status_idle", "status_running",
+           "status_paused", "status_done", "readout", "readout_start", "caption", "maps_caption")
+
+_TRAINERS: dict[tuple[str | None, str], Trainer] = {}
+
+
+def settings(lang: str) -> dict[str, Any]:
+    """The build's training settings that ``Trainer`` takes (the seed apart)."""
+    saved = L.data(lang).get("settings", {})
+    return {k: saved[k] for k in DEFAULTS if k in saved}
+
+
+def seed(lang: str) -> int:
+    return int(L.data(lang).get("settings", {}).get("seed", 0))
+
+
+def goal(lang: str) -> int:
+    """How far a run goes: as far as the build trained."""
+    return int(L.checkpoints(lang)[-1]["step"])
+
+
+def trainer_for(instance: str | None, lang: str, step: int, running: bool) -> Trainer | None:
+    """This figure's trainer at ``step``. Without one at that step: a new one if training
+    starts now, else none (the figure shows step 0 from the build's first checkpoint, which
+    is the same model: same puzzle, settings and seed)."""
+    slot = (instance, lang)
+    trainer = _TRAINERS.get(slot)
+    if trainer is not None and trainer.step == step and step > 0:
+        return trainer
+    _TRAINERS.pop(slot, None)
+    if not running:
+        return None
+    trainer = _TRAINERS[slot] = Trainer(L.puzzle(lang), seed(lang), **settings(lang))
+    return trainer
+
+
+def advance(trainer: Trainer, until: int, budget: float = BUDGET) -> None:
+    """Training steps until ``budget`` seconds have passed (at least one) or step ``until``."""
+    start = time.perf_counter()
+    while trainer.step < until:
+        trainer.run(1)
+        if time.perf_counter() - start >= budget:
+            break
+
+
+def draw(state: dict[str, Any], t: Text, instance: str | None) -> Panel:
+    lang = t.lang
+    end = goal(lang)
+    trainer = trainer_for(instance, lang, state["step"], state["running"])
+    if trainer is None:  # step 0, paused: the build's first checkpoint is this model
+        running, step, model, history = False, 0, L.model_at(lang, 0), L.data(lang)["history"][:1]
+    else:
+        running = state["running"] and trainer.step < end
+        if running:
+            advance(trainer, end)
+            running = trainer.step < end
+        step, model, history = trainer.step, trainer.model, trainer.history
+    chosen = min(state["sentence"], L.EXAMPLES - 1)
+    s = L.examples(lang)[chosen]
+    reading = model.read(s)
+    point = history[-1]
+    if running:
+        label, status = t.html("pause"), t.html("status_running")
+    elif step == 0:
+        label, status = t.html("train"), t.html("status_idle")
+    elif step >= end:
+        label, status = t.html("train"), t.html("status_done")
+    else:
+        label, status = t.html("resume"), t.html("status_paused")
+    controls = el(
+        "div", {"class": "apy-row"},
+        button(label, {"running": not running}, pressed=running, focus_key="train", disabled=step >= end),
+        button(t.html("reset"), {"running": False, "step": 0}, focus_key="reset",
+               disabled=step == 0 and not running),
+        el("span", {"class": "apy-status", "role": "status"}, status),
+    )
+    menus = el("div", {"class": "apy-row"}, L.example_menu("sentence", chosen, lang, t, "sentence"),
+               L.view_menu(state["view"], t))
+    if point["step"] == 0:
+        readout = t.html("readout_start", accuracy=L.percent(point["held_out_accuracy"]))
+    else:
+        readout = t.html("readout", step=esc(t.count(point["step"])), loss=L.measured(point["loss"]),
+                         accuracy=L.percent(point["held_out_accuracy"]))
+    body = (controls + L.curves(history, mark=step, last_step=end, t=t) + menus
+            + el("p", {"class": "apy-muted"}, t.html("maps_caption", step=esc(t.count(step))))
+            + L.attention_maps(reading, s, state["view"], t, "apy-live"))
+    shown = {**state, "running": running, "step": step, "sentence": chosen}
+    return Panel(body, readout, [t.html("caption")], state=shown)
+
+
+FIGURE = Figure(
+    name="train_live",
+    spec=StateSpec({
+        "running": Flag(False),
+        "step": Integer(0, MAX_STEPS, 0),
+        "sentence": Integer(0, L.EXAMPLES - 1, 0),
+        "view": Choice(("pronoun", "full"), "pronoun"),
+    }),
+    strings=STRINGS,
+    draw=draw,
+    resource=L.key,
+    instanced=True,
+    shared=(L.SHARED_SECTION,),
+)
