@@ -25,7 +25,7 @@ DEFAULTS: dict[str, Any] = {
     "layers": 2,
     "heads": 1,
     "batch_size": 16,
-    "learning_rate": 0.02,
+    "learning_rate": 0.01,  # 0.02 reaches 95% a little sooner but then wobbles
     "embedding_scale": 1.0,
     "eval_every": 20,  # steps between history points (held-out accuracy is measured on all of it)
     "split_seed": 0,  # which (person, reason) pairs are held out: fixed, whatever the training seed
