@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
 
 import pytest
 import yaml
@@ -26,11 +27,80 @@ TOUR = {
 
 def used_keys(name: str, lang: str) -> set[str]:
     figure = FIGURES[name]
-    text = Text(strings(lang), lang, name)
+    text = Text(strings(lang), lang, name, figure.shared)
+    if name in LEARNING_TOURS:
+        LEARNING_TOURS[name](figure, text, lang)
+        return text.used
     for state in TOUR.get(name, [{}]):
         clean = figure.normalise(state)
         figure.frame(clean, text, figure.draw(clean, text), None)
     return text.used
+
+
+# The training figures: their strings depend on the trained model (right or wrong answers,
+# mistakes, the end of training), so the tour also runs them on the build's training cut
+# short after its first checkpoint (an untrained final model, a short run to train).
+
+def tour_draw(figure, text, state, instance="tour-strings"):
+    clean = figure.normalise(state)
+    panel = figure.draw(clean, text, instance) if figure.instanced else figure.draw(clean, text)
+    shown = panel.state if panel.state is not None else clean
+    figure.frame(shown, text, panel, instance)
+    return shown
+
+
+@contextmanager
+def training_cut_at(lang: str, last: int | None, **changes):
+    """The resource training/<lang> as if the build had stopped at checkpoint ``last``
+    (None: where it did stop), with ``changes``."""
+    from attention_py.figures._resources import provide, resource
+
+    key = f"training/{lang}"
+    full = resource(key)
+    cut = dict(full)
+    if last is not None:
+        checkpoints = full["checkpoints"][: last + 1]
+        step = checkpoints[-1]["step"]
+        cut = {**full, "checkpoints": checkpoints, "model": checkpoints[-1]["model"], "steps": step,
+               "history": [p for p in full["history"] if p["step"] <= step]}
+        del cut["mistakes"]  # the reader scores the held-out sentences itself
+    provide(key, {**cut, **changes})
+    try:
+        yield
+    finally:
+        provide(key, full)
+
+
+def tour_replay(figure, text, lang):
+    for state in [{}, *({"checkpoint": 0, "sentence": k} for k in range(4))]:
+        tour_draw(figure, text, state)
+
+
+def tour_reader(figure, text, lang):
+    states = [{"reason": r, "first": f, "second": 1 - f} for r in range(8) for f in (0, 1)] + [{"second": 0}]
+    for state in states:
+        tour_draw(figure, text, state)
+    with training_cut_at(lang, 0):
+        for state in states:
+            tour_draw(figure, text, state)
+    with training_cut_at(lang, None, mistakes=[]):  # as if it got every held-out sentence right
+        tour_draw(figure, text, {})
+
+
+def tour_live(figure, text, lang):
+    tour_draw(figure, text, {})
+    with training_cut_at(lang, 1):
+        state = tour_draw(figure, text, {"running": True})
+        while state["step"] == 0:
+            state = tour_draw(figure, text, state)
+        paused = tour_draw(figure, text, {**state, "running": False})
+        state = {**paused, "running": True}
+        while state["running"]:
+            state = tour_draw(figure, text, state)
+        tour_draw(figure, text, {**state, "step": 0})
+
+
+LEARNING_TOURS = {"training_replay": tour_replay, "trained_reader": tour_reader, "train_live": tour_live}
 
 
 def test_strings_files_are_complete_and_consistent():
@@ -43,7 +113,8 @@ def test_used_keys_are_exactly_the_declared_keys(name, lang):
     used = used_keys(name, lang)
     declared = {f"{name}.{k}" for k in FIGURES[name].strings}
     common = {f"common.{k}" for k in required_strings()["common"]}
-    assert used - declared - common == set(), "keys used but not declared"
+    shared = {f"{section}.{k}" for section in FIGURES[name].shared for k in required_strings()[section]}
+    assert used - declared - common - shared == set(), "keys used but not declared"
     assert declared - used == set(), "keys declared but never used (dead translations)"
 
 
@@ -71,7 +142,7 @@ def test_check_strings_file_names_the_file(tmp_path):
     problems = check_strings_file(where)
     # Every figure's section and the page's section are missing, and the common keys but
     # digits (and direction, which the build derives from the language code).
-    sections = [*FIGURES, "page"]
+    sections = [*FIGURES, *{section for f in FIGURES.values() for section in f.shared}, "page"]
     common = [key for key in required_strings()["common"] if key not in ("direction", "digits")]
     expected = {f"{where}: missing section {section!r}" for section in sections}
     expected |= {f"{where}: common.{key}: missing" for key in common}

@@ -66,9 +66,14 @@ def held_out(lang: str) -> list[Sentence]:
 
 
 def final_mistakes(lang: str) -> list[Sentence]:
-    """The held-out sentences the trained model answers wrongly (computed once per data)."""
-    return derived(key(lang), "mistakes", lambda d: [s for s in held_out(lang)
-                                                       if final_model(lang).predict(s) != s.label])
+    """The held-out sentences the trained model answers wrongly: the build's list (``mistakes``
+    of train_with_checkpoints, scored once natively), or scored here for data without one."""
+    def make(d: dict[str, Any]) -> list[Sentence]:
+        if "mistakes" in d:
+            return [puzzle(lang).sentence(*indices) for indices in d["mistakes"]]
+        return [s for s in held_out(lang) if final_model(lang).predict(s) != s.label]
+
+    return derived(key(lang), "mistakes", make)
 
 
 def sentence_option(s: Sentence) -> str:

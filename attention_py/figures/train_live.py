@@ -3,7 +3,8 @@
 Train starts (or resumes) training, Pause stops it, Reset starts again from the first step.
 While the state says ``running: true`` the page's host calls the figure again after each
 answer (README.md, "Running figures"); each call runs a short chunk of training steps
-(about ``BUDGET`` seconds, at least one step) and draws the curves so far, the accuracy and
+(about ``BUDGET`` seconds: optimiser steps, and the held-out scoring of each history
+point one sentence at a time, ``Trainer.work``) and draws the curves so far, the accuracy and
 what the model attends to in one sentence. Between chunks the host yields, so the page
 stays responsive and the other figures' calls take their turn in Python's queue.
 
@@ -15,7 +16,6 @@ Python after a reload has no trainer) starts a new trainer, paused at step 0.
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from ..learning import DEFAULTS, Trainer
@@ -55,22 +55,19 @@ def trainer_for(instance: str | None, lang: str, step: int, running: bool) -> Tr
     is the same model: same puzzle, settings and seed)."""
     slot = (instance, lang)
     trainer = _TRAINERS.get(slot)
-    if trainer is not None and trainer.step == step and step > 0:
-        return trainer
+    if trainer is not None and trainer.step == step and (step > 0 or running):
+        return trainer  # (at step 0 only while running: the first history point may still be scoring)
     _TRAINERS.pop(slot, None)
     if not running:
         return None
-    trainer = _TRAINERS[slot] = Trainer(L.puzzle(lang), seed(lang), **settings(lang))
+    trainer = _TRAINERS[slot] = Trainer(L.puzzle(lang), seed(lang), lazy=True, **settings(lang))
     return trainer
 
 
-def advance(trainer: Trainer, until: int, budget: float = BUDGET) -> None:
-    """Training steps until ``budget`` seconds have passed (at least one) or step ``until``."""
-    start = time.perf_counter()
-    while trainer.step < until:
-        trainer.run(1)
-        if time.perf_counter() - start >= budget:
-            break
+def unfinished(trainer: Trainer, until: int) -> bool:
+    """Whether training towards step ``until`` has work left (steps, or held-out scores of a
+    history point being measured)."""
+    return trainer.step < until or trainer.scoring
 
 
 def draw(state: dict[str, Any], t: Text, instance: str | None) -> Panel:
@@ -80,11 +77,14 @@ def draw(state: dict[str, Any], t: Text, instance: str | None) -> Panel:
     if trainer is None:  # step 0, paused: the build's first checkpoint is this model
         running, step, model, history = False, 0, L.model_at(lang, 0), L.data(lang)["history"][:1]
     else:
-        running = state["running"] and trainer.step < end
+        running = state["running"] and unfinished(trainer, end)
         if running:
-            advance(trainer, end)
-            running = trainer.step < end
-        step, model, history = trainer.step, trainer.model, trainer.history
+            # about BUDGET seconds: optimiser steps, and each history point's held-out scores
+            # a sentence at a time (Trainer.work), so no call holds Python for long
+            trainer.work(end, BUDGET)
+            running = unfinished(trainer, end)
+        # until the first history point is scored, the build's (the same untrained model)
+        step, model, history = trainer.step, trainer.model, trainer.history or L.data(lang)["history"][:1]
     chosen = min(state["sentence"], L.EXAMPLES - 1)
     s = L.examples(lang)[chosen]
     reading = model.read(s)
@@ -99,7 +99,8 @@ def draw(state: dict[str, Any], t: Text, instance: str | None) -> Panel:
         label, status = t.html("resume"), t.html("status_paused")
     controls = el(
         "div", {"class": "apy-row"},
-        button(label, {"running": not running}, pressed=running, focus_key="train", disabled=step >= end),
+        button(label, {"running": not running}, pressed=running, focus_key="train",
+               disabled=step >= end and not running),
         button(t.html("reset"), {"running": False, "step": 0}, focus_key="reset",
                disabled=step == 0 and not running),
         el("span", {"class": "apy-status", "role": "status"}, status),

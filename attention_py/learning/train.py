@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import random
+import time
 from typing import Any
 
 from .backward import loss_and_gradients
@@ -35,7 +36,9 @@ DEFAULTS: dict[str, Any] = {
 class Trainer:
     """Owns a model, its Adam state and the order of the training sentences."""
 
-    def __init__(self, puzzle: Puzzle, seed: int = 0, **settings: Any) -> None:
+    def __init__(self, puzzle: Puzzle, seed: int = 0, *, lazy: bool = False, **settings: Any) -> None:
+        """``lazy``: leave the held-out scoring of the step-0 history point to the first
+        ``work`` call (a page that must answer quickly); otherwise it is done here."""
         unknown = set(settings) - set(DEFAULTS)
         if unknown:
             raise TypeError(f"unknown training settings {sorted(unknown)}; known: {sorted(DEFAULTS)}")
@@ -54,11 +57,14 @@ class Trainer:
         self.step = 0
         self.history: list[dict[str, Any]] = []
         self._since = {"loss": 0.0, "correct": 0, "seen": 0, "steps": 0}
+        self._scoring: dict[str, Any] | None = None  # a history point whose held-out scores are being summed
         first = self._peek_batch()  # step 0: how the untrained model does on the first batch
         losses = [-math.log(self.model.forward(x).probabilities[x.label]) for x in first]
         self._since = {"loss": sum(losses), "correct": sum(self.model.predict(x) == x.label for x in first),
                        "seen": len(first), "steps": len(first)}
-        self._record()
+        self._start_record()
+        if not lazy:
+            self._score()
 
     def _peek_batch(self) -> list[Sentence]:
         while len(self._order) < self.settings["batch_size"]:
@@ -76,43 +82,100 @@ class Trainer:
     def run(self, steps: int) -> list[dict[str, Any]]:
         """``steps`` optimiser steps; returns the history points recorded meanwhile."""
         new = []
+        if self._scoring is not None:  # left unfinished by ``work``
+            new.append(self._score())
         for _ in range(steps):
-            batch = self.next_batch()
-            loss, correct, grads = loss_and_gradients(self.model, batch)
-            self.optimiser.step(grads)
-            self.step += 1
-            self._since["loss"] += loss * len(batch)
-            self._since["correct"] += correct
-            self._since["seen"] += len(batch)
-            self._since["steps"] += 1
+            self._train_step()
             if self.step % self.settings["eval_every"] == 0:
-                new.append(self._record())
+                self._start_record()
+                new.append(self._score())
         return new
 
-    def _record(self) -> dict[str, Any]:
-        """A history point: training loss/accuracy over the batches since the last point (as
-        they were met, before each update), and loss/accuracy on every held-out sentence now."""
+    def work(self, until: int, seconds: float) -> list[dict[str, Any]]:
+        """Train towards step ``until`` for about ``seconds``, in pieces small enough for a page.
+
+        The same steps and history as ``run``, cut differently: each piece is one optimiser
+        step or one held-out sentence scored, and the call returns once ``seconds`` have
+        passed (after one piece at least), or when step ``until`` is reached and its history
+        point, if one is due, is complete. Training waits while a history point's held-out
+        scores are being summed, so every point measures the model of its own step. Returns
+        the history points completed meanwhile.
+        """
+        deadline = time.perf_counter() + seconds
+        new = []
+        while self._scoring is not None or self.step < until:
+            if self._scoring is not None:
+                point = self._score(deadline)
+                if point is not None:
+                    new.append(point)
+            else:
+                self._train_step()
+                if self.step % self.settings["eval_every"] == 0:
+                    self._start_record()
+            if time.perf_counter() >= deadline:
+                break
+        return new
+
+    @property
+    def scoring(self) -> bool:
+        """Whether a history point still waits for held-out scores (``work`` left it unfinished)."""
+        return self._scoring is not None
+
+    def _train_step(self) -> None:
+        batch = self.next_batch()
+        loss, correct, grads = loss_and_gradients(self.model, batch)
+        self.optimiser.step(grads)
+        self.step += 1
+        self._since["loss"] += loss * len(batch)
+        self._since["correct"] += correct
+        self._since["seen"] += len(batch)
+        self._since["steps"] += 1
+
+    def _start_record(self) -> None:
+        """Begin a history point: training loss/accuracy over the batches since the last point
+        (as they were met, before each update); ``_score`` adds loss/accuracy on every
+        held-out sentence, measured on the model as it is now."""
         seen = max(self._since["seen"], 1)
-        held_loss, held_right = 0.0, 0
-        for s in self.held_out:
-            p = self.model.forward(s).probabilities
-            held_loss -= math.log(max(p[s.label], 1e-300))
-            held_right += max(range(len(p)), key=p.__getitem__) == s.label
-        n = max(len(self.held_out), 1)
-        point = {
-            "step": self.step,
-            "loss": self._since["loss"] / seen,
-            "train_accuracy": self._since["correct"] / seen,
-            "held_out_loss": held_loss / n,
-            "held_out_accuracy": held_right / n,
+        self._scoring = {
+            "point": {"step": self.step, "loss": self._since["loss"] / seen,
+                      "train_accuracy": self._since["correct"] / seen},
+            "next": 0, "loss": 0.0, "right": 0,
         }
         self._since = {"loss": 0.0, "correct": 0, "seen": 0, "steps": 0}
+
+    def _score(self, deadline: float | None = None) -> dict[str, Any] | None:
+        """Score held-out sentences (all, or until ``deadline``, one at least); the finished
+        history point once every sentence is scored, else None."""
+        scoring = self._scoring
+        assert scoring is not None
+        held_out = self.held_out
+        i = scoring["next"]
+        while i < len(held_out):
+            s = held_out[i]
+            p = self.model.forward(s).probabilities
+            scoring["loss"] -= math.log(max(p[s.label], 1e-300))
+            scoring["right"] += max(range(len(p)), key=p.__getitem__) == s.label
+            i += 1
+            if deadline is not None and time.perf_counter() >= deadline:
+                break
+        scoring["next"] = i
+        if i < len(held_out):
+            return None
+        n = max(len(held_out), 1)
+        point = {**scoring["point"], "held_out_loss": scoring["loss"] / n, "held_out_accuracy": scoring["right"] / n}
+        self._scoring = None
         self.history.append(point)
         return point
 
     def mistakes(self) -> list[Sentence]:
         """The held-out sentences the model answers wrongly now."""
         return [s for s in self.held_out if self.model.predict(s) != s.label]
+
+    def mistake_indices(self) -> list[list[int]]:
+        """``mistakes()`` as ``[first, action, second, reason]`` indices into the puzzle's lists
+        (``puzzle.sentence(*indices)`` gives the sentence back)."""
+        p = self.puzzle
+        return [[s.first, p.actions.index(s.action), s.second, p.reasons.index(s.reason)] for s in self.mistakes()]
 
 
 def train_with_checkpoints(
@@ -132,7 +195,9 @@ def train_with_checkpoints(
     least ``until_accuracy`` (and after ``max_steps`` at most). Returns ``{"settings",
     "puzzle", "history", "checkpoints": [{"step", "model"}], "model", "steps", "reached"}``:
     ``model`` is the final model's ``to_dict()``, the last checkpoint is the final model, and
-    ``reached`` says whether ``until_accuracy`` was reached (None without one).
+    ``reached`` says whether ``until_accuracy`` was reached (None without one), and
+    ``mistakes`` lists the held-out sentences the final model answers wrongly
+    (``Trainer.mistake_indices``), so a page need not score them again.
     ``checkpoint_digits`` keeps that many significant digits in the checkpoints before the
     last (a smaller file for a page to replay); ``model`` and the last checkpoint are exact.
     """
@@ -178,4 +243,5 @@ def train_with_checkpoints(
         "model": checkpoints[-1]["model"],
         "steps": trainer.step,
         "reached": reached,
+        "mistakes": trainer.mistake_indices(),
     }
