@@ -33,6 +33,17 @@ DEFAULTS: dict[str, Any] = {
 }
 
 
+class _Shape:
+    """What ``Model.initial`` reads of a puzzle, each computed once (the puzzle's properties
+    build every sentence again each time they are read): its vocabulary, its people, and its
+    longest sentence among ``sentences`` (all of them)."""
+
+    def __init__(self, puzzle: Puzzle, sentences: list[Sentence]) -> None:
+        self.vocabulary = puzzle.vocabulary
+        self.people = puzzle.people
+        self.max_length = max(len(s.tokens) for s in sentences)
+
+
 class Trainer:
     """Owns a model, its Adam state and the order of the training sentences."""
 
@@ -48,7 +59,7 @@ class Trainer:
         self.train, self.held_out = puzzle.split(seed=s["split_seed"])
         rng = random.Random(seed)
         self.model = Model.initial(
-            puzzle, seed=rng.getrandbits(32), d_model=s["d_model"], layers=s["layers"], heads=s["heads"],
+            _Shape(puzzle, self.train + self.held_out), seed=rng.getrandbits(32), d_model=s["d_model"], layers=s["layers"], heads=s["heads"],
             embedding_scale=s["embedding_scale"],
         )
         self.optimiser = Adam(self.model.parameters, lr=s["learning_rate"])
@@ -59,9 +70,10 @@ class Trainer:
         self._since = {"loss": 0.0, "correct": 0, "seen": 0, "steps": 0}
         self._scoring: dict[str, Any] | None = None  # a history point whose held-out scores are being summed
         first = self._peek_batch()  # step 0: how the untrained model does on the first batch
-        losses = [-math.log(self.model.forward(x).probabilities[x.label]) for x in first]
-        self._since = {"loss": sum(losses), "correct": sum(self.model.predict(x) == x.label for x in first),
-                       "seen": len(first), "steps": len(first)}
+        answers = [self.model.forward(x).probabilities for x in first]
+        losses = [-math.log(p[x.label]) for p, x in zip(answers, first)]
+        correct = sum(max(range(len(p)), key=p.__getitem__) == x.label for p, x in zip(answers, first))
+        self._since = {"loss": sum(losses), "correct": correct, "seen": len(first), "steps": len(first)}
         self._start_record()
         if not lazy:
             self._score()
