@@ -136,8 +136,12 @@ def train_missing(langs: list[str]) -> None:
     )
     workers = min(len(missing), os.cpu_count() or 1)
     if workers > 1:
+        # MkDocs loads this hook from its path, as a module pickle cannot find again: the
+        # worker processes are handed the function of the importable module instead.
+        from site_hooks.content.training import trained_file as importable_trained_file
+
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            list(pool.map(trained_file, missing))
+            list(pool.map(importable_trained_file, missing))
 
 
 @event_priority(-200)  # after static-i18n (-100), which crashes on generated files (see assets/publish.py)
