@@ -15,6 +15,15 @@ the session call (worker round trip, attention_py.figures.update in Pyodide), "m
 patching the page; "frame" is until the next animation frame after the update.
 Target: p95 <= 16 ms (one frame at 60 Hz).
 
+The figures of the trained model (training_replay, trained_reader, train_live), on a fresh
+gallery page per language (``--training``, with ``--training-only`` to skip the rest): the
+first inputs of the replay slider and of the reader's reason menu (the first includes
+handing the build's data to Python), then Train: every call of train_live while it
+trains (its Python time: one chunk of training), the replay slider moved every half
+second meanwhile (how long the reader waits for another figure while training runs), and
+the time until the figure's held-out accuracy first reads at least 95%. Target: each call
+about BUDGET = 0.1 s of Python or less, so no figure waits long.
+
 Then drags with a real (Playwright) mouse, pointer moves every few milliseconds: the tip
 of a vector in the dot-product figure, the first softmax slider, and the tip again with
 the CPU throttled 4x (Chrome DevTools' emulation; a slow phone). With one call in
@@ -144,6 +153,85 @@ async ({ selector, radius, ms, every }) => {
 """
 
 
+# On a fresh page: first inputs of the replay and the reader, then a whole training run in
+# train_live with the replay slider moved every 500 ms meanwhile.
+TRAINING = r"""
+async () => {
+  const fig = (name) => document.querySelector(`.apy-fig[data-figure="${name}"]`);
+  const once = (root) => new Promise((resolve) =>
+    root.addEventListener("figure-updated", (event) => resolve(event.detail), { once: true }));
+  const timed = async (root, act) => {
+    const updated = once(root);
+    const t0 = performance.now();
+    act();
+    const detail = await updated;
+    return { total: detail.appliedAt - t0, call: detail.receivedAt - detail.sentAt };
+  };
+  const replay = fig("training_replay"), reader = fig("trained_reader"), live = fig("train_live");
+  const slider = replay.querySelector('input[name="checkpoint"]');
+  const move = () => {
+    slider.value = String(Number(slider.value) > 0 ? Number(slider.value) - 1 : 1);
+    slider.dispatchEvent(new Event("input", { bubbles: true }));
+  };
+  const menu = reader.querySelector('select[name="reason"]');
+  const pick = () => {
+    menu.selectedIndex = (menu.selectedIndex + 1) % menu.options.length;
+    menu.dispatchEvent(new Event("input", { bubbles: true }));
+  };
+  const out = { replay: [], reader: [], chunks: [], meanwhile: [], reached: null };
+  for (let i = 0; i < 8; i += 1) out.replay.push(await timed(replay, move));
+  for (let i = 0; i < 8; i += 1) out.reader.push(await timed(reader, pick));
+  const state = () => JSON.parse(live.dataset.state);
+  const accuracy = () => {
+    const numbers = live.querySelectorAll(".apy-fig__readout .apy-num");
+    return parseFloat(numbers[numbers.length - 1].textContent);
+  };
+  const t0 = performance.now();
+  const log = (event) => {
+    const d = event.detail;
+    out.chunks.push({ call: d.receivedAt - d.sentAt, step: state().step });
+    if (!out.reached && state().step > 0 && accuracy() >= 95) {
+      out.reached = { seconds: (performance.now() - t0) / 1000, step: state().step };
+    }
+  };
+  live.addEventListener("figure-updated", log);
+  live.querySelector('[data-focus-key="train"]').click();
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    if (!state().running && out.chunks.length > 0) break;
+    out.meanwhile.push(await timed(replay, move));
+  }
+  live.removeEventListener("figure-updated", log);
+  return { ...out, seconds: (performance.now() - t0) / 1000, steps: state().step };
+}
+"""
+
+
+def measure_training(browser, url: str, lang: str) -> dict:
+    page = open_gallery(browser, url, "" if lang == "en" else f"{lang}/")
+    result = page.evaluate(TRAINING)
+    page.close()
+    return result
+
+
+def report_training(results: dict[str, dict]) -> None:
+    print(f"\n{'training figures':<34} {'first':>8} {'then p50':>9} {'max':>8}   (input to figure updated; call = Python + worker)")
+    for lang, r in results.items():
+        for name, samples in (("training_replay slider", r["replay"]), ("trained_reader reason menu", r["reader"])):
+            rest = [s["total"] for s in samples[1:]]
+            print(f"{lang} {name:<31} {samples[0]['total']:>6.0f}ms {percentile(rest, 0.5):>7.0f}ms {max(rest):>6.0f}ms")
+        calls = [c["call"] for c in r["chunks"]]
+        print(f"{lang} train_live calls while training: {len(calls)}, first {calls[0]:.0f} ms, "
+              f"p50 {percentile(calls, 0.5):.0f} ms, p95 {percentile(calls, 0.95):.0f} ms, max {max(calls):.0f} ms")
+        waits = [m["total"] for m in r["meanwhile"]]
+        if waits:
+            print(f"{lang} replay slider while training ({len(waits)} inputs): p50 {percentile(waits, 0.5):.0f} ms, "
+                  f"p95 {percentile(waits, 0.95):.0f} ms, max {max(waits):.0f} ms")
+        reached = r["reached"]
+        print(f"{lang} train_live: {r['steps']} steps in {r['seconds']:.1f} s; held-out >= 95% "
+              + (f"after {reached['seconds']:.1f} s (step {reached['step']})" if reached else "never"))
+
+
 def percentile(values: list[float], q: float) -> float:
     ordered = sorted(values)
     position = (len(ordered) - 1) * q
@@ -151,9 +239,9 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[low] + (ordered[high] - ordered[low]) * (position - low)
 
 
-def open_gallery(browser, url: str):
+def open_gallery(browser, url: str, prefix: str = ""):
     page = browser.new_page(viewport={"width": 1280, "height": 900})
-    page.goto(f"{url}/gallery/")
+    page.goto(f"{url}/{prefix}gallery/")
     page.wait_for_function("window.attentionPy?.figures && attentionPy.session.state === 'ready'", timeout=READY_TIMEOUT_MS)
     page.wait_for_function("attentionPy.session.running === null && attentionPy.session.queue.length === 0")
     return page
@@ -235,13 +323,22 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench figure_latency", description=__doc__.splitlines()[0])
     parser.add_argument("--site", type=Path, help="an existing build (default: build one now)")
     parser.add_argument("--inputs", type=int, default=40, help="inputs per figure (default 40)")
+    parser.add_argument("--training", nargs="*", metavar="LANG",
+                        help="also measure the trained model's figures on a fresh page per language (default: en)")
+    parser.add_argument("--training-only", action="store_true", help="only those")
     args = parser.parse_args(argv)
+    training_langs = args.training or (["en"] if args.training is not None or args.training_only else [])
 
     from playwright.sync_api import sync_playwright
 
     with built_site(args.site) as site:
         with serve(site) as server, sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_FLAGS)
+            training = {lang: measure_training(browser, server.url, lang) for lang in training_langs}
+            if args.training_only:
+                browser.close()
+                report_training(training)
+                return 0
             page = open_gallery(browser, server.url)
             python = page.evaluate("attentionPy.session.info.python")
             rows = measure_inputs(page, args.inputs)
@@ -259,4 +356,6 @@ def main(argv: list[str]) -> int:
     print(f"\nHeadless Chromium, English gallery, Python {python} in Pyodide; {args.inputs} inputs per figure, "
           "one at a time (20 ms apart); drags: moves every 4 ms for 1.5 s\n")
     report(rows, drags)
+    if training:
+        report_training(training)
     return 0

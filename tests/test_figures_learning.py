@@ -191,4 +191,5 @@ def test_the_readers_mistakes_are_the_final_models_own():
         held_out = p.split(seed=d["settings"]["split_seed"])[1]
         wrong = [s.text for s in held_out if final.predict(s) != s.label]
         assert [s.text for s in L.final_mistakes(lang)] == wrong
+        assert L.held_out_size(lang) == d["held_out_size"] == len(held_out)
         assert 1 - len(wrong) / len(held_out) == d["history"][-1]["held_out_accuracy"]

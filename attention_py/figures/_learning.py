@@ -65,6 +65,11 @@ def held_out(lang: str) -> list[Sentence]:
     return derived(key(lang), "held_out", lambda d: puzzle(lang).split(seed=split_seed)[1])
 
 
+def held_out_size(lang: str) -> int:
+    """How many held-out sentences there are (the build's count, or counted here)."""
+    return data(lang).get("held_out_size") or len(held_out(lang))
+
+
 def final_mistakes(lang: str) -> list[Sentence]:
     """The held-out sentences the trained model answers wrongly: the build's list (``mistakes``
     of train_with_checkpoints, scored once natively), or scored here for data without one."""

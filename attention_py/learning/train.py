@@ -69,6 +69,7 @@ class Trainer:
         self.history: list[dict[str, Any]] = []
         self._since = {"loss": 0.0, "correct": 0, "seen": 0, "steps": 0}
         self._scoring: dict[str, Any] | None = None  # a history point whose held-out scores are being summed
+        self._step_seconds = 0.0  # how long an optimiser step takes here (``work`` plans with it)
         first = self._peek_batch()  # step 0: how the untrained model does on the first batch
         answers = [self.model.forward(x).probabilities for x in first]
         losses = [-math.log(p[x.label]) for p, x in zip(answers, first)]
@@ -108,20 +109,27 @@ class Trainer:
 
         The same steps and history as ``run``, cut differently: each piece is one optimiser
         step or one held-out sentence scored, and the call returns once ``seconds`` have
-        passed (after one piece at least), or when step ``until`` is reached and its history
-        point, if one is due, is complete. Training waits while a history point's held-out
+        passed or the next step would pass them (after one piece at least), or when step
+        ``until`` is reached and its history point, if one is due, is complete. Training waits while a history point's held-out
         scores are being summed, so every point measures the model of its own step. Returns
         the history points completed meanwhile.
         """
         deadline = time.perf_counter() + seconds
-        new = []
+        new: list[dict[str, Any]] = []
+        done = False
         while self._scoring is not None or self.step < until:
+            now = time.perf_counter()
+            if done and self._scoring is None and now + self._step_seconds > deadline:
+                break  # a step would overrun the time left (it is the longest piece)
+            done = True
             if self._scoring is not None:
                 point = self._score(deadline)
                 if point is not None:
                     new.append(point)
             else:
                 self._train_step()
+                took = time.perf_counter() - now
+                self._step_seconds = took if not self._step_seconds else 0.8 * self._step_seconds + 0.2 * took
                 if self.step % self.settings["eval_every"] == 0:
                     self._start_record()
             if time.perf_counter() >= deadline:
@@ -209,7 +217,7 @@ def train_with_checkpoints(
     ``model`` is the final model's ``to_dict()``, the last checkpoint is the final model, and
     ``reached`` says whether ``until_accuracy`` was reached (None without one), and
     ``mistakes`` lists the held-out sentences the final model answers wrongly
-    (``Trainer.mistake_indices``), so a page need not score them again.
+    (``Trainer.mistake_indices``) out of ``held_out_size``, so a page need not score them again.
     ``checkpoint_digits`` keeps that many significant digits in the checkpoints before the
     last (a smaller file for a page to replay); ``model`` and the last checkpoint are exact.
     """
@@ -256,4 +264,5 @@ def train_with_checkpoints(
         "steps": trainer.step,
         "reached": reached,
         "mistakes": trainer.mistake_indices(),
+        "held_out_size": len(trainer.held_out),
     }

@@ -99,61 +99,104 @@ def test_reader_menus_change_the_sentence_and_the_verdict(gallery, lang):
     assert fig.locator(".apy-fig__error").is_hidden()
 
 
+def build_steps(page: Page, lang: str) -> int:
+    """How far train_live goes: as far as the build trained (the last checkpoint of the
+    figure's own data, assets/training/<lang>.json)."""
+    return page.evaluate("""async (key) => {
+        const response = await fetch(new URL(`../assets/${key}.json`, document.baseURI.replace(/[^/]*$/, "")));
+        const data = await response.json();
+        return data.checkpoints.at(-1).step;
+    }""", f"training/{lang}")
+
+
+def readout_numbers(fig) -> list[float]:
+    """The measured numbers of the readout (Latin digits in their LTR spans): loss and held-out
+    accuracy after training has begun, the accuracy alone before."""
+    spans = fig.locator(".apy-fig__readout .apy-num").all_inner_texts()
+    return [float(x.replace("\u2212", "-").rstrip("%")) for x in spans]
+
+
+def step_of(page: Page, name: str) -> int:
+    return state(page, name)["step"]
+
+
 @pytest.mark.parametrize("lang", LANGS)
-def test_train_live_trains_pauses_resets_and_the_page_keeps_answering(gallery, lang):
+def test_train_live_trains_pauses_resumes_resets_and_the_page_keeps_answering(gallery, lang):
     page = gallery(lang)
     fig = root(page, "train_live")
+    handle = fig.element_handle()
+    end = build_steps(page, lang)
+    assert end >= 40
+    if step_of(page, "train_live"):
+        fig.locator('[data-focus-key="reset"]').click()
+        page.wait_for_function("(el) => JSON.parse(el.dataset.state).step === 0", arg=handle, timeout=10_000)
+    settled(page, "train_live")
     train = fig.locator('[data-focus-key="train"]')
     train.focus()
     page.keyboard.press("Enter")  # keyboard operation
-    page.wait_for_function("(el) => JSON.parse(el.dataset.state).step >= 20", arg=fig.element_handle(),
-                           timeout=60_000)
-    assert state(page, "train_live")["running"] is True
-    # While it trains, another figure answers the reader within a bounded time.
-    other = root(page, "softmax")
-    slider = other.locator('input[name="z.0"]')
-    started = time.monotonic()
-    slider.fill("-2")
-    page.wait_for_function("(el) => JSON.parse(el.dataset.state).z[0] === -2", arg=other.element_handle(),
-                           timeout=5_000)
-    assert time.monotonic() - started < 3.0
-    page.wait_for_function("(el) => JSON.parse(el.dataset.state).step >= 60", arg=fig.element_handle(),
-                           timeout=60_000)
-    assert state(page, "train_live")["running"] is True
-    assert page.evaluate("document.activeElement.dataset.focusKey") == "train", "focus stays on the button"
-    loss = fig.locator(".apy-fig__readout .apy-num").first.inner_text()
-    page.keyboard.press("Enter")  # Pause
-    page.wait_for_function("(el) => JSON.parse(el.dataset.state).running === false", arg=fig.element_handle(),
-                           timeout=10_000)
+    page.wait_for_function("(el) => JSON.parse(el.dataset.state).step >= 1", arg=handle, timeout=60_000)
+    # While it trains, other figures answer the reader within a bounded time: a slider of
+    # another figure, and the replay of the build's training (same Python, same queue).
+    for name, control, value, check in (
+        ("softmax", 'input[name="z.0"]', "-2", "JSON.parse(el.dataset.state).z[0] === -2"),
+        ("training_replay", 'input[name="checkpoint"]', "0", "JSON.parse(el.dataset.state).checkpoint === 0"),
+    ):
+        assert state(page, "train_live")["running"] is True, "still training while the other figure is used"
+        other = root(page, name)
+        started = time.monotonic()
+        other.locator(control).fill(value)
+        page.wait_for_function(f"(el) => {check}", arg=other.element_handle(), timeout=5_000)
+        assert time.monotonic() - started < 5.0
+    train.focus()
+    page.wait_for_function("(el) => JSON.parse(el.dataset.state).step >= 10", arg=handle, timeout=60_000)
+    page.keyboard.press("Enter")  # Pause, from the keyboard
+    page.wait_for_function("(el) => JSON.parse(el.dataset.state).running === false", arg=handle, timeout=10_000)
     settled(page, "train_live")
-    paused_at = state(page, "train_live")["step"]
-    page.wait_for_timeout(800)
-    assert state(page, "train_live")["step"] == paused_at, "no updates while paused"
-    assert float(loss.replace("\u2212", "-")) >= 0
+    paused_at = step_of(page, "train_live")
+    assert 0 < paused_at < end, "paused before the end"
+    assert page.evaluate("document.activeElement.dataset.focusKey") == "train", "focus stays on the button"
+    assert fig.locator('[data-focus-key="train"]').get_attribute("aria-pressed") == "false"
+    page.wait_for_timeout(1000)
+    assert step_of(page, "train_live") == paused_at, "no updates while paused"
+    train.click()  # Resume: training goes on from where it stopped
+    page.wait_for_function("([el, at]) => JSON.parse(el.dataset.state).step > at", arg=[handle, paused_at],
+                           timeout=60_000)
+    train.click()  # Pause again
+    page.wait_for_function("(el) => JSON.parse(el.dataset.state).running === false", arg=handle, timeout=10_000)
+    settled(page, "train_live")
+    assert step_of(page, "train_live") > paused_at
     fig.locator('[data-focus-key="reset"]').click()
-    page.wait_for_function("(el) => JSON.parse(el.dataset.state).step === 0", arg=fig.element_handle(),
-                           timeout=10_000)
+    page.wait_for_function("(el) => JSON.parse(el.dataset.state).step === 0", arg=handle, timeout=10_000)
+    settled(page, "train_live")
+    assert state(page, "train_live")["running"] is False
+    assert fig.locator('[data-focus-key="reset"]').is_disabled()
     assert fig.locator(".apy-fig__error").is_hidden()
 
 
-def test_train_live_loss_falls_and_accuracy_rises(gallery):
-    page = gallery("en")
+@pytest.mark.parametrize("lang", LANGS)
+def test_train_live_runs_to_the_end_loss_falls_accuracy_rises(gallery, lang):
+    """A whole run in the page: to the build's last step, the loss falling and the held-out
+    accuracy reaching at least 95% (the build's own run gets there; the page runs the same
+    training). Bounded waits only; the time it took is printed for the benchmark's reader."""
+    page = gallery(lang)
     fig = root(page, "train_live")
-
-    def numbers():
-        text = fig.locator(".apy-fig__readout").inner_text()
-        return [float(x) for x in re.findall(r"\d+(?:\.\d+)?", text.replace("\u2212", "-"))]
-
-    fig.locator('[data-focus-key="reset"]').click() if state(page, "train_live")["step"] else None
+    handle = fig.element_handle()
+    end = build_steps(page, lang)
+    if step_of(page, "train_live"):
+        fig.locator('[data-focus-key="reset"]').click()
+        page.wait_for_function("(el) => JSON.parse(el.dataset.state).step === 0", arg=handle, timeout=10_000)
     settled(page, "train_live")
-    start_accuracy = numbers()[-1]
+    start_accuracy = readout_numbers(fig)[-1]
+    started = time.monotonic()
     fig.locator('[data-focus-key="train"]').click()
-    page.wait_for_function("(el) => JSON.parse(el.dataset.state).step >= 20", arg=fig.element_handle(), timeout=60_000)
-    first = numbers()  # step, loss, accuracy
-    page.wait_for_function("(el) => JSON.parse(el.dataset.state).step >= 60", arg=fig.element_handle(), timeout=90_000)
-    fig.locator('[data-focus-key="train"]').click()
-    page.wait_for_function("(el) => !JSON.parse(el.dataset.state).running", arg=fig.element_handle(), timeout=10_000)
+    page.wait_for_function(f"(el) => JSON.parse(el.dataset.state).step >= {end // 4}", arg=handle, timeout=120_000)
+    early = readout_numbers(fig)  # loss, accuracy of the latest history point
+    page.wait_for_function("(el) => !JSON.parse(el.dataset.state).running", arg=handle, timeout=240_000)
+    seconds = time.monotonic() - started
     settled(page, "train_live")
-    last = numbers()
-    assert last[1] < first[1], f"the loss falls: {first} -> {last}"
-    assert last[2] >= start_accuracy, f"held-out accuracy does not fall below the untrained model's: {start_accuracy} -> {last}"
+    last = readout_numbers(fig)
+    assert state(page, "train_live")["step"] == end and len(last) == len(early) == 2, (early, last)
+    assert last[0] < early[0], f"the loss falls: {early} -> {last}"
+    assert last[1] >= 95 > start_accuracy, f"held-out accuracy rises to at least 95%: {start_accuracy} -> {last}"
+    assert fig.locator('[data-focus-key="train"]').is_disabled(), "done: nothing more to train"
+    print(f"train_live {lang}: {end} steps in the page in {seconds:.1f} s, held-out {last[1]:.0f}%")
