@@ -347,6 +347,11 @@ async function fetchWheel(manifest) {
  */
 function snapshotToRestore(manifest) {
   if (!manifest.snapshot) return null; // a build without one (no Node.js there): nothing to say
+  const unwanted = snapshotUnwanted();
+  if (unwanted) {
+    console.info(`attention_py: booting Python without the memory snapshot (${unwanted})`);
+    return null;
+  }
   if (typeof DecompressionStream !== "function") throw new Error("this browser has no DecompressionStream");
   const url = new URL(`../snapshot/${manifest.snapshot}`, WHEELS_DIR);
   const image = fetch(url).then(async (response) => {
@@ -362,6 +367,20 @@ function snapshotToRestore(manifest) {
   });
   image.catch(() => {}); // reported where awaited
   return { name: manifest.snapshot, bytes: manifest.snapshot_bytes || 0, image };
+}
+
+/**
+ * Why this reader is better off without the memory snapshot, or "" to use it. The image adds
+ * about 6.5 MB to a first visit (README.md, "The memory snapshot"): on a fast connection that
+ * buys Python in a third of the time; on a slower one the download costs more than the
+ * restore saves, and a reader who asked to save data gets the fewest bytes. The page's
+ * preload (docs/overrides/main.html) applies the same test.
+ */
+function snapshotUnwanted(connection = self.navigator.connection) {
+  if (!connection) return ""; // browsers without the Network Information API
+  if (connection.saveData) return "the browser asks to save data";
+  if (connection.effectiveType && connection.effectiveType !== "4g") return `a ${connection.effectiveType} connection`;
+  return "";
 }
 
 async function gunzip(packed) {

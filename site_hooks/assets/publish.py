@@ -50,11 +50,9 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     # What pages with a live cell or a figure fetch while they parse (docs/overrides/main.html).
     # The snapshot boot still fetches the wasm and the standard library (Pyodide's file system
     # is not part of the image).
-    config.extra["python_preload"] = [
-        *([image.dest_uri] if image is not None else []),
-        "assets/pyodide/pyodide.asm.wasm",
-        "assets/pyodide/python_stdlib.zip",
-    ]
+    config.extra["python_preload"] = ["assets/pyodide/pyodide.asm.wasm", "assets/pyodide/python_stdlib.zip"]
+    # The image itself only where the worker will use it (a fast connection, no Data Saver).
+    config.extra["python_snapshot"] = image.dest_uri if image is not None else ""
 
     for name, path in products.widget_files().items():
         _publish(files, config, f"assets/widgets/{name}", path=path)
