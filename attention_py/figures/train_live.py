@@ -73,12 +73,14 @@ def unfinished(trainer: Trainer, until: int) -> bool:
 def draw(state: dict[str, Any], t: Text, instance: str | None) -> Panel:
     lang = t.lang
     end = goal(lang)
+    before = _TRAINERS.get((instance, lang))
     trainer = trainer_for(instance, lang, state["step"], state["running"])
+    fresh = trainer is not None and trainer is not before  # just set up: that was this call's work
     if trainer is None:  # step 0, paused: the build's first checkpoint is this model
         running, step, model, history = False, 0, L.model_at(lang, 0), L.data(lang)["history"][:1]
     else:
         running = state["running"] and unfinished(trainer, end)
-        if running:
+        if running and not fresh:
             # about BUDGET seconds: optimiser steps, and each history point's held-out scores
             # a sentence at a time (Trainer.work), so no call holds Python for long
             trainer.work(end, BUDGET)
