@@ -193,3 +193,9 @@ def test_the_readers_mistakes_are_the_final_models_own():
         assert [s.text for s in L.final_mistakes(lang)] == wrong
         assert L.held_out_size(lang) == d["held_out_size"] == len(held_out)
         assert 1 - len(wrong) / len(held_out) == d["history"][-1]["held_out_accuracy"]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_readers_menus_show_words_not_slots(lang):
+    html = FIGURES["trained_reader"].render(None, lang=lang, strings=strings(lang))
+    assert "{second}" not in html and "{first}" not in html

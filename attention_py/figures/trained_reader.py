@@ -37,6 +37,12 @@ def menu(name: str, chosen: int, options: tuple[str, ...], label: str) -> str:
               el("select", {"name": name, "data-focus-key": name}, items))
 
 
+def action_text(action: str) -> str:
+    """An action as the menu shows it: a language whose action goes around the one acted upon
+    (Persian "سر {second} داد زد") shows an ellipsis in that place."""
+    return " ".join(action.replace("{second}", "…").split())
+
+
 def picked(state: dict[str, Any], lang: str) -> tuple[int, int, int, int, bool]:
     """The menus' choices, clamped to the puzzle; a second person equal to the first moves to
     the next person (the puzzle needs two different people)."""
@@ -72,7 +78,7 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     menus = el(
         "div", {"class": "apy-row"},
         menu("first", first, p.people, t.html("first")),
-        menu("action", action, p.actions, t.html("action")),
+        menu("action", action, tuple(action_text(a) for a in p.actions), t.html("action")),
         menu("second", second, p.people, t.html("second")),
         menu("reason", reason, p.reasons, t.html("reason")),
     )
