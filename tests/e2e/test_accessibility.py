@@ -22,8 +22,8 @@ from tests.languages import DEFAULT, LANGUAGES
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 PREFIX = {lang.code: lang.prefix for lang in LANGUAGES}  # every built language (mkdocs.yml)
-PAGES = ("", "what-matters/", "information-flow/", "gallery/", "playground/", "glossary/",
-         "translate/", "notebooks/first-steps/", "notebooks/information-flow/", "reference/")
+PAGES = ("", "what-matters/", "information-flow/", "learning/", "gallery/", "playground/", "glossary/",
+         "translate/", "notebooks/first-steps/", "notebooks/information-flow/", "notebooks/learning/", "reference/")
 # The reference is generated from the English docstrings in every language: English only.
 CASES = [(lang, path) for lang in PREFIX for path in PAGES if lang == DEFAULT.code or path != "reference/"]
 CASES.append((DEFAULT.code, "404.html"))  # the one "not found" page, for every language folder
