@@ -202,3 +202,31 @@ def test_train_live_runs_to_the_end_loss_falls_accuracy_rises(gallery, lang):
     assert last[1] >= 95 > start_accuracy, f"held-out accuracy rises to at least 95%: {start_accuracy} -> {last}"
     assert fig.locator('[data-focus-key="train"]').is_disabled(), "done: nothing more to train"
     print(f"train_live {lang}: {end} steps in the page in {seconds:.1f} s, held-out {last[1]:.0f}%")
+
+
+def test_touch_taps_load_a_mistake_and_start_and_pause_training(browser, site_url):
+    """On a touch screen (Hebrew: its trained model gets two held-out sentences wrong): a tap
+    on a listed mistake loads it into the menus, a tap on Train starts and another pauses."""
+    context = browser.new_context(has_touch=True, viewport={"width": 900, "height": 1000})
+    try:
+        page = context.new_page()
+        page.goto(f"{site_url}/{GALLERY['he']}")
+        page.wait_for_function("window.attentionPy?.figures !== undefined")
+        wait_until_live(page)
+        reader = root(page, "trained_reader")
+        mistake = reader.locator(".apy-mistakes button").first
+        expected = json.loads(mistake.get_attribute("data-set"))
+        mistake.tap()
+        page.wait_for_function("([el, want]) => Object.entries(want).every(([k, v]) => JSON.parse(el.dataset.state)[k] === v)",
+                               arg=[reader.element_handle(), expected], timeout=30_000)
+        assert reader.locator(".apy-reader__sentence q").inner_text() == mistake.inner_text()
+        assert "טעות" in reader.locator(".apy-fig__readout").inner_text(), "the model gets it wrong (he.yml: wrong)"
+        live = root(page, "train_live")
+        handle = live.element_handle()
+        live.locator('[data-focus-key="train"]').tap()
+        page.wait_for_function("(el) => JSON.parse(el.dataset.state).step >= 2", arg=handle, timeout=60_000)
+        live.locator('[data-focus-key="train"]').tap()
+        page.wait_for_function("(el) => JSON.parse(el.dataset.state).running === false", arg=handle, timeout=10_000)
+        assert state(page, "train_live")["step"] >= 2
+    finally:
+        context.close()
