@@ -37,8 +37,10 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     reading = model.read(s)
     point = min(history, key=lambda p: abs(p["step"] - step))  # the history point of this checkpoint
     shown_step = t.count(step)
+    # Left to right in every language: the slider and its buttons move along the curves'
+    # step axis, which is drawn left to right like all the figures' numbers.
     controls = el(
-        "div", {"class": "apy-row"},
+        "div", {"class": "apy-row", "dir": "ltr"},
         button(t.html("previous"), {"checkpoint": max(index - 1, 0)}, disabled=index <= 0, focus_key="previous"),
         slider("checkpoint", index, lo=0, hi=len(saved) - 1, step=1, label=t.html("checkpoint"),
                aria_label=t.plain("checkpoint"), shown=f"{step}",
