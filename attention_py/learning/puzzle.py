@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 SLOTS = ("{first}", "{second}", "{pronoun}", "{reason}")
@@ -174,28 +175,34 @@ class Puzzle:
 
     def sentences(self) -> list[Sentence]:
         """Every sentence: each ordered pair of different people, each action, each reason."""
+        return list(self._all_sentences)
+
+    # Built once per puzzle (a puzzle does not change once made): the split, the vocabulary
+    # and the longest sentence all read them, and in the page that matters.
+    @cached_property
+    def _all_sentences(self) -> tuple[Sentence, ...]:
         n = len(self.people)
-        return [
+        return tuple(
             self.sentence(first, action, second, reason)
             for first in range(n)
             for second in range(n)
             if first != second
             for action in range(len(self.actions))
             for reason in range(len(self.reasons))
-        ]
+        )
 
-    @property
+    @cached_property
     def vocabulary(self) -> tuple[str, ...]:
         """Every token the sentences use, in order of first appearance."""
         seen: dict[str, None] = {}
-        for s in self.sentences():
+        for s in self._all_sentences:
             for token in s.tokens:
                 seen.setdefault(token, None)
         return tuple(seen)
 
-    @property
+    @cached_property
     def max_length(self) -> int:
-        return max(len(s.tokens) for s in self.sentences())
+        return max(len(s.tokens) for s in self._all_sentences)
 
     def held_out_pairs(self, seed: int = 0) -> set[tuple[int, int]]:
         """The (person, reason) pairs kept out of training: for each person, one reason of each side.
