@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import statistics
 import tempfile
 from pathlib import Path
@@ -78,10 +79,16 @@ const poll = setInterval(() => {
 """
 
 
-def first_contentful_paint(page) -> float:
-    return page.evaluate(
-        "performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? NaN"
-    )
+def first_contentful_paint(page, timeout_ms: float = 60_000) -> float:
+    """The page's first contentful paint; waits for it (under throttling it can come after
+    the load event, e.g. while the text waits for its web font)."""
+    waited = 0.0
+    while True:  # polled from here: with scripts off the page runs no polling of its own
+        found = page.evaluate("performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null")
+        if found is not None or waited >= timeout_ms:
+            return math.nan if found is None else found
+        page.wait_for_timeout(100)
+        waited += 100
 
 
 def visit(context, server, url: str, wait_for: str | None, *, throttled: bool = False) -> dict[str, float]:
