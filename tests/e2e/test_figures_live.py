@@ -340,12 +340,15 @@ def test_focus_stays_in_the_figure_when_its_button_is_disabled(galleries, checke
 
 
 def first_control(page: Page, fid: str):
-    """The first control a reader meets that would change something (not pressed already)."""
+    """The first control a reader meets that would change something once (not pressed already,
+    and not one that sets the figure running: train_live's Train goes on updating by itself,
+    which tests/e2e/test_figures_learning.py tests)."""
     key = page.evaluate(
         """(id) => {
             const root = document.getElementById(id);
+            const sets = (el) => (el.dataset.set ? JSON.parse(el.dataset.set) : {});
             const el = [...root.querySelectorAll('[data-keys], input[name], select[name], [data-set]')]
-              .find((el) => !el.disabled && el.getAttribute('aria-pressed') !== 'true');
+              .find((el) => !el.disabled && el.getAttribute('aria-pressed') !== 'true' && sets(el).running !== true);
             return el.getAttribute('data-focus-key');
         }""",
         fid,
