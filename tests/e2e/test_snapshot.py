@@ -156,34 +156,32 @@ def test_an_image_of_another_runtime_is_not_used(loose_page, site_url, manifest,
     assert SOFTMAX_OUTPUT.search(run_and_wait(page))
 
 
-def test_a_slow_connection_boots_without_the_snapshot(site_url, manifest):
+def test_a_slow_connection_boots_without_the_snapshot(browser, site_url, manifest):
     """On a connection the browser rates slower than 4g the image (6.5 MB more on a first
     visit) costs more than it saves: the page does not preload it, the worker does not fetch
     it, Python boots the normal way and says why on the console (information, not a warning)."""
-    from playwright.sync_api import sync_playwright
-
     from devtools.browser import CHROMIUM_FLAGS, chromium_path
 
-    with sync_playwright() as pw:
-        slow = pw.chromium.launch(
-            executable_path=chromium_path(), args=[*CHROMIUM_FLAGS, "--force-effective-connection-type=3G"]
-        )
-        try:
-            page = slow.new_page()
-            console = []
-            requested = []
-            page.on("console", lambda message: console.append((message.type, message.text)))
-            page.on("request", lambda request: requested.append(urlsplit(request.url).path))
-            open_home(page, site_url)
-            assert page.evaluate("navigator.connection.effectiveType") == "3g"  # the flag took
-            wait_for_python(page)
-            assert info(page) | {"timings": None} == info(page) | {
-                "boot": "plain", "fallback": None, "timings": None
-            }, info(page)
-            assert not [path for path in requested if path.startswith("/assets/snapshot/")], requested
-            hrefs = page.evaluate("[...document.querySelectorAll('link[rel=preload][data-python]')].map((l) => l.href)")
-            assert hrefs and not [href for href in hrefs if "/assets/snapshot/" in href], hrefs
-            assert ("info", "attention_py: booting Python without the memory snapshot (a 3g connection)") in console, console
-            assert SOFTMAX_OUTPUT.search(run_and_wait(page, timeout=PYTHON_READY_MS))
-        finally:
-            slow.close()
+    # A second Chromium from the session's Playwright (one per thread), told its connection is 3G.
+    slow = browser.browser_type.launch(
+        executable_path=chromium_path(), args=[*CHROMIUM_FLAGS, "--force-effective-connection-type=3G"]
+    )
+    try:
+        page = slow.new_page()
+        console = []
+        requested = []
+        page.on("console", lambda message: console.append((message.type, message.text)))
+        page.on("request", lambda request: requested.append(urlsplit(request.url).path))
+        open_home(page, site_url)
+        assert page.evaluate("navigator.connection.effectiveType") == "3g"  # the flag took
+        wait_for_python(page)
+        assert info(page) | {"timings": None} == info(page) | {
+            "boot": "plain", "fallback": None, "timings": None
+        }, info(page)
+        assert not [path for path in requested if path.startswith("/assets/snapshot/")], requested
+        hrefs = page.evaluate("[...document.querySelectorAll('link[rel=preload][data-python]')].map((l) => l.href)")
+        assert hrefs and not [href for href in hrefs if "/assets/snapshot/" in href], hrefs
+        assert ("info", "attention_py: booting Python without the memory snapshot (a 3g connection)") in console, console
+        assert SOFTMAX_OUTPUT.search(run_and_wait(page, timeout=PYTHON_READY_MS))
+    finally:
+        slow.close()
