@@ -16,10 +16,9 @@ import time
 import pytest
 from playwright.sync_api import Page
 
-from tests.e2e.test_figures_live import PYTHON_READY_MS, RECORD_UPDATES, wait_until_live
+from tests.e2e.test_figures_live import GALLERY, PYTHON_READY_MS, open_gallery, wait_until_live
 from tests.languages import LANGUAGES
 
-GALLERY = {lang.code: f"{lang.prefix}gallery/" for lang in LANGUAGES}
 
 
 def root(page: Page, name: str):
@@ -44,9 +43,7 @@ def gallery(module_context, site_url):
     def get(lang: str) -> Page:
         if lang not in pages:
             page = guard.watch(context.new_page())
-            page.add_init_script(RECORD_UPDATES)
-            page.goto(f"{site_url}/{GALLERY[lang]}")
-            page.wait_for_function("window.attentionPy?.figures !== undefined")
+            open_gallery(page, site_url, lang)
             wait_until_live(page)
             pages[lang] = page
         return pages[lang]
