@@ -13,7 +13,8 @@ the cell after Run, and ``tests/test_examples.py`` checks that it still does.
 **Run as the page runs them.** The cells of a page share one Python session, in page order
 (the information-flow article defines ``layer`` in one cell and uses it in the next), so the
 examples are run page by page, in the order of the English page, in a fresh namespace per
-page, by the page's own runner (``docs/widgets/session_runtime.py``, loaded natively): the
+page, by the page's own runner (``docs/widgets/session_runtime.py``, loaded natively, reading
+the site's data files such as ``assets/training/en.json`` from the build itself): the
 output is stdout and stderr as printed, then the ``repr`` of a last bare expression, or the
 traceback, on a line of its own, as ``docs/widgets/output-view.js`` shows them. One
 difference: a traceback frame inside the package is written ``File ".../attention_py/x.py",
@@ -168,7 +169,16 @@ def _runtime():
         spec.loader.exec_module(module)
     finally:
         builtins.input = saved_input
+    module.use_site_files(_read_site_file)
     return module
+
+
+def _read_site_file(path: str) -> str:
+    """What the page's worker reads from the built site's ``assets/<path>``, here taken from the
+    build itself: ``training/<lang>.json`` is the model it trains (site_hooks/content/training.py)."""
+    from site_hooks.content.figures import load_resource
+
+    return json.dumps(load_resource(path.removesuffix(".json")))
 
 
 def run_session(names: Sequence[str]) -> list[str]:

@@ -16,7 +16,8 @@ import pytest
 from attention_py.figures import FIGURES, update
 from attention_py.figures import _learning as L
 from attention_py.figures._format import num
-from attention_py.figures._resources import _PROVIDED, provide
+from attention_py import resources
+from attention_py.resources import _PROVIDED, MissingResource, provide
 from attention_py.learning import Model, Puzzle
 from site_hooks.content.figures import load_resource
 from tests.test_figures_support import LANGS, parse, skeleton, strings
@@ -49,22 +50,40 @@ def test_roots_name_their_resource(name, lang):
     assert draw(name, lang=lang).attrs["data-resource"] == f"training/{lang}"
 
 
-def test_update_asks_for_a_missing_resource_and_works_once_provided():
+def test_without_a_loader_a_figure_names_the_missing_data_and_works_once_provided():
     saved = dict(_PROVIDED)
-    from attention_py.figures import _resources
-
-    loader = _resources._loader
+    loader = resources._loader
     try:
-        _resources.set_loader(None)
+        resources.set_loader(None)
         _PROVIDED.clear()
-        answer = update("trained_reader", {}, {"reason": 3}, "en", strings("en"), "figure-1")
-        assert answer["ok"] is False and answer["missing_resource"] == "training/en"
+        with pytest.raises(MissingResource, match=r"assets/training/en\.json"):
+            update("trained_reader", {}, {"reason": 3}, "en", strings("en"), "figure-1")
         assert provide("training/en", data("en")) == {"ok": True, "key": "training/en"}
         assert update("trained_reader", {}, {"reason": 3}, "en", strings("en"), "figure-1")["ok"] is True
         with pytest.raises(ValueError):
             provide("../secret", {})
     finally:
-        _resources.set_loader(loader)
+        resources.set_loader(loader)
+        _PROVIDED.clear()
+        _PROVIDED.update(saved)
+
+
+def test_a_loader_reads_each_key_once_and_only_checked_keys():
+    saved = dict(_PROVIDED)
+    loader = resources._loader
+    asked = []
+    try:
+        resources.set_loader(lambda key: asked.append(key) or {"key": key})
+        _PROVIDED.clear()
+        assert resources.resource("training/xx") == {"key": "training/xx"}
+        assert resources.resource("training/xx") == {"key": "training/xx"}
+        for bad in ("../training/en", "training/../../etc", "Training/en", "training/en.json", ""):
+            with pytest.raises(ValueError):
+                resources.resource(bad)
+        assert asked == ["training/xx"]
+    finally:
+        resources.set_loader(loader)
+        _PROVIDED.clear()
         _PROVIDED.update(saved)
 
 

@@ -53,7 +53,7 @@ def tour_draw(figure, text, state, instance="tour-strings"):
 def training_cut_at(lang: str, last: int | None, **changes):
     """The resource training/<lang> as if the build had stopped at checkpoint ``last``
     (None: where it did stop), with ``changes``."""
-    from attention_py.figures._resources import provide, resource
+    from attention_py.resources import provide, resource
 
     key = f"training/{lang}"
     full = resource(key)

@@ -43,7 +43,6 @@ from . import (
 )
 from . import _learning
 from ._figure import COMMON_STRINGS, Figure, Panel
-from ._resources import MissingResource, provide
 from ._state import StateError, apply_changes
 from ._strings import MissingStringError, Text, check_strings
 
@@ -101,7 +100,9 @@ def update(
     ``changes`` maps dotted state paths to the values the reader gave. Plain data in, plain
     data out (the page's worker passes them as JSON): ``{"ok": True, "html", "state"}``, or
     for a refused value ``{"ok": False, "error": <in the reader's language>, "detail":
-    <English>, "key": <state path>}``; the page then keeps its last good drawing.
+    <English>, "key": <state path>}``; the page then keeps its last good drawing. Data a figure
+    reads besides its state comes from ``attention_py.resources``; when it cannot be read (the
+    site's file is missing), the error is raised, and the page says the figure could not update.
     """
     figure = get(name)
     try:
@@ -110,11 +111,7 @@ def update(
         bad = _value_at(changes, error.key)
         message = Text(strings, lang, name).plain("common.bad_input", value=bad)
         return {"ok": False, "error": message, "detail": str(error), "key": error.key}
-    try:
-        html, shown = figure.drawn(clean, lang=lang, strings=strings, instance=instance)
-    except MissingResource as missing:
-        # The page's host fetches assets/<key>.json, calls provide(key, data), and asks again.
-        return {"ok": False, "missing_resource": missing.key, "error": "", "detail": str(missing), "key": None}
+    html, shown = figure.drawn(clean, lang=lang, strings=strings, instance=instance)
     return {"ok": True, "html": html, "state": shown}
 
 
@@ -130,14 +127,12 @@ def _value_at(changes: Mapping[str, Any], key: str) -> str:
 __all__ = [
     "FIGURES",
     "Figure",
-    "MissingResource",
     "MissingStringError",
     "Panel",
     "StateError",
     "Text",
     "check_strings",
     "get",
-    "provide",
     "required_strings",
     "update",
 ]

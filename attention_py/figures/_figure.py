@@ -46,7 +46,7 @@ class Figure:
     spec: StateSpec
     strings: tuple[str, ...]
     draw: Callable[[dict[str, Any], Text], Panel]
-    # The key of the data the figure reads besides its state (see _resources.py), per
+    # The key of the data the figure reads besides its state (see attention_py/resources.py), per
     # language: ``lambda lang: f"training/{lang}"``. The root carries it as data-resource.
     resource: Callable[[str], str] | None = None
     # A figure whose draw also takes the root's instance id: it keeps work between calls

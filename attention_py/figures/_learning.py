@@ -1,7 +1,7 @@
 """What the three training figures share: the trained data, the example sentences, the
 curves of training and the attention maps of the learned model.
 
-The data is the resource ``training/<lang>`` (see ``_resources.py``): the dict
+The data is the resource ``training/<lang>`` (see ``attention_py/resources.py``): the dict
 ``attention_py.learning.train_with_checkpoints`` returns for the language's puzzle (the
 build trains it and publishes it as ``assets/training/<lang>.json``). Parsed objects (the
 puzzle, each checkpoint's model, the list of held-out mistakes) are cached per provided
@@ -18,7 +18,7 @@ from ..learning.model import Reading
 from ._format import num
 from ._html import el, esc, void
 from ._matrix import matrix_table, shade
-from ._resources import derived, resource
+from ..resources import derived, resource
 from ._strings import Text
 from ._svg import f, svg
 

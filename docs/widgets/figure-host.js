@@ -25,12 +25,9 @@ import { morphFigure } from "./figure-morph.js";
 import { SavedEntry } from "./saved-state.js";
 
 export const UPDATE = "attention_py.figures.update";
-export const PROVIDE = "attention_py.figures.provide";
-// A resource key (data-resource): lower-case words separated by "/"; the file is assets/<key>.json.
+// A resource key (data-resource): lower-case words separated by "/"; the file is assets/<key>.json,
+// which Python reads itself (attention_py/resources.py) the first time the figure is drawn.
 const RESOURCE_KEY = /^[a-z0-9][a-z0-9_-]*(\/[a-z0-9][a-z0-9_-]*)*$/;
-// Resources by key, fetched once per page and handed to each fresh Python once:
-// key -> {data: Promise, generation, provided: Promise}.
-const resources = new Map();
 // Replies that mean "the session went away before answering": the change is sent again.
 const RETRY_STATUSES = new Set(["restarted", "stopped", "timeout", "crashed", "cancelled"]);
 // ... but the call itself may have caused these (it hung, or crashed Python): it is sent
@@ -234,13 +231,10 @@ export class FigureHost {
       inputs: this.inputCount,
       restore: Boolean(this.pendingRestore), // carries the state saved before a reload
       retry: Boolean(this.pendingRetry),
-      provided: Boolean(this.pendingProvided), // sent again after providing the resource
-
       sentAt: performance.now(),
     };
     this.pendingRestore = false;
     this.pendingRetry = false;
-    this.pendingProvided = false;
     this.pending = null;
     this.pendingSources = new Set();
     this.firstInputAt = null;
@@ -276,19 +270,6 @@ export class FigureHost {
 
   apply(batch, result) {
     const receivedAt = performance.now();
-    if (!result.ok && result.missing_resource && this.resource && !batch.provided) {
-      // Python has not got the figure's data yet (first call, or a fresh Python): fetch it,
-      // hand it over once, and send the same changes again.
-      this.stats.retries += 1;
-      return this.provideResource().then(() => {
-        this.pending = Object.assign(batch.changes, this.pending || {});
-        for (const el of batch.sources) this.pendingSources.add(el);
-        this.firstInputAt = Math.min(batch.firstInputAt, this.firstInputAt ?? Infinity);
-        this.inputCount += batch.inputs;
-        this.pendingRestore ||= batch.restore;
-        this.pendingProvided = true;
-      });
-    }
     if (!result.ok && batch.restore) {
       this.saved.forget(); // a saved state this build refuses: the figure stays as drawn
     } else if (!result.ok) {
@@ -382,37 +363,7 @@ export class FigureHost {
     console.warn(`figure ${this.name}: the state saved before the reload was dropped (${error?.reply?.status || "error"}: ${error?.reply?.error || error?.message || error})`);
   }
 
-  // --- resources and running figures ----------------------------------------------------------
-
-  /**
-   * Fetches assets/<key>.json of this figure's data-resource (once per page, same origin) and
-   * hands it to the current Python with attention_py.figures.provide (once per Python).
-   */
-  provideResource() {
-    const key = this.resource;
-    let entry = resources.get(key);
-    if (!entry) {
-      const url = new URL(`../${key}.json`, import.meta.url); // this module lives in assets/widgets/
-      const data = fetch(url, { credentials: "same-origin" }).then((response) => {
-        if (!response.ok) throw new Error(`${url.pathname}: HTTP ${response.status}`);
-        return response.json();
-      });
-      entry = { data, generation: 0, provided: null };
-      resources.set(key, entry);
-      data.catch(() => resources.delete(key)); // the next call fetches again
-    }
-    const { generation } = this.session;
-    if (entry.generation !== generation || !entry.provided) {
-      entry.generation = generation;
-      entry.provided = entry.data
-        .then((data) => this.session.call(PROVIDE, [key, data], {}, { timeoutMs: this.session.callTimeoutMs * 4 }))
-        .catch((error) => {
-          entry.provided = null;
-          throw error;
-        });
-    }
-    return entry.provided;
-  }
+  // --- running figures ----------------------------------------------------------------------
 
   /**
    * A figure whose new state says `running: true` (training in the page) is called again,

@@ -20,9 +20,7 @@ export function mountFigures(roots) {
   const onState = () => {
     if (session.state === "ready" && warmed !== session.generation) {
       warmed = session.generation;
-      if (!hosts.some((host) => host.pending)) warmUp(session, hosts[0]); // input would warm it anyway
-      // Figures with a data file (data-resource): hand it to this Python before the first input.
-      for (const host of hosts) if (host.resource) host.provideResource().catch(() => {}); // input retries
+      if (!hosts.some((host) => host.pending)) warmUp(session, warmUpHosts(hosts)); // input would warm it anyway
     }
     for (const host of hosts) {
       if (session.state === "ready") host.onSessionReady();
@@ -40,11 +38,28 @@ export function mountFigures(roots) {
 
 /**
  * The first call in a fresh Python imports attention_py.figures (about 0.1 s in Pyodide).
- * Pay that as soon as Python is ready, not on the reader's first input: one throwaway call
- * (no changes) for the first figure. Input arriving meanwhile simply queues behind it.
+ * Pay that as soon as Python is ready, not on the reader's first input: throwaway calls
+ * (no changes) for the figures of warmUpHosts. Input arriving meanwhile simply queues behind.
  */
-function warmUp(session, host) {
-  session.call(UPDATE, host.updateArgs({})).catch(() => {}); // a failure shows on real input
+function warmUp(session, hosts) {
+  for (const host of hosts) session.call(UPDATE, host.updateArgs({})).catch(() => {}); // a failure shows on real input
+}
+
+/**
+ * The figures whose throwaway call pays the start-up costs: the first figure, and the first
+ * figure of each data file (data-resource), whose first drawing makes Python read
+ * assets/<key>.json (about 250 KB for a trained model) before the reader's first input.
+ */
+function warmUpHosts(hosts) {
+  const chosen = [hosts[0]];
+  const keys = new Set(hosts[0].resource ? [hosts[0].resource] : []);
+  for (const host of hosts) {
+    if (host.resource && !keys.has(host.resource)) {
+      keys.add(host.resource);
+      chosen.push(host);
+    }
+  }
+  return chosen;
 }
 
 function addStyle() {

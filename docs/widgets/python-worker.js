@@ -310,6 +310,7 @@ async function boot() {
   pyodide.setStderr({ batched: (text) => output?.write("stderr", `${text}\n`) });
   if (interruptBuffer) pyodide.setInterruptBuffer(interruptBuffer);
   runtime ??= loadRuntime(pyodide);
+  runtime.use_site_files(readSiteFile);
   return {
     python: pyodide.runPython("import sys; sys.version.split()[0]"),
     interrupts: Boolean(interruptBuffer),
@@ -444,6 +445,20 @@ _load_session_runtime
   load.destroy();
   pyodide.runPython("del _load_session_runtime");
   return module;
+}
+
+/**
+ * The text of the site's file assets/<path> (a data file such as training/en.json), read
+ * synchronously: Python asks for it in the middle of running code (attention_py.resources),
+ * and only this worker waits. Same origin by construction; an HTTP error throws.
+ */
+function readSiteFile(path) {
+  const url = new URL(`../${path}`, import.meta.url); // this file lives in assets/widgets/
+  const request = new XMLHttpRequest();
+  request.open("GET", url.href, false);
+  request.send(null);
+  if (request.status !== 200) throw new Error(`${url.pathname}: HTTP ${request.status}`);
+  return request.responseText;
 }
 
 // Pyodide fetches its big files with the global fetch. While it loads, wrap fetch to count

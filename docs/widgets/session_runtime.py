@@ -407,3 +407,15 @@ def call(dotted: str, args_json: str, kwargs_json: str, emit) -> str:
         _end_request(saved)
     return _dumps(result, ensure_ascii=False)
 
+
+
+def use_site_files(read_site_file) -> None:
+    """Lets ``attention_py.resources.resource(key)`` read the site's ``assets/<key>.json``.
+
+    ``read_site_file(path)`` is the worker's synchronous same-origin request (a path under
+    ``assets/``; it raises on an HTTP error). Figures and live cells then get the model the
+    build trained the first time they ask for it, the same way, and only then.
+    """
+    from attention_py.resources import set_loader
+
+    set_loader(lambda key: _loads(read_site_file(f"{key}.json")))

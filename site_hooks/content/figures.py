@@ -40,7 +40,7 @@ import yaml
 from pymdownx.superfences import SuperFencesException
 
 from attention_py.figures import check_strings, get, required_strings
-from attention_py.figures._resources import set_loader
+from attention_py.resources import set_loader
 from site_hooks import ROOT
 from site_hooks.content.yaml_errors import describe
 from site_hooks.i18n.languages import LanguageError, direction_of
@@ -61,7 +61,7 @@ _page: dict[str, str] = {"lang": "en", "src": "?"}
 
 
 def load_resource(key: str) -> Any:
-    """The data of a figure resource, natively (attention_py/figures/_resources.py): the same
+    """The data of a figure resource, natively (attention_py/resources.py): the same
     dict the page fetches as ``assets/<key>.json``. ``training/<lang>``: the model trained at
     build time (site_hooks/content/training.py, which also publishes the file)."""
     kind, _, lang = key.partition("/")

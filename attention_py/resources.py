@@ -1,0 +1,79 @@
+"""Data files the site publishes beside the package, read by key: ``resource("training/en")``.
+
+The build trains one model per language and publishes it as ``assets/training/<lang>.json``
+(site_hooks/content/training.py). Figures and live cells read it the same way, by its key,
+``"training/en"``: the part of the file name under ``assets/``, without ``.json``.
+
+Where the data comes from is set once by whoever runs the package, with ``set_loader``:
+
+* natively, the build's loader (site_hooks/content/figures.py) trains the model or takes it
+  from the build's cache, so prerendering, the tests and the examples read the same data;
+* in the page, the Python worker's loader (docs/widgets/python-worker.js) reads
+  ``assets/<key>.json`` of this site with a synchronous same-origin request: the worker is
+  Python's own thread, so nothing on the page waits;
+* anywhere else (a notebook, a terminal), nobody has set one: ``resource`` raises
+  ``MissingResource``, and ``provide(key, data)`` hands the data over by hand.
+
+The data of a key is loaded once and kept as given; what figures derive from it (parsed
+models) is cached per key and dropped when the key is provided again.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+_KEY = re.compile(r"^[a-z0-9][a-z0-9_-]*(/[a-z0-9][a-z0-9_-]*)*$")
+
+_PROVIDED: dict[str, Any] = {}
+_DERIVED: dict[tuple[str, Any], Any] = {}
+_loader: Callable[[str], Any] | None = None
+
+
+class MissingResource(LookupError):
+    """Data that nobody has provided, and no loader to read it; ``key`` names it."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(f"no data for {key!r} (the site's assets/{key}.json) here: hand it over first "
+                         "with attention_py.resources.provide(key, data)")
+        self.key = key
+
+
+def check_key(key: Any) -> str:
+    if not isinstance(key, str) or not _KEY.match(key):
+        raise ValueError(f"a resource key is lower-case words separated by '/', got {key!r}")
+    return key
+
+
+def provide(key: str, data: Any) -> dict[str, Any]:
+    """Keeps ``data`` as the resource ``key`` (replacing an earlier one); returns ``{"ok": True, "key"}``."""
+    check_key(key)
+    _PROVIDED[key] = data
+    for derived in [k for k in _DERIVED if k[0] == key]:
+        del _DERIVED[derived]
+    return {"ok": True, "key": key}
+
+
+def set_loader(loader: Callable[[str], Any] | None) -> None:
+    """The function that gives the data of a key the first time it is asked for (see above)."""
+    global _loader
+    _loader = loader
+
+
+def resource(key: str) -> Any:
+    """The data of ``key``: provided, or read once by the loader; MissingResource without either."""
+    if key not in _PROVIDED:
+        if _loader is None:
+            raise MissingResource(key)
+        _PROVIDED[key] = _loader(check_key(key))
+    return _PROVIDED[key]
+
+
+def derived(key: str, name: Any, make: Callable[[Any], Any]) -> Any:
+    """``make(resource(key))`` computed once per provided value (a parsed model, a puzzle)."""
+    data = resource(key)
+    slot = (key, name)
+    if slot not in _DERIVED:
+        _DERIVED[slot] = make(data)
+    return _DERIVED[slot]
