@@ -107,12 +107,17 @@ def product_files(folder: Path) -> list[Path]:
     return sorted(p for p in folder.rglob("*") if p.is_file())
 
 
+def cached_product_folder(name: str, key: str) -> Path:
+    """Where product ``name`` for inputs ``key`` is cached (it may not exist yet)."""
+    return CACHE_ROOT / f"{name}-{key[:20]}"
+
+
 def cached_product(name: str, key: str, produce: Callable[[Path], None]) -> Path:
     """The folder holding product ``name`` for inputs ``key``; calls ``produce(folder)`` if absent.
 
     Older versions of the same product are pruned, so the cache stays small.
     """
-    target = CACHE_ROOT / f"{name}-{key[:20]}"
+    target = cached_product_folder(name, key)
     if target.is_dir():
         return target
     CACHE_ROOT.mkdir(parents=True, exist_ok=True)

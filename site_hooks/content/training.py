@@ -31,7 +31,7 @@ from mkdocs.plugins import event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files
 
 from site_hooks import ROOT
-from site_hooks.assets.products import CACHE_ROOT, cached_product, digest
+from site_hooks.assets.products import cached_product, cached_product_folder, digest
 
 log = get_plugin_logger("training")
 
@@ -132,7 +132,7 @@ def train_missing(langs: list[str]) -> None:
     missing = sorted(
         lang for lang in set(langs)
         if (PUZZLES / f"{lang}.yml").is_file()
-        and not (CACHE_ROOT / f"training-{lang}-{key(lang)[:20]}").is_dir()  # cached_product's folder
+        and not cached_product_folder(f"training-{lang}", key(lang)).is_dir()
     )
     workers = min(len(missing), os.cpu_count() or 1)
     if workers > 1:

@@ -24,6 +24,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from attention_py.figures import update
+from tests.e2e.test_figures_live import SAME_AS
 from tests.languages import CODES, language
 
 PYTHON_READY_MS = 60_000
@@ -161,33 +162,6 @@ def move_softmax_slider(page: Page) -> tuple[str, dict, dict]:
     for detail in applied:
         changes.update(detail["changes"])
     return fid, before_state, changes
-
-
-# True when the live root, minus the host's own attributes and the focus-visible polyfill's,
-# equals `html`, ignoring whitespace-only text. Otherwise both serialisations.
-SAME_AS = """
-([id, html]) => {
-  const strip = (node) => {
-    for (const child of [...node.childNodes]) {
-      if (child.nodeType === Node.TEXT_NODE && !child.data.trim()) child.remove();
-      else if (child.nodeType === Node.ELEMENT_NODE) strip(child);
-    }
-    return node;
-  };
-  const live = strip(document.getElementById(id).cloneNode(true));
-  for (const name of ["data-live", "data-busy", "tabindex"]) live.removeAttribute(name);
-  for (const el of live.querySelectorAll("[data-focus-visible-added], [class='']")) {
-    // Material's focus-visible polyfill marks the focused control; not the figure's markup.
-    el.removeAttribute("data-focus-visible-added");
-    el.classList.remove("focus-visible");
-    if (!el.getAttribute("class")) el.removeAttribute("class");
-  }
-  const template = document.createElement("template");
-  template.innerHTML = html;  // a test's own, trusted: attention_py's native answer
-  const expected = strip(template.content.firstElementChild);
-  return live.isEqualNode(expected) ? null : { live: live.outerHTML, expected: expected.outerHTML };
-}
-"""
 
 
 def test_hostile_markup_from_a_replaced_update_function_never_runs(live_page):
