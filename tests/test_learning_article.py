@@ -195,7 +195,7 @@ def test_the_languages_models_did_not_all_find_the_same_plan():
 # ---------------------------------------------------------------------------- "Open the trained model"
 
 
-ROW = re.compile(r"^\s+(?P<word>\S+)\s+q·k/√d =\s+(?P<score>-?\d+\.\d)\s+weight\s+(?P<weight>\d+\.\d)%$")
+ROW = re.compile(r"^  q·k/√d =\s+(?P<score>-?\d+\.\d)\s+weight\s+(?P<weight>\d+\.\d)%\s+(?P<word>\S+)$")
 
 
 @cache
@@ -215,9 +215,10 @@ def scored_sentences(lang: str) -> list[tuple[str, str, list[tuple[str, float]]]
     """The second cell's sentences: (answer, right answer, [(word, weight %)])."""
     blocks = []
     for line in inspect_cells(lang)[1].splitlines():
-        if "(right answer:" in line:
-            answer = line.split(" -> ")[1].split(" (right answer: ")[0]
-            blocks.append((answer, line.split("(right answer: ")[1].rstrip(")"), []))
+        if line.startswith("sentence: "):
+            continue
+        if match := re.match(r"^  answer: (\S+)   right answer: (\S+)$", line):
+            blocks.append((match[1], match[2], []))
         elif match := ROW.match(line):
             blocks[-1][2].append((match["word"], float(match["weight"])))
         else:

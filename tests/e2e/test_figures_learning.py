@@ -1,10 +1,11 @@
 """The trained model's figures live in headless Chromium, in every language of the site.
 
 training_replay, trained_reader and train_live read the model trained at build time
-(assets/training/<lang>.json), which the generic host fetches and hands to Python once
-(attention_py.figures.provide) when Python first asks for it. train_live trains in the
-page's Python in short calls while its state says running; meanwhile another figure on the
-same page must still answer the reader.
+(assets/training/<lang>.json), which Python reads itself through attention_py.resources the
+first time a figure or a live cell asks for it (the worker's synchronous same-origin
+request). train_live trains in the page's Python in short calls while its state says
+running; meanwhile another figure on the same page must still answer the reader. The
+article's cells that open the trained model print in Chromium what they print natively.
 """
 
 from __future__ import annotations
@@ -12,12 +13,13 @@ from __future__ import annotations
 import json
 import re
 import time
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page
 
 from tests.e2e.test_figures_live import GALLERY, PYTHON_READY_MS, open_gallery, wait_until_live
-from tests.languages import LANGUAGES
+from tests.languages import LANGUAGES, language
 
 
 
@@ -224,5 +226,72 @@ def test_touch_taps_load_a_mistake_and_start_and_pause_training(browser, site_ur
         live.locator('[data-focus-key="train"]').tap()
         page.wait_for_function("(el) => JSON.parse(el.dataset.state).running === false", arg=handle, timeout=10_000)
         assert state(page, "train_live")["step"] >= 2
+    finally:
+        context.close()
+
+
+# ---------------------------------------------------------------------------- the article's cells
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples" / "learning"
+
+
+def run_cell(page: Page, name: str, timeout: float = PYTHON_READY_MS) -> str:
+    """Runs the live cell of docs/examples/learning/<name>.py on the page; its output text."""
+    index = page.evaluate("""(code) => attentionPy.cells.findIndex((c) => c.editor.state.doc.toString().trim() === code.trim())""",
+                          (EXAMPLES / f"{name}.py").read_text(encoding="utf-8"))
+    assert index >= 0, f"no cell of the page holds {name}.py"
+    cell = page.locator(".live-cell").nth(index)
+    cell.locator(".live-cell__run").click()
+    page.wait_for_function("(el) => el.dataset.busy === '' && el.querySelector('.live-cell__output').textContent !== ''",
+                           arg=cell.element_handle(), timeout=timeout)
+    return cell.locator(".live-cell__output").inner_text()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_cells_that_open_the_trained_model_print_what_they_print_natively(module_context, site_url, lang):
+    """The article's two cells read assets/training/en.json through attention_py.resources in
+    the page's worker and print exactly their stored output, in every language's page."""
+    context, guard = module_context
+    page = guard.watch(context.new_page())
+    try:
+        page.goto(f"{site_url}/{language(lang).prefix}learning/")
+        page.locator(".live-cell--mounted").first.wait_for()
+        for name in ("trained_weights", "trained_scores"):
+            expected = (EXAMPLES / f"{name}.out").read_text(encoding="utf-8")
+            assert run_cell(page, name).strip() == expected.strip(), name
+    finally:
+        page.close()
+    guard.check()
+
+
+def test_a_missing_data_file_is_a_clear_error_in_a_cell_and_in_a_figure(browser, site_url):
+    """assets/training/en.json answers 404: the cell shows a traceback that names the file and
+    the status, the figure keeps its drawing and says it could not update, and the page's
+    Python keeps working."""
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.route("**/assets/training/*.json", lambda route: route.fulfill(status=404, body="not here"))
+        errors = []
+        page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+        page.goto(f"{site_url}/{GALLERY['en']}")
+        page.wait_for_function("window.attentionPy?.figures !== undefined")
+        page.evaluate("attentionPy.session.start()")
+        page.wait_for_function("attentionPy.session.state === 'ready'", timeout=PYTHON_READY_MS)
+        fig = root(page, "trained_reader")
+        fig.locator('select[name="reason"]').select_option("5")
+        error = fig.locator(".apy-fig__error")
+        error.wait_for(state="visible", timeout=30_000)
+        assert error.inner_text().strip()
+        assert any("training/en.json: HTTP 404" in text for text in errors), errors
+        page.goto(f"{site_url}/learning/")
+        page.locator(".live-cell--mounted").first.wait_for()
+        output = run_cell(page, "trained_weights")
+        assert "Traceback" in output and "training/en.json: HTTP 404" in output, output
+        cell = page.locator(".live-cell").first
+        cell.locator(".live-cell__run").click()  # Python is fine: the first cell still runs
+        page.wait_for_function("(el) => el.dataset.busy === '' && el.querySelector('.live-cell__output').textContent !== ''",
+                               arg=cell.element_handle(), timeout=PYTHON_READY_MS)
+        assert "Traceback" not in cell.locator(".live-cell__output").inner_text()
     finally:
         context.close()

@@ -9,9 +9,10 @@ def layer2_from_the_pronoun(s):
     q = matmul([x[s.pronoun]], W_Q)[0]                 # the pronoun's query
     scores = [dot(q, k) / math.sqrt(len(q)) for k in matmul(x, W_K)]  # against every key
     weights = softmax(scores)
-    print(s.text, "->", puzzle.people[model.predict(s)], f"(right answer: {s.referent})")
+    print("sentence:", s.text)
+    print("  answer:", puzzle.people[model.predict(s)], "  right answer:", s.referent)
     for word, score, weight in zip(s.tokens, scores, weights):
-        print(f"  {word:>10}  q·k/√d = {score:6.1f}   weight {weight:6.1%}")
+        print(f"  q·k/√d = {score:5.1f}   weight {weight:6.1%}   {word}")
     same = model.read(s).attention[1][0][s.pronoun]
     print("  the model's own weights agree:", all(abs(a - b) < 1e-12 for a, b in zip(weights, same)))
 
