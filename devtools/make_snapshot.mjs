@@ -5,7 +5,7 @@
 // Boots the pinned Pyodide (node_modules/pyodide) with the private, experimental
 // `_makeSnapshot` option, does what the page's worker does at start (unpacks the attention_py
 // wheel into site-packages, imports the package and every submodule, loads
-// session_runtime.py as the module `_session_runtime`), then writes
+// session_runtime.py as the module `_session_runtime` with docs/widgets/session_loader.py), then writes
 // `pyodide.makeMemorySnapshot()` gzipped to FILE.gz. The browser restores it with
 // `loadPyodide({_loadSnapshot})` (docs/widgets/python-worker.js). An image made here loads in
 // Chromium's module worker (probed 2026-11-30): the heap layout depends on the wasm build,
@@ -40,13 +40,15 @@ const pyodide = await loadPyodide({
   stderr: (line) => process.stderr.write(line + "\n"),
 });
 
-// The same steps as python-worker.js's installWheel and loadRuntime.
+// The same steps as python-worker.js's installWheel and loadRuntime (docs/widgets/session_loader.py
+// is the one loader of the runtime, for both).
 const sitePackages = pyodide.runPython("import site; site.getsitepackages()[0]");
 pyodide.unpackArchive(new Uint8Array(readFileSync(wheelPath)), "wheel", { extractDir: sitePackages });
+pyodide.runPython(readFileSync(join(root, "docs", "widgets", "session_loader.py"), "utf8"));
 pyodide.globals.set("_runtime_source", readFileSync(runtimePath, "utf8"));
 pyodide.globals.set("_snapshot_key", key);
 const skipped = pyodide.runPython(`
-import importlib, pkgutil, sys, types
+import importlib, pkgutil
 importlib.invalidate_caches()
 import attention_py
 _skipped = []
@@ -56,16 +58,9 @@ for _info in pkgutil.walk_packages(attention_py.__path__, "attention_py."):
     except Exception as _error:  # it fails in the page too; the page imports it lazily then
         _skipped.append(f"{_info.name}: {_error!r}")
 
-def _load_session_runtime(source):
-    module = types.ModuleType("_session_runtime")
-    module.__file__ = "/live-cells/session_runtime.py"
-    exec(compile(source, module.__file__, "exec"), module.__dict__)
-    sys.modules[module.__name__] = module
-    return module
-
 _load_session_runtime(_runtime_source).__snapshot__ = {"key": _snapshot_key, "source": _runtime_source}
 del _load_session_runtime, _runtime_source, _snapshot_key, _info
-del importlib, pkgutil, sys, types, attention_py
+del importlib, pkgutil, attention_py
 __import__("gc").collect()
 "\\n".join(_skipped)
 `);

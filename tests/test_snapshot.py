@@ -24,11 +24,11 @@ needs_node = pytest.mark.skipif(
 )
 
 
-def test_the_key_covers_pyodide_the_wheel_the_runtime_and_the_maker():
+def test_the_key_covers_pyodide_the_wheel_the_runtime_its_loader_and_the_maker():
     wheel = products.wheel()
     names = {path.name for path in snapshot.inputs(wheel)}
     assert {"pyodide.asm.wasm", "python_stdlib.zip", "pyodide.mjs", "pyodide.asm.mjs", "pyodide-lock.json"} <= names
-    assert {wheel.name, "session_runtime.py", "make_snapshot.mjs"} <= names
+    assert {wheel.name, "session_runtime.py", "session_loader.py", "make_snapshot.mjs"} <= names
 
 
 def test_the_name_changes_when_an_input_changes(tmp_path):

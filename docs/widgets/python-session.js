@@ -35,6 +35,30 @@ function workerURL() {
   return workerBlobURL;
 }
 
+/**
+ * The page's early boot (docs/overrides/main.html): the connection rule's answer, and the
+ * worker its <head> created while the page parsed. That worker is taken once, by the first
+ * session's first start: it has loaded its code, and may have been sent the first "start"
+ * already (the start policy's observer fires before this module runs); its messages so far
+ * wait in `messages`. Null when there is none, it is taken, or it failed to load (a fresh
+ * worker then reports why).
+ */
+const boot = () => globalThis.attentionPyBoot || null;
+
+function takeEarlyWorker(session) {
+  const early = boot()?.worker;
+  if (!early) return null;
+  boot().worker = null;
+  early.session = session; // from now on, the observer only asks the session to start
+  if (early.failed) {
+    early.worker.terminate();
+    return null;
+  }
+  early.worker.onmessage = null;
+  early.worker.onerror = null;
+  return early;
+}
+
 export class PythonSession extends EventTarget {
   constructor() {
     super();
@@ -171,15 +195,18 @@ export class PythonSession extends EventTarget {
 
   spawn() {
     this.generation += 1;
-    this.spawnedAt = performance.now(); // with readyAt: how long Python took to start
-    performance.mark("python:start");
+    const early = takeEarlyWorker(this);
+    const started = Boolean(early?.started); // its "start" was sent before this session existed
+    this.spawnedAt = started ? early.startedAt : performance.now(); // with readyAt: how long Python took to start
+    if (!started) performance.mark("python:start");
     this.state = "loading";
     this.error = null;
     this.setProgress({ phase: "download", loaded: 0, total: 0 });
     // Interrupts need shared memory, which browsers allow only to cross-origin isolated pages.
-    this.interruptBuffer = globalThis.crossOriginIsolated ? new Uint8Array(new SharedArrayBuffer(1)) : null;
+    if (started) this.interruptBuffer = early.interruptBuffer;
+    else this.interruptBuffer = globalThis.crossOriginIsolated ? new Uint8Array(new SharedArrayBuffer(1)) : null;
     this.closing = false;
-    const worker = (this.worker = new Worker(workerURL(), { type: "module", name: "python" }));
+    const worker = (this.worker = early?.worker || new Worker(workerURL(), { type: "module", name: "python" }));
     worker.onmessage = (event) => this.receive(worker, event.data);
     worker.onerror = (event) => {
       event.preventDefault(); // reported on the page instead of as an uncaught error
@@ -193,7 +220,12 @@ export class PythonSession extends EventTarget {
         this.finish(this.running, { status: "error", error: "Python's answer could not be read" });
       }
     };
-    worker.postMessage({ id: 0, type: "start", interruptBuffer: this.interruptBuffer });
+    if (started) {
+      for (const message of early.messages) this.receive(worker, message);
+    } else {
+      // snapshotUnwanted: the page's connection rule (main.html); without it, the snapshot is used.
+      worker.postMessage({ id: 0, type: "start", interruptBuffer: this.interruptBuffer, snapshotUnwanted: boot()?.snapshotUnwanted || "" });
+    }
   }
 
   receive(worker, message) {

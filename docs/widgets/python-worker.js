@@ -15,6 +15,8 @@
 //   messages it would spend its time on;
 // - code may request files of this site only (guardNetwork below).
 import runtimeSource from "./session_runtime.py";
+import loaderSource from "./session_loader.py";
+import stdlibOnDemandSource from "./stdlib_on_demand.py";
 import { fitUnderCap } from "./output-cap.js";
 
 const PYODIDE_DIR = new URL("../pyodide/", import.meta.url);
@@ -41,6 +43,9 @@ let interruptBuffer = null; // Uint8Array on a SharedArrayBuffer, when the page 
 let output = null; // the RequestOutput of the running request (Pyodide's own streams write there)
 let ready = null; // promise of boot(), set by the "start" message
 let fatal = null; // message of the fatal error Pyodide suffered, once it has
+let snapshotUnwanted = ""; // the page's connection rule said why not to use the snapshot
+let afterReady = null; // what boot() leaves to do once "ready" is posted
+const steps = {}; // how long steps of the boot took (ms), reported with "ready"
 
 const post = (message) => self.postMessage(message);
 const plainFetch = self.fetch.bind(self); // not counted by the progress bar (see below)
@@ -74,12 +79,16 @@ async function handle(message) {
   const { id, type } = message;
   if (type === "start") {
     interruptBuffer = message.interruptBuffer || null;
+    snapshotUnwanted = message.snapshotUnwanted || "";
     ready = boot();
     try {
       post({ id, type: "ready", value: await ready });
     } catch (error) {
       post({ id, type: "failed", error: describe(error) });
     }
+    // Housekeeping that must not delay "ready" (keeping the image for the next visit).
+    afterReady?.().catch((error) => console.info(`attention_py: the Python memory image was not kept (${describe(error)})`));
+    afterReady = null;
     return;
   }
   try {
@@ -248,6 +257,7 @@ class RequestOutput {
 
 async function boot() {
   const t0 = performance.now();
+  steps.t0 = t0;
   let total = DOWNLOAD_BYTES;
   const progress = (phase, loaded = 0) => post({ type: "progress", phase, loaded, total: phase === "download" ? total : 0 });
   progress("download", 0);
@@ -264,6 +274,7 @@ async function boot() {
   for (const promise of [wheel, image]) promise.catch(() => {}); // reported where awaited
   let how = "plain";
   let why = "";
+  let imageFrom = null;
   let loadPyodide;
   try {
     ({ loadPyodide } = await import(new URL("pyodide.mjs", PYODIDE_DIR).href));
@@ -277,10 +288,16 @@ async function boot() {
       try {
         pyodide = await restore(loadPyodide, snapshot);
         how = "snapshot";
+        imageFrom = snapshot.from;
+        if (snapshot.from === "network") {
+          const bytes = await snapshot.image;
+          afterReady = () => keepImage(snapshot.url, bytes);
+        }
       } catch (error) {
         why = describe(error);
         pyodide = null;
         runtime = null;
+        if (snapshot.from === "cache") forgetImage(snapshot.url).catch(() => {});
       }
     }
     if (why) {
@@ -318,8 +335,19 @@ async function boot() {
     // (`fallback` says why the image was not used, when there was one).
     boot: how,
     fallback: why || null,
+    // Where the image came from: "network" (the build's gzip) or "cache" (kept by a visit before).
+    image: how === "snapshot" ? imageFrom : null,
     // Milliseconds spent on each step, for measuring start-up on real machines.
-    timings: { pyodide: Math.round(t1 - t0), wheel: Math.round(t2 - t1), total: Math.round(performance.now() - t0) },
+    // Milliseconds: `waited` from the worker's creation to "start" (the page makes it early),
+    // then `image` (the memory image in hand: `inflate` of the gzip or `cacheRead` of the kept
+    // copy), `pyodide` (Python up), `wheel`, `total`.
+    timings: {
+      waited: Math.round(t0),
+      ...Object.fromEntries(Object.entries(steps).filter(([k]) => k !== "t0").map(([k, v]) => [k, Math.round(v)])),
+      pyodide: Math.round(t1 - t0),
+      wheel: Math.round(t2 - t1),
+      total: Math.round(performance.now() - t0),
+    },
   };
 }
 
@@ -348,45 +376,120 @@ async function fetchWheel(manifest) {
  */
 function snapshotToRestore(manifest) {
   if (!manifest.snapshot) return null; // a build without one (no Node.js there): nothing to say
-  const unwanted = snapshotUnwanted();
-  if (unwanted) {
-    console.info(`attention_py: booting Python without the memory snapshot (${unwanted})`);
+  // The page's connection rule (docs/overrides/main.html): on Data Saver or a connection
+  // slower than 4g, the image's 6.7 MB would cost more time than the restore saves.
+  if (snapshotUnwanted) {
+    console.info(`attention_py: booting Python without the memory snapshot (${snapshotUnwanted})`);
     return null;
   }
   if (typeof DecompressionStream !== "function") throw new Error("this browser has no DecompressionStream");
   const url = new URL(`../snapshot/${manifest.snapshot}`, WHEELS_DIR);
-  const image = fetch(url).then(async (response) => {
-    if (!response.ok) throw new Error(`${url.pathname}: HTTP ${response.status}`);
-    const packed = new Uint8Array(await response.arrayBuffer());
-    // A host that sent the file with Content-Encoding: gzip has decompressed it already.
-    const gzipped = packed[0] === 0x1f && packed[1] === 0x8b;
-    const bytes = gzipped ? await gunzip(packed) : packed;
-    if (manifest.snapshot_memory && bytes.byteLength !== manifest.snapshot_memory) {
-      throw new Error(`${url.pathname}: ${bytes.byteLength} bytes after decompression, the manifest says ${manifest.snapshot_memory}`);
+  const expected = manifest.snapshot_memory || 0;
+  const snapshot = { name: manifest.snapshot, url, bytes: manifest.snapshot_bytes || 0, from: null, image: null };
+  snapshot.image = (async () => {
+    const started = performance.now();
+    // A reader who was here before: the image as the last visit inflated it (see keepImage).
+    const kept = expected ? await keptImage(url, expected) : null;
+    if (kept) {
+      snapshot.from = "cache";
+      steps.cacheRead = performance.now() - started;
+      steps.image = performance.now() - steps.t0;
+      return kept;
     }
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`${url.pathname}: HTTP ${response.status}`);
+    const bytes = await readImage(response.body, expected, url.pathname);
+    snapshot.from = "network";
+    steps.inflate = performance.now() - started;
+    steps.image = performance.now() - steps.t0;
     return bytes;
-  });
-  image.catch(() => {}); // reported where awaited
-  return { name: manifest.snapshot, bytes: manifest.snapshot_bytes || 0, image };
+  })();
+  snapshot.image.catch(() => {}); // reported where awaited
+  return snapshot;
+}
+
+// The inflated image, kept in Cache Storage after a restore from the network (keepImage):
+// on the next visit reading its 31 MB from there takes about a third of the time of
+// inflating the 6.7 MB gzip again (docs/widgets/README.md, "The memory snapshot"). One image
+// per site: keeping a new one deletes the others. Its key is the gzip's URL (a digest name)
+// with "?inflated"; its length is checked against the manifest, the rest as for any image.
+const IMAGE_CACHE = "attention-py-python-image";
+const imageKey = (url) => `${url.href}?inflated`;
+
+/** The kept image for `url`, or null (none, another length, no Cache Storage here). */
+async function keptImage(url, expected) {
+  try {
+    if (!self.caches) return null; // not a secure context
+    const cache = await caches.open(IMAGE_CACHE);
+    const found = await cache.match(imageKey(url));
+    if (!found) return null;
+    const bytes = new Uint8Array(await found.arrayBuffer());
+    if (bytes.byteLength === expected) return bytes;
+    await cache.delete(imageKey(url));
+  } catch {
+    // Storage refused or broken: the network copy will do.
+  }
+  return null;
+}
+
+/** Keeps the image just restored from the network for the next visit (after Python is ready). */
+async function keepImage(url, bytes) {
+  if (!self.caches) return;
+  const cache = await caches.open(IMAGE_CACHE);
+  for (const request of await cache.keys()) {
+    if (request.url !== imageKey(url)) await cache.delete(request);
+  }
+  await cache.put(imageKey(url), new Response(bytes, { headers: { "Content-Type": "application/octet-stream" } }));
+}
+
+/** Forgets a kept image Pyodide refused (the next visit inflates the network copy again). */
+async function forgetImage(url) {
+  if (self.caches) await (await caches.open(IMAGE_CACHE)).delete(imageKey(url));
 }
 
 /**
- * Why this reader is better off without the memory snapshot, or "" to use it. The image adds
- * about 6.5 MB to a first visit (README.md, "The memory snapshot"): on a fast connection that
- * buys Python in a third of the time; on a slower one the download costs more than the
- * restore saves, and a reader who asked to save data gets the fewest bytes. The page's
- * preload (docs/overrides/main.html) applies the same test.
+ * The image from the response body, inflated while it arrives (reading 6.7 MB from the HTTP
+ * cache and inflating them overlap) into one buffer of the size the manifest gives. A host
+ * that sent the file with Content-Encoding: gzip has inflated it already (no gzip magic).
+ * Throws on a corrupt gzip or a length other than `expected` (when given).
  */
-function snapshotUnwanted(connection = self.navigator.connection) {
-  if (!connection) return ""; // browsers without the Network Information API
-  if (connection.saveData) return "the browser asks to save data";
-  if (connection.effectiveType && connection.effectiveType !== "4g") return `a ${connection.effectiveType} connection`;
-  return "";
-}
-
-async function gunzip(packed) {
-  const stream = new Blob([packed]).stream().pipeThrough(new DecompressionStream("gzip"));
-  return new Uint8Array(await new Response(stream).arrayBuffer());
+async function readImage(body, expected, name) {
+  const reader = body.getReader();
+  const first = await reader.read();
+  const head = first.value || new Uint8Array(0);
+  const gzipped = head[0] === 0x1f && head[1] === 0x8b;
+  const whole = new ReadableStream({
+    start(controller) {
+      if (head.byteLength) controller.enqueue(head);
+      if (first.done) controller.close();
+    },
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (done) controller.close();
+      else controller.enqueue(value);
+    },
+    cancel: (reason) => reader.cancel(reason),
+  });
+  const stream = gzipped ? whole.pipeThrough(new DecompressionStream("gzip")) : whole;
+  if (!expected) return new Uint8Array(await new Response(stream).arrayBuffer());
+  const bytes = new Uint8Array(expected);
+  let length = 0;
+  const chunks = stream.getReader();
+  for (;;) {
+    const { done, value } = await chunks.read();
+    if (done) break;
+    if (length + value.byteLength > expected) {
+      chunks.cancel();
+      length += value.byteLength;
+      break;
+    }
+    bytes.set(value, length);
+    length += value.byteLength;
+  }
+  if (length !== expected) {
+    throw new Error(`${name}: ${length > expected ? "more than " : ""}${length} bytes after decompression, the manifest says ${expected}`);
+  }
+  return bytes;
 }
 
 /**
@@ -395,12 +498,22 @@ async function gunzip(packed) {
  * must be exactly the one bundled here. Throws otherwise (the caller boots normally).
  */
 async function restore(loadPyodide, snapshot) {
-  const restored = await loadPyodide({
-    indexURL: PYODIDE_DIR.href,
-    _loadSnapshot: snapshot.image,
-    stdout: () => {},
-    stderr: () => {},
-  });
+  // The standard library's archive is not downloaded to start: an empty one stands in for it
+  // until code imports a module the image does not hold (stdlibOnDemand).
+  const emptyArchive = URL.createObjectURL(new Blob([EMPTY_ZIP], { type: "application/zip" }));
+  let restored;
+  try {
+    restored = await loadPyodide({
+      indexURL: PYODIDE_DIR.href,
+      stdLibURL: emptyArchive,
+      _loadSnapshot: snapshot.image,
+      stdout: () => {},
+      stderr: () => {},
+    });
+  } finally {
+    URL.revokeObjectURL(emptyArchive);
+  }
+  stdlibOnDemand(restored);
   const module = restored.runPython("import sys; sys.modules.get('_session_runtime')");
   const made = module && module.__snapshot__;
   const source = made && made.get("source");
@@ -414,6 +527,32 @@ async function restore(loadPyodide, snapshot) {
   restored.runPython("import sys\nif 'random' in sys.modules: sys.modules['random'].seed()");
   runtime = module;
   return restored;
+}
+
+// An empty zip archive: the end-of-central-directory record and nothing else.
+const EMPTY_ZIP = new Uint8Array([0x50, 0x4b, 0x05, 0x06, ...new Array(18).fill(0)]);
+const STDLIB_URL = new URL("python_stdlib.zip", PYODIDE_DIR);
+
+/**
+ * Installs stdlib_on_demand.py's finder in a restored Python: the first import of a module
+ * the image does not hold downloads python_stdlib.zip (synchronously: Python is waiting in
+ * the middle of an import, and only this worker waits) into the place of the empty archive.
+ */
+function stdlibOnDemand(pyodide) {
+  const archive = pyodide.runPython("import sys; next(p for p in sys.path if p.endswith('.zip'))");
+  const install = () => {
+    const request = new XMLHttpRequest();
+    request.open("GET", STDLIB_URL.href, false);
+    request.responseType = "arraybuffer";
+    request.send(null);
+    if (request.status !== 200) throw new Error(`${STDLIB_URL.pathname}: HTTP ${request.status}`);
+    pyodide.FS.writeFile(archive, new Uint8Array(request.response));
+  };
+  pyodide.runPython(stdlibOnDemandSource);
+  const setUp = pyodide.globals.get("_stdlib_on_demand");
+  pyodide.runPython("del _stdlib_on_demand");
+  setUp(install);
+  setUp.destroy();
 }
 
 /**
@@ -430,20 +569,13 @@ function installWheel(pyodide, { name, bytes }) {
   }
 }
 
+/** session_runtime.py as the module _session_runtime, loaded by session_loader.py (as the snapshot's maker does). */
 function loadRuntime(pyodide) {
-  const load = pyodide.runPython(`
-def _load_session_runtime(source):
-    import sys, types
-    module = types.ModuleType("_session_runtime")
-    module.__file__ = "/live-cells/session_runtime.py"
-    exec(compile(source, module.__file__, "exec"), module.__dict__)
-    sys.modules[module.__name__] = module
-    return module
-_load_session_runtime
-`);
+  pyodide.runPython(loaderSource);
+  const load = pyodide.globals.get("_load_session_runtime");
+  pyodide.runPython("del _load_session_runtime");
   const module = load(runtimeSource);
   load.destroy();
-  pyodide.runPython("del _load_session_runtime");
   return module;
 }
 

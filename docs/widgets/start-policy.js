@@ -16,6 +16,14 @@ export function startWhenUseful(session, cellRoots) {
     root.addEventListener("focusin", start, { once: true });
   }
   if (navigator.connection?.saveData) return;
+  // The page's early observer (docs/overrides/main.html) watches the cells already, from right
+  // after the content: it starts this session when it fires (or has started Python already).
+  const early = globalThis.attentionPyBoot?.worker;
+  if (early?.watching) {
+    if (early.started) start();
+    else early.session = session;
+    return;
+  }
   const observer = new IntersectionObserver(
     (entries) => {
       if (!entries.some((entry) => entry.isIntersecting)) return;

@@ -8,7 +8,8 @@ API of pyodide 314.0.7) and gzips it; static hosts do not compress arbitrary bin
 so the worker decompresses it itself (``DecompressionStream``).
 
 The file's name carries a digest of everything the image was made from: the Pyodide files
-the site ships, the attention_py wheel, ``session_runtime.py`` and the maker script. A new
+the site ships, the attention_py wheel, ``session_runtime.py``, its loader ``session_loader.py``
+and the maker script. A new
 input gives a new name, so a browser's cached copy can never be an image of other files, and
 the HTTP cache may keep it as long as it likes. Anything unexpected in the browser falls back
 to the normal boot (docs/widgets/README.md, "The memory snapshot").
@@ -34,6 +35,7 @@ log = logging.getLogger("mkdocs.hooks.snapshot")
 
 MAKER = ROOT / "devtools" / "make_snapshot.mjs"
 RUNTIME = ROOT / "docs" / "widgets" / "session_runtime.py"
+LOADER = ROOT / "docs" / "widgets" / "session_loader.py"  # loads RUNTIME, in the maker and the worker alike
 SITE_FOLDER = "assets/snapshot"
 
 
@@ -53,7 +55,7 @@ class Snapshot:
 
 def inputs(wheel: Path) -> list[Path]:
     """Every file the image depends on (its key is their digest)."""
-    return [*(NODE_MODULES / "pyodide" / name for name in PYODIDE_FILES), wheel, RUNTIME, MAKER]
+    return [*(NODE_MODULES / "pyodide" / name for name in PYODIDE_FILES), wheel, RUNTIME, LOADER, MAKER]
 
 
 def key_for(wheel: Path) -> str:

@@ -93,12 +93,122 @@ def test_two_restored_pages_draw_different_random_numbers(page, site_url):
     assert draws[0] != draws[1], draws
 
 
-def test_the_pages_preload_pythons_files_while_they_parse(page, site_url, manifest):
+def test_python_starts_from_the_first_layout_with_the_worker_the_head_made(page, site_url):
+    """A cell in the first screen: the worker <head> created while the page parsed is sent
+    "start" by the observer right after the content, before the page's modules have mounted
+    the cells; the session adopts that worker (no second one). No preload beside it: the
+    worker's own requests would only compete with one."""
+    workers = []
+    page.on("worker", lambda worker: workers.append(worker.url))
     open_home(page, site_url)
+    wait_for_python(page)
+    marks = page.evaluate(
+        "Object.fromEntries(performance.getEntriesByType('mark').map((m) => [m.name, m.startTime]))"
+    )
+    assert marks["python:start"] < marks["live-cells:mounted"], marks
+    assert page.evaluate("performance.getEntriesByName('python:start').length") == 1
+    assert page.evaluate("attentionPy.session.generation") == 1
+    assert len([url for url in workers if url.startswith("blob:")]) == 1, workers
+    assert page.evaluate("document.querySelectorAll('link[rel=preload][data-python]').length") == 0
+    assert SOFTMAX_OUTPUT.search(run_and_wait(page))
+
+
+def test_a_page_whose_cells_are_far_down_preloads_pythons_files_and_waits(page, site_url, manifest):
+    """No cell or figure within half a screen after the first layout: Python does not start,
+    its files download meanwhile (low priority), and scrolling to a cell starts it."""
+    page.goto(f"{site_url}/what-matters/")
+    page.wait_for_function("document.querySelectorAll('link[rel=preload][data-python]').length > 0")
     hrefs = page.evaluate("[...document.querySelectorAll('link[rel=preload][data-python]')].map((l) => l.href)")
     paths = [urlsplit(href).path for href in hrefs]
     assert f"/assets/snapshot/{manifest['snapshot']}" in paths
     assert "/assets/pyodide/pyodide.asm.wasm" in paths
+    page.wait_for_timeout(500)
+    assert page.evaluate("performance.getEntriesByName('python:start').length") == 0
+    page.locator("[data-live-cell]").first.scroll_into_view_if_needed()
+    page.wait_for_function("window.attentionPy?.session?.state === 'ready'", timeout=PYTHON_READY_MS)
+    assert info(page)["boot"] == "snapshot", info(page)
+
+
+def test_a_second_visit_restores_the_image_kept_in_cache_storage(page, site_url, manifest):
+    """The first restore keeps the inflated image in Cache Storage; the next visit reads it
+    from there instead of inflating the gzip again."""
+    open_home(page, site_url)
+    wait_for_python(page)
+    assert info(page)["image"] == "network", info(page)
+    key = page.evaluate("location.origin") + f"/assets/snapshot/{manifest['snapshot']}?inflated"
+    page.wait_for_function(
+        "async (key) => Boolean(await (await caches.open('attention-py-python-image')).match(key))", arg=key
+    )
+    open_home(page, site_url)
+    wait_for_python(page)
+    assert info(page)["boot"] == "snapshot" and info(page)["image"] == "cache", info(page)
+    assert manifest["snapshot"] == f"python-{made_with_key(page)[:20]}.gz"
+    assert SOFTMAX_OUTPUT.search(run_and_wait(page))
+
+
+def test_a_kept_image_that_pyodide_refuses_is_forgotten(loose_page, site_url, manifest):
+    """A kept image of the right length that is not a memory image (storage gone bad): Python
+    boots the normal way, says why, and the entry is deleted, so the next visit inflates the
+    build's gzip again."""
+    page = loose_page
+    page.goto(f"{site_url}/404.html")
+    key = page.evaluate("location.origin") + f"/assets/snapshot/{manifest['snapshot']}?inflated"
+    page.evaluate(
+        """async ([key, length]) => {
+            const cache = await caches.open("attention-py-python-image");
+            await cache.put(key, new Response(new Uint8Array(length).fill(7)));
+        }""",
+        [key, manifest["snapshot_memory"]],
+    )
+    open_home(page, site_url)
+    wait_for_python(page)
+    assert info(page)["boot"] == "plain" and info(page)["fallback"], info(page)
+    assert SOFTMAX_OUTPUT.search(run_and_wait(page, timeout=PYTHON_READY_MS))
+    page.wait_for_function(
+        "async (key) => !(await (await caches.open('attention-py-python-image')).match(key))", arg=key
+    )
+    open_home(page, site_url)
+    wait_for_python(page)
+    assert info(page)["boot"] == "snapshot" and info(page)["image"] == "network", info(page)
+
+
+def test_a_restored_python_downloads_the_standard_library_only_when_code_needs_it(page, site_url):
+    """The image holds every module the page's code imports at start: the restored Python gets
+    an empty archive in place of python_stdlib.zip (2.5 MB). The first import of a module not
+    in memory downloads it, once, and works; so do the source lines of standard modules in a
+    traceback."""
+    requested = []
+    page.on("request", lambda request: requested.append(urlsplit(request.url).path))
+    open_home(page, site_url)
+    wait_for_python(page)
+    assert info(page)["boot"] == "snapshot"
+    assert SOFTMAX_OUTPUT.search(run_and_wait(page))
+    assert "/assets/pyodide/python_stdlib.zip" not in requested
+    reply = page.evaluate("""attentionPy.session.run("import json\\njson.loads('{bad')").reply""")
+    assert reply["status"] == "error" and "return _default_decoder.decode(s)" in reply["error"], reply
+    reply = page.evaluate(
+        """attentionPy.session.run("import difflib\\ndifflib.SequenceMatcher(None, 'abc', 'abd').ratio()").reply"""
+    )
+    assert reply["status"] == "ok" and reply["value"] == "0.6666666666666666", reply
+    assert requested.count("/assets/pyodide/python_stdlib.zip") == 1, requested
+
+
+def test_a_failed_standard_library_download_fails_that_import_only(page, site_url):
+    failing = {"now": True}
+    page.route(
+        "**/assets/pyodide/python_stdlib.zip",
+        lambda route: route.fulfill(status=503, body="busy") if failing["now"] else route.continue_(),
+    )
+    open_home(page, site_url)
+    wait_for_python(page)
+    assert info(page)["boot"] == "snapshot"
+    reply = page.evaluate("""attentionPy.session.run("import difflib").reply""")
+    assert reply["status"] == "error", reply
+    assert "ImportError: cannot import 'difflib': the standard library could not be downloaded" in reply["error"]
+    assert "HTTP 503" in reply["error"]
+    failing["now"] = False
+    reply = page.evaluate("""attentionPy.session.run("import difflib\\ndifflib.__name__").reply""")
+    assert reply["status"] == "ok" and reply["value"] == "'difflib'", reply
 
 
 def _garbage(route):
@@ -179,9 +289,12 @@ def test_a_slow_connection_boots_without_the_snapshot(browser, site_url, manifes
             "boot": "plain", "fallback": None, "timings": None
         }, info(page)
         assert not [path for path in requested if path.startswith("/assets/snapshot/")], requested
-        hrefs = page.evaluate("[...document.querySelectorAll('link[rel=preload][data-python]')].map((l) => l.href)")
-        assert hrefs and not [href for href in hrefs if "/assets/snapshot/" in href], hrefs
         assert ("info", "attention_py: booting Python without the memory snapshot (a 3g connection)") in console, console
         assert SOFTMAX_OUTPUT.search(run_and_wait(page, timeout=PYTHON_READY_MS))
+        # A page whose cells are far down preloads Python's files, but not the image.
+        page.goto(f"{site_url}/what-matters/")
+        page.wait_for_function("document.querySelectorAll('link[rel=preload][data-python]').length > 0")
+        hrefs = page.evaluate("[...document.querySelectorAll('link[rel=preload][data-python]')].map((l) => l.href)")
+        assert not [href for href in hrefs if "/assets/snapshot/" in href], hrefs
     finally:
         slow.close()
