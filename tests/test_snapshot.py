@@ -58,7 +58,13 @@ def test_the_image_is_gzip_of_a_pyodide_memory_snapshot_with_its_key_inside():
     assert packed[:2] == b"\x1f\x8b"  # gzip: static hosts serve it as is, the worker inflates it
     memory = gzip.decompress(packed)
     entry = snapshot.manifest_entry(image)
-    assert entry == {"snapshot": image.name, "snapshot_bytes": len(packed), "snapshot_memory": len(memory)}
+    stdlib = (ROOT / "node_modules" / "pyodide" / "python_stdlib.zip").stat().st_size
+    assert entry == {
+        "snapshot": image.name,
+        "snapshot_bytes": len(packed),
+        "snapshot_memory": len(memory),
+        "stdlib_bytes": stdlib,
+    }
     header_bytes, json_bytes = struct.unpack_from("<II", memory, 4)
     assert 0 < json_bytes < header_bytes < len(memory)  # Pyodide's header: offsets of the JSON and the heap
     assert image.key.encode() in memory  # __snapshot__["key"], which the e2e test reads back in the browser

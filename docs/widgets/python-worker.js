@@ -261,14 +261,20 @@ async function boot() {
   let total = DOWNLOAD_BYTES;
   const progress = (phase, loaded = 0) => post({ type: "progress", phase, loaded, total: phase === "download" ? total : 0 });
   progress("download", 0);
-  const restoreFetch = countDownloadedBytes((loaded) => progress("download", loaded));
+  let downloaded = 0;
+  const restoreFetch = countDownloadedBytes((loaded) => progress("download", (downloaded = loaded)));
   // Meanwhile: the manifest, then the wheel and the memory snapshot it names (both usually
   // in the HTTP cache already: the page preloads them while it parses).
   const manifest = readManifest();
   const wheel = manifest.then(fetchWheel);
   const image = manifest.then((found) => {
-    const snapshot = snapshotToRestore(found);
-    if (snapshot) total += snapshot.bytes;
+    // Restored, Python downloads the image but not the standard library (stdlibOnDemand);
+    // none of the image either when it was kept from a visit before.
+    const snapshot = snapshotToRestore(found, (delta) => {
+      total += delta;
+      progress("download", downloaded);
+    });
+    if (snapshot) total += snapshot.bytes - (found.stdlib_bytes || 0);
     return snapshot;
   });
   for (const promise of [wheel, image]) promise.catch(() => {}); // reported where awaited
@@ -337,8 +343,7 @@ async function boot() {
     fallback: why || null,
     // Where the image came from: "network" (the build's gzip) or "cache" (kept by a visit before).
     image: how === "snapshot" ? imageFrom : null,
-    // Milliseconds spent on each step, for measuring start-up on real machines.
-    // Milliseconds: `waited` from the worker's creation to "start" (the page makes it early),
+    // Milliseconds, for measuring start-up on real machines: `waited` from the worker's creation to "start" (the page makes it early),
     // then `image` (the memory image in hand: `inflate` of the gzip or `cacheRead` of the kept
     // copy), `pyodide` (Python up), `wheel`, `total`.
     timings: {
@@ -374,7 +379,7 @@ async function fetchWheel(manifest) {
  * of the decompressed image (Pyodide awaits it, so the download overlaps loading Pyodide's
  * script); null when there is none to use (then the reason, if any, is thrown).
  */
-function snapshotToRestore(manifest) {
+function snapshotToRestore(manifest, adjustTotal) {
   if (!manifest.snapshot) return null; // a build without one (no Node.js there): nothing to say
   // The page's connection rule (docs/overrides/main.html): on Data Saver or a connection
   // slower than 4g, the image's 6.7 MB would cost more time than the restore saves.
@@ -392,6 +397,7 @@ function snapshotToRestore(manifest) {
     const kept = expected ? await keptImage(url, expected) : null;
     if (kept) {
       snapshot.from = "cache";
+      adjustTotal(-snapshot.bytes);
       steps.cacheRead = performance.now() - started;
       steps.image = performance.now() - steps.t0;
       return kept;

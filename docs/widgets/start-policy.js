@@ -8,6 +8,11 @@
 // points at, touches or focuses a cell or presses Run. With Data Saver on, only the reader's
 // own gesture starts it. The page's own CSS and fonts were requested from <head> before any
 // of this runs, so they are not made to wait.
+//
+// The observer normally runs before this module: docs/overrides/main.html starts it right
+// after the page's content, on the worker its <head> created (README.md, "When Python
+// starts"); the rule (half a screen ahead) is the same as the fallback below, used when the
+// page made no early worker.
 
 export function startWhenUseful(session, cellRoots) {
   const start = () => session.start();

@@ -99,4 +99,11 @@ def manifest_entry(image: Snapshot | None) -> dict[str, object]:
     if image is None:
         return {}
     info = json.loads((image.path.parent / "info.json").read_text())
-    return {"snapshot": image.name, "snapshot_bytes": image.path.stat().st_size, "snapshot_memory": info["memory"]}
+    return {
+        "snapshot": image.name,
+        "snapshot_bytes": image.path.stat().st_size,
+        "snapshot_memory": info["memory"],
+        # A restored Python does not download the standard library to start (the worker's
+        # progress bar leaves it out): stdlib_on_demand.py fetches it when code needs it.
+        "stdlib_bytes": (NODE_MODULES / "pyodide" / "python_stdlib.zip").stat().st_size,
+    }
