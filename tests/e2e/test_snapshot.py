@@ -122,6 +122,7 @@ def test_a_page_whose_cells_are_far_down_preloads_pythons_files_and_waits(page, 
     paths = [urlsplit(href).path for href in hrefs]
     assert f"/assets/snapshot/{manifest['snapshot']}" in paths
     assert "/assets/pyodide/pyodide.asm.wasm" in paths
+    assert "/assets/pyodide/python_stdlib.zip" not in paths  # a restore does not need it
     page.wait_for_timeout(500)
     assert page.evaluate("performance.getEntriesByName('python:start').length") == 0
     page.locator("[data-live-cell]").first.scroll_into_view_if_needed()
@@ -296,5 +297,6 @@ def test_a_slow_connection_boots_without_the_snapshot(browser, site_url, manifes
         page.wait_for_function("document.querySelectorAll('link[rel=preload][data-python]').length > 0")
         hrefs = page.evaluate("[...document.querySelectorAll('link[rel=preload][data-python]')].map((l) => l.href)")
         assert not [href for href in hrefs if "/assets/snapshot/" in href], hrefs
+        assert [href for href in hrefs if href.endswith("/python_stdlib.zip")], hrefs  # the normal boot needs it
     finally:
         slow.close()
