@@ -125,3 +125,29 @@ def module_context(browser: object) -> Iterator[tuple[object, PageGuard]]:
     yield context, guard
     context.close()
     guard.check()
+
+
+class PythonGate:
+    """Holds the page's Python back until ``release()``: the worker's first request (the wheel
+    manifest) waits. Python starts at the first layout and, restored from the memory snapshot,
+    may be ready within a second, so a test of what happens *before* it is ready holds it."""
+
+    ROUTE = "**/assets/wheels/manifest.json"
+
+    def __init__(self, page: object) -> None:
+        self.open = False
+        self.held: list = []
+        page.route(self.ROUTE, self._hold)  # type: ignore[attr-defined]
+
+    def _hold(self, route: object) -> None:
+        if self.open:
+            route.continue_()  # type: ignore[attr-defined]
+        else:
+            self.held.append(route)
+
+    def release(self) -> None:
+        self.open = True
+        for route in self.held:
+            route.continue_()
+        self.held.clear()
+

@@ -24,6 +24,7 @@ from playwright.sync_api import Page, expect
 from attention_py import dot, softmax
 from attention_py.figures import FIGURES, update
 from site_hooks.content.figures import strings_for as build_strings_for
+from tests.e2e.conftest import PythonGate
 from tests.languages import CODES as LANGS
 from tests.languages import LANGUAGES, language
 
@@ -400,6 +401,7 @@ def test_each_figure_answers_its_first_control(galleries, checked, lang, name):
 
 
 def test_input_before_python_is_ready_is_queued_and_merged(page, site_url):
+    gate = PythonGate(page)  # Python may not get ready before the input
     open_gallery(page, site_url, "en")
     fid = figure_id("softmax")
     slider = page.locator(f"#{fid} input[name='z.0']")
@@ -413,6 +415,7 @@ def test_input_before_python_is_ready_is_queued_and_merged(page, site_url):
     expect(status).to_contain_text("Python is starting")
     # The drawing stays readable meanwhile.
     expect(page.locator(f"#{fid} .apy-fig__readout")).to_contain_text("14.0%")
+    gate.release()
     new_updates = wait_for_update(page, 0)
     assert next(u for u in new_updates if u["name"] == "softmax")["inputs"] == 2  # one call for both
     expected = native_update(page, fid, FIGURES["softmax"].default_state(), {"z.0": "1.7"})

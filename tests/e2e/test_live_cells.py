@@ -16,6 +16,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page, expect
 
+from tests.e2e.conftest import PythonGate
 from tests.languages import CODES, language
 
 PYTHON_READY_MS = 60_000  # a loaded 2-core machine can take a while to compile the runtime
@@ -103,6 +104,7 @@ def test_home_cell_shows_softmax_of_the_example(python_page):
 
 
 def test_run_before_python_is_ready_waits_then_runs(warm_page, site_url):
+    gate = PythonGate(warm_page)  # Python may not get ready before the click
     open_home(warm_page, site_url)
     before = warm_page.evaluate(
         """() => {
@@ -118,6 +120,7 @@ def test_run_before_python_is_ready_waits_then_runs(warm_page, site_url):
     expect(first_cell(warm_page).locator("[role=progressbar]")).to_have_attribute(
         "aria-valuetext", re.compile(r"Loading Python|Starting Python|Installing attention_py")
     )
+    gate.release()
     expect(first_cell(warm_page).locator(".live-cell__output")).to_contain_text(
         SOFTMAX_OUTPUT, timeout=PYTHON_READY_MS
     )
