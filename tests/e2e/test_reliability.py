@@ -28,6 +28,7 @@ from contextlib import contextmanager
 
 import pytest
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from tests.languages import LANGUAGES
 
@@ -177,9 +178,13 @@ def run_cell(page: Page, n: int, probe: Responsiveness | None = None) -> str:
 
 def assert_edit_kept(page: Page, n: int, code: str) -> None:
     assert editor_text(page, n) == code
-    page.wait_for_function(
-        "(code) => Object.values(localStorage).some((v) => JSON.parse(v).value === code)", arg=code
-    )
+    try:
+        page.wait_for_function(
+            "(code) => Object.values(localStorage).some((v) => JSON.parse(v).value === code)", arg=code
+        )
+    except PlaywrightTimeoutError:  # say what was kept instead (this failed once in CI under load)
+        kept = page.evaluate("Object.fromEntries(Object.entries(localStorage))")
+        raise AssertionError(f"cell {n}'s edit is not in localStorage; it holds {kept}") from None
 
 
 def figure_updates(page: Page) -> int:
