@@ -127,6 +127,23 @@ def module_context(browser: object) -> Iterator[tuple[object, PageGuard]]:
     guard.check()
 
 
+# Tabs of one context share localStorage, so a cell may mount with an edit an earlier test's
+# tab saved (and a test that types the same code then changes nothing, so nothing is saved).
+# Clearing after `goto` races with the cells' mounting; this runs before any page script, once
+# per tab: a reload in the same tab keeps what the test saved.
+NO_EARLIER_EDITS = """
+if (window === window.top && !sessionStorage.getItem("apy-test:tab-started")) {
+  localStorage.clear();
+  sessionStorage.setItem("apy-test:tab-started", "1");
+}
+"""
+
+
+def start_without_earlier_edits(page) -> None:
+    """The tab's first page sees no edit saved by another tab of the shared context."""
+    page.add_init_script(NO_EARLIER_EDITS)
+
+
 class PythonGate:
     """Holds the page's Python back until ``release()``: the worker's first request (the wheel
     manifest) waits. Python starts at the first layout and, restored from the memory snapshot,

@@ -24,6 +24,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from attention_py.figures import update
+from tests.e2e.conftest import start_without_earlier_edits
 from tests.e2e.test_figures_live import SAME_AS
 from tests.languages import CODES, language
 
@@ -116,8 +117,8 @@ def live_page(module_context, site_url) -> Iterator[tuple[Page, dict]]:
     page.on("dialog", lambda dialog: (seen["dialogs"].append(dialog.message), dialog.dismiss()))
     page.on("console", lambda msg: seen["warnings"].append(msg.text) if msg.type == "warning" else None)
     page.route("**/pwned-*", lambda route: route.fulfill(status=200, body="", content_type="text/css"))
+    start_without_earlier_edits(page)
     page.goto(f"{site_url}/{language(CODES[0]).prefix}{PAGE}")
-    page.evaluate("localStorage.clear()")
     page.locator(".live-cell--mounted").first.wait_for()
     page.evaluate("attentionPy.session.start()")
     page.wait_for_function(

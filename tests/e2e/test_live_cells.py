@@ -16,7 +16,7 @@ from collections.abc import Iterator
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import PythonGate
+from tests.e2e.conftest import PythonGate, start_without_earlier_edits
 from tests.languages import CODES, language
 
 PYTHON_READY_MS = 60_000  # a loaded 2-core machine can take a while to compile the runtime
@@ -56,8 +56,8 @@ def python_page(shared_python_page, module_context) -> Iterator[Page]:
 
 
 def open_home(page: Page, base_url: str, lang: str = "en") -> None:
+    start_without_earlier_edits(page)
     page.goto(f"{base_url}/{language(lang).prefix}")
-    page.evaluate("localStorage.clear()")
     page.locator(".live-cell--mounted").first.wait_for()
 
 
