@@ -12,7 +12,6 @@
 // fatal error, or that was closed by the code it ran, is replaced at once; the job it was
 // running says so (status "crashed", or `restarted: true`), and queued jobs run in the new one.
 
-const WORKER_URL = new URL("./python-worker.js", import.meta.url);
 // After an interrupt, how long Python may take to unwind before the worker is replaced
 // (code that swallows KeyboardInterrupt, or a long C call, never checks the buffer).
 const INTERRUPT_GRACE_MS = 2000;
@@ -23,18 +22,6 @@ const INTERRUPT_SEEN_EXTRA_MS = 1000;
 // A call (a figure's update) takes milliseconds; one that takes this long is stuck.
 export const CALL_TIMEOUT_MS = 10_000;
 
-// The worker is started from a tiny blob: module that imports the real one. A worker loaded
-// from its own URL is governed by the Content-Security-Policy of its HTTP response, which a
-// static host cannot set; a blob: worker inherits the page's policy (the <meta> tag in every
-// page: connect-src 'self' ...), so the browser itself keeps the reader's code on this site.
-let workerBlobURL = null;
-function workerURL() {
-  workerBlobURL ??= URL.createObjectURL(
-    new Blob([`import ${JSON.stringify(WORKER_URL.href)};\n`], { type: "text/javascript" }),
-  );
-  return workerBlobURL;
-}
-
 /**
  * The page's early boot (docs/overrides/main.html): the connection rule's answer, and the
  * worker its <head> created while the page parsed. That worker is taken once, by the first
@@ -44,6 +31,24 @@ function workerURL() {
  * worker then reports why).
  */
 const boot = () => globalThis.attentionPyBoot || null;
+
+/**
+ * A worker that has been sent its "start", as one object: the early worker when it was
+ * started already (its messages so far in `messages`), else the early one or a new one
+ * (`attentionPyBoot.newWorker`, the page's one way to make a worker), started now.
+ */
+function launchWorker(session) {
+  const early = takeEarlyWorker(session);
+  if (early?.started) return early;
+  const startedAt = performance.now();
+  performance.mark("python:start");
+  const worker = early?.worker ?? boot().newWorker();
+  // Interrupts need shared memory, which browsers allow only to cross-origin isolated pages.
+  const interruptBuffer = globalThis.crossOriginIsolated ? new Uint8Array(new SharedArrayBuffer(1)) : null;
+  // snapshotUnwanted: the page's connection rule (main.html); without it, the snapshot is used.
+  worker.postMessage({ id: 0, type: "start", interruptBuffer, snapshotUnwanted: boot().snapshotUnwanted });
+  return { worker, startedAt, interruptBuffer, messages: [] };
+}
 
 function takeEarlyWorker(session) {
   const early = boot()?.worker;
@@ -195,18 +200,22 @@ export class PythonSession extends EventTarget {
 
   spawn() {
     this.generation += 1;
-    const early = takeEarlyWorker(this);
-    const started = Boolean(early?.started); // its "start" was sent before this session existed
-    this.spawnedAt = started ? early.startedAt : performance.now(); // with readyAt: how long Python took to start
-    if (!started) performance.mark("python:start");
+    let launched;
+    try {
+      launched = launchWorker(this);
+    } catch (error) {
+      // No worker at all (a browser without module workers): cells and figures say so.
+      this.fail(`this browser could not make its worker (${error.message})`);
+      return;
+    }
+    const { worker, startedAt, interruptBuffer, messages } = launched;
+    this.spawnedAt = startedAt; // with readyAt: how long Python took to start
     this.state = "loading";
     this.error = null;
     this.setProgress({ phase: "download", loaded: 0, total: 0 });
-    // Interrupts need shared memory, which browsers allow only to cross-origin isolated pages.
-    if (started) this.interruptBuffer = early.interruptBuffer;
-    else this.interruptBuffer = globalThis.crossOriginIsolated ? new Uint8Array(new SharedArrayBuffer(1)) : null;
+    this.interruptBuffer = interruptBuffer;
     this.closing = false;
-    const worker = (this.worker = early?.worker || new Worker(workerURL(), { type: "module", name: "python" }));
+    this.worker = worker;
     worker.onmessage = (event) => this.receive(worker, event.data);
     worker.onerror = (event) => {
       event.preventDefault(); // reported on the page instead of as an uncaught error
@@ -220,12 +229,7 @@ export class PythonSession extends EventTarget {
         this.finish(this.running, { status: "error", error: "Python's answer could not be read" });
       }
     };
-    if (started) {
-      for (const message of early.messages) this.receive(worker, message);
-    } else {
-      // snapshotUnwanted: the page's connection rule (main.html); without it, the snapshot is used.
-      worker.postMessage({ id: 0, type: "start", interruptBuffer: this.interruptBuffer, snapshotUnwanted: boot()?.snapshotUnwanted || "" });
-    }
+    for (const message of messages) this.receive(worker, message); // what the early worker said before
   }
 
   receive(worker, message) {

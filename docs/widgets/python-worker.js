@@ -5,7 +5,8 @@
 // the worker finds the self-hosted runtime from /, /he/ and /fa/ pages alike, and also when
 // the site lives under a sub-path. (The page starts this module from a tiny blob: worker
 // that imports it, so that the worker inherits the page's Content-Security-Policy; see
-// python-session.js. import.meta.url is still this file's real URL.)
+// `attentionPyBoot.newWorker` in docs/overrides/main.html. import.meta.url is still this
+// file's real URL.)
 //
 // Reliability rules kept here (README.md, "What is guaranteed"):
 // - every request gets exactly one answer: a result, or "fatal" when Pyodide died under it;

@@ -9,10 +9,9 @@
 // own gesture starts it. The page's own CSS and fonts were requested from <head> before any
 // of this runs, so they are not made to wait.
 //
-// The observer normally runs before this module: docs/overrides/main.html starts it right
-// after the page's content, on the worker its <head> created (README.md, "When Python
-// starts"); the rule (half a screen ahead) is the same as the fallback below, used when the
-// page made no early worker.
+// The rule for "near" is written once, in the page's early boot (docs/overrides/main.html,
+// `attentionPyBoot.whenNear`); its observer normally runs before this module, right after the
+// page's content, on the worker the page's <head> created (README.md, "When Python starts").
 
 export function startWhenUseful(session, cellRoots) {
   const start = () => session.start();
@@ -21,21 +20,14 @@ export function startWhenUseful(session, cellRoots) {
     root.addEventListener("focusin", start, { once: true });
   }
   if (navigator.connection?.saveData) return;
-  // The page's early observer (docs/overrides/main.html) watches the cells already, from right
-  // after the content: it starts this session when it fires (or has started Python already).
-  const early = globalThis.attentionPyBoot?.worker;
+  const boot = globalThis.attentionPyBoot;
+  const early = boot?.worker;
   if (early?.watching) {
+    // Watching the cells since right after the content: it starts this session when it fires
+    // (or has started Python already).
     if (early.started) start();
     else early.session = session;
     return;
   }
-  const observer = new IntersectionObserver(
-    (entries) => {
-      if (!entries.some((entry) => entry.isIntersecting)) return;
-      observer.disconnect();
-      start();
-    },
-    { rootMargin: "50% 0px" }, // half a screen ahead of the reader
-  );
-  cellRoots.forEach((root) => observer.observe(root));
+  boot?.whenNear(cellRoots, start); // no early worker (it could not be made): the same rule
 }

@@ -113,6 +113,61 @@ def test_python_starts_from_the_first_layout_with_the_worker_the_head_made(page,
     assert SOFTMAX_OUTPUT.search(run_and_wait(page))
 
 
+def test_without_an_early_worker_the_same_start_rule_starts_python(page, site_url):
+    """The worker <head> tries to make cannot be made (the first `new Worker` throws): the
+    session makes its own with the page's one `newWorker`, and start-policy.js watches the
+    cells with the same rule, so a cell in the first screen still starts Python unasked."""
+    page.add_init_script(
+        """(() => {
+            const Real = window.Worker;
+            let refused = false;
+            window.Worker = function (...args) {
+                if (!refused) { refused = true; throw new Error("no worker for <head>"); }
+                return new Real(...args);
+            };
+        })()"""
+    )
+    open_home(page, site_url)
+    assert page.evaluate("attentionPyBoot.worker") is None
+    page.wait_for_function("window.attentionPy?.session?.state === 'ready'", timeout=PYTHON_READY_MS)
+    assert page.evaluate("performance.getEntriesByName('python:start').length") == 1
+    assert page.evaluate("attentionPy.session.generation") == 1
+    assert SOFTMAX_OUTPUT.search(run_and_wait(page))
+
+
+def test_a_browser_that_cannot_make_a_worker_gets_a_clear_message(page, site_url):
+    """Every `new Worker` throws: Run does not hang on "Starting Python", it says why."""
+    page.add_init_script("window.Worker = function () { throw new Error('workers are off'); }")
+    open_home(page, site_url)
+    first = page.locator(".live-cell").first
+    first.locator(".live-cell__run").click()
+    note = first.locator(".live-cell__note--error")
+    note.wait_for(timeout=10_000)
+    assert "Python could not start" in note.inner_text() and "workers are off" in note.inner_text()
+    assert page.evaluate("attentionPy.session.state") == "failed"
+
+
+def test_with_data_saver_only_the_readers_gesture_starts_python_without_the_image(page, site_url):
+    """Data Saver on: no early worker, no preload, no start when a cell is on screen; the
+    reader pointing at a cell starts the normal boot (the 6.7 MB image is not fetched)."""
+    page.add_init_script(
+        "Object.defineProperty(Navigator.prototype, 'connection', {get: () => ({saveData: true, effectiveType: '4g'})})"
+    )
+    requested = []
+    page.on("request", lambda request: requested.append(urlsplit(request.url).path))
+    open_home(page, site_url)
+    page.wait_for_timeout(1000)
+    assert page.evaluate("attentionPy.session.state") == "idle"
+    assert page.evaluate("attentionPyBoot.snapshotUnwanted") == "the browser asks to save data"
+    assert page.evaluate("document.querySelectorAll('link[rel=preload][data-python]').length") == 0
+    assert not [path for path in requested if path.startswith("/assets/pyodide/")], requested
+    page.locator("[data-live-cell]").first.hover()
+    page.wait_for_function("attentionPy.session.state === 'ready'", timeout=PYTHON_READY_MS)
+    assert info(page)["boot"] == "plain", info(page)
+    assert not [path for path in requested if path.startswith("/assets/snapshot/")], requested
+    assert SOFTMAX_OUTPUT.search(run_and_wait(page))
+
+
 def test_a_page_whose_cells_are_far_down_preloads_pythons_files_and_waits(page, site_url, manifest):
     """No cell or figure within half a screen after the first layout: Python does not start,
     its files download meanwhile (low priority), and scrolling to a cell starts it."""
