@@ -3,13 +3,13 @@
 //   node scripts/build-widgets.mjs --outdir <dir> [--dev]
 //
 // Writes into <dir> (the site publishes every file under assets/widgets/):
-//   live-cells.js       module entry, loaded on every page; tiny: with the small session
-//                       chunks it imports statically (chunk-*.js) it starts Python when a
-//                       cell is near, and it imports the cells only where there are some
+//   live-cells.js       module entry, loaded on pages with a cell (docs/overrides/main.html);
+//                       tiny: with the small session chunks it imports statically
+//                       (chunk-*.js) it starts Python when a cell is near, then imports the cells
 //   live-cells-page-*.js  the cells' chunk (CodeMirror, cells, strings); content-hashed,
 //                       so a new build never meets a stale cached copy
-//   figures.js          module entry of the figure host, loaded on every page; tiny, it
-//                       imports the rest only on pages that have a figure
+//   figures.js          module entry of the figure host, loaded on pages with a figure; tiny,
+//                       it imports the rest
 //   figure-page-*.js, chunk-*.js  its chunk, and the chunks shared with the live cells
 //                       (the Python session: one module, so one session per page)
 //   python-worker.js    the module Web Worker that runs Pyodide

@@ -1,8 +1,7 @@
-// Entry point of the figure host (bundled as assets/widgets/figures.js), loaded as a module
-// script on every page of the site. Pages without a figure pay for these few lines and the
-// small session chunk the live cells' entry loads anyway (same file, cached). On a page with
-// figures, Python starts by the same policy as for live cells (start-policy.js) straight
-// from here, while the host itself (figure-page.js and the morph) arrives as a chunk.
+// Entry point of the figure host (bundled as assets/widgets/figures.js), loaded as an async
+// module script on the pages that have a figure (docs/overrides/main.html). Python starts by
+// the same policy as for live cells (start-policy.js) straight from here, while the host
+// itself (figure-page.js and the morph) arrives as a chunk.
 //
 // When Python starts, and why: at once when the reader points at, touches or focuses a
 // figure, so the first drag is answered as early as possible; otherwise as soon as a figure

@@ -1,9 +1,9 @@
-// Entry point of the live cells, loaded as a module script on every page of the site.
+// Entry point of the live cells, loaded as an async module script on the pages that have a
+// cell (docs/overrides/main.html).
 //
 // It imports the session code statically (a few KB, cached after the first page, shared
-// with the figures' entry): on a page with cells, Python can then start (see
-// start-policy.js) without waiting for a chain of chunks, while the editor (the big chunk)
-// is still on its way. Pages without a cell load nothing more.
+// with the figures' entry): Python can then start (see start-policy.js) without waiting
+// for a chain of chunks, while the editor (the big chunk) is still on its way.
 import { startPageSession } from "./session-start.js";
 
 const roots = [...document.querySelectorAll("[data-live-cell]")];

@@ -67,6 +67,27 @@ def test_home_pages_load_no_missing_resource(page, site_url):
     assert not failed
 
 
+def test_python_entries_and_early_boot_are_on_exactly_the_pages_with_a_cell_or_figure(site_dir):
+    """docs/overrides/main.html is the one place the entries are listed: each page with a
+    live cell or a figure loads its entry once, async, with the early boot in <head>; the
+    other pages load no Python code at all."""
+    entry = re.compile(r'<script type="module" async src="[^"]*assets/widgets/(live-cells|figures)\.js"></script>')
+    counted = {"cells": 0, "figures": 0, "plain": 0}
+    for html in sorted(site_dir.rglob("*.html")):
+        text = html.read_text(encoding="utf-8")
+        cells = 'data-live-cell="' in text
+        figures = re.search(r'class="apy-fig[^"]*"[^>]*\sdata-figure="', text) is not None
+        loaded = entry.findall(text)
+        where = html.relative_to(site_dir)
+        assert sorted(loaded) == sorted(["live-cells"] * cells + ["figures"] * figures), (where, loaded)
+        assert ("attentionPyBoot" in text) == (cells or figures), where
+        assert not re.search(r"<script[^>]*assets/widgets/(live-cells|figures)\.js", entry.sub("", text)), where
+        counted["cells"] += cells
+        counted["figures"] += figures
+        counted["plain"] += not (cells or figures)
+    assert all(counted.values()), counted  # the check met each kind of page
+
+
 def test_the_not_found_page_is_english_and_leads_home_in_every_language(site_page, site_url):
     """One 404.html serves every language folder; static-i18n would leave the last language's
     (Persian) there, right to left around an English message (site_hooks/i18n/not_found.py)."""
