@@ -33,21 +33,16 @@ export const CALL_TIMEOUT_MS = 10_000;
 const boot = () => globalThis.attentionPyBoot || null;
 
 /**
- * A worker that has been sent its "start", as one object: the early worker when it was
- * started already (its messages so far in `messages`), else the early one or a new one
- * (`attentionPyBoot.newWorker`, the page's one way to make a worker), started now.
+ * A worker that has been sent its "start", as one object {worker, startedAt, interruptBuffer,
+ * messages}: the early worker when it was started already (its messages so far in
+ * `messages`), else the early one or a new one, started now (`newWorker` and `startWorker`
+ * of the page's early boot: the one way to make a worker and to start it).
  */
 function launchWorker(session) {
   const early = takeEarlyWorker(session);
   if (early?.started) return early;
-  const startedAt = performance.now();
-  performance.mark("python:start");
   const worker = early?.worker ?? boot().newWorker();
-  // Interrupts need shared memory, which browsers allow only to cross-origin isolated pages.
-  const interruptBuffer = globalThis.crossOriginIsolated ? new Uint8Array(new SharedArrayBuffer(1)) : null;
-  // snapshotUnwanted: the page's connection rule (main.html); without it, the snapshot is used.
-  worker.postMessage({ id: 0, type: "start", interruptBuffer, snapshotUnwanted: boot().snapshotUnwanted });
-  return { worker, startedAt, interruptBuffer, messages: [] };
+  return { worker, messages: [], ...boot().startWorker(worker) };
 }
 
 function takeEarlyWorker(session) {

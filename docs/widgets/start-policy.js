@@ -19,8 +19,8 @@ export function startWhenUseful(session, cellRoots) {
     root.addEventListener("pointerenter", start, { once: true });
     root.addEventListener("focusin", start, { once: true });
   }
-  if (navigator.connection?.saveData) return;
   const boot = globalThis.attentionPyBoot;
+  if (boot?.gesturesOnly) return; // Data Saver (the page's connection rule, main.html)
   const early = boot?.worker;
   if (early?.watching) {
     // Watching the cells since right after the content: it starts this session when it fires
