@@ -264,6 +264,25 @@ def test_causal_rows_do_not_change_when_a_token_arrives():
     assert "did not change" not in full.text and "differs from its masked row" in full.text
 
 
+@pytest.mark.parametrize("lang", LANGS)
+def test_causal_first_step_names_its_one_word_once_in_the_singular(lang):
+    """With the mask, at step 1 the figure has read one word: the readout is the singular
+    sentence (not "the 1 words"), naming that word and its weight once."""
+    table = strings(lang)["causal_attention"]
+    words = [tok.word for tok in parse_tokens(strings(lang)["common"]["sentence_angry"], lang)]
+    root = parse(draw("causal_attention", {"causal": True, "step": 1}, lang=lang))
+    readout = root.by_class("apy-fig__readout")[0]
+    item = table["top_item"].format(word=words[0], weight="100%")
+    assert readout.text == table["readout_first"].replace("$", "").format(word=words[0], top=item)
+    assert "{count}" not in table["readout_first"], "no number of words: it is one"
+    assert [e.text for e in readout.find_all(lambda e: e.attrs.get("dir") == "ltr")] == ["100%"], "one weight"
+    # From two words on, the plural sentence with its count.
+    second = parse(draw("causal_attention", {"causal": True, "step": 2}, lang=lang))
+    digits = strings(lang)["common"]["digits"]
+    before_count = table["readout_causal"].split("{count}")[0].replace("$", "").format(word=words[1])
+    assert second.by_class("apy-fig__readout")[0].text.startswith(before_count + digits[2])
+
+
 def test_without_the_mask_every_word_sees_the_whole_sentence():
     for step in (1, 8, 10):
         root = parse(draw("causal_attention", {"causal": False, "step": step}))
@@ -399,7 +418,19 @@ def test_missing_string_names_the_file_and_key():
     ("qkv", {"word": 0}, {"word": -1}),
     # multi_head's whole state is its number of heads, which is its shape: nothing to compare.
     ("causal_attention", {"causal": True}, {"causal": False}),
-    ("causal_attention", {"causal": True, "step": 1}, {"causal": False, "step": 6}),
+    ("causal_attention", {"causal": True, "step": 2}, {"causal": False, "step": 6}),
 ])
 def test_dom_skeleton_is_stable_across_states(name, a, b):
     assert skeleton(draw(name, a)) == skeleton(draw(name, b))
+
+
+def test_causal_first_step_changes_only_the_readout():
+    """With one word read the readout names one weight instead of two (one span fewer in
+    the live region, which the morph patches in place); everything else, the first-word
+    note included, keeps the structure of the other steps."""
+    def outside_readout(state):
+        root = parse(draw("causal_attention", state))
+        inside = {id(e) for r in root.by_class("apy-fig__readout") for e in r.iter() if e is not r}
+        return [e.tag for e in root.iter() if id(e) not in inside]
+
+    assert outside_readout({"causal": True, "step": 1}) == outside_readout({"causal": False, "step": 6})

@@ -301,9 +301,7 @@ def test_causal_attention_matrix_readout_and_drift(causal, step, lang):
             hidden = causal and (i >= step or j > i)
             assert cell == (masked if hidden else num(now[i][j])), (i, j)
     current = now[step - 1]
-    top = sorted(range(len(current)), key=lambda j: (-current[j], j))[:2]
-    if len(top) == 1:
-        top *= 2
+    top = sorted(range(len(current)), key=lambda j: (-current[j], j))[:2]  # one at step 1 with the mask
     shown_top = [e.text for e in root.by_class("apy-fig__readout")[0].find_all(lambda e: e.attrs.get("dir") == "ltr")]
     assert shown_top == [num(100 * current[j], 0) + "%" for j in top]
     readout = root.by_class("apy-fig__readout")[0].text

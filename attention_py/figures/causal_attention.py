@@ -23,9 +23,9 @@ from ._state import Flag, Integer, StateSpec
 from ._strings import Text
 
 MAX_TOKENS = 30
-TOP = 2  # the readout names the current word's two largest weights
+TOP = 2  # the readout names the current word's two largest weights (its only one at step 1)
 STRINGS = ("title", "causal", "step", "previous", "next", "masked", "matrix_caption", "rows_are",
-           "readout_causal", "readout_full", "top_item", "separator", "unchanged", "first", "full_note",
+           "readout_causal", "readout_first", "readout_full", "top_item", "separator", "unchanged", "first", "full_note",
            "caption", "designed_note")
 
 
@@ -40,9 +40,9 @@ def full_rows(tokens: list[Token]) -> list[list[float]]:
 
 
 def _top(row: list[float], tokens: list[Token], t: Text) -> str:
-    """The row's ``TOP`` largest weights as "“word” 70%" items (earlier word first on a tie)."""
+    """The row's ``TOP`` largest weights as "“word” 70%" items (earlier word first on a tie);
+    fewer when the row is shorter: with one word read, its one weight, named once."""
     order = sorted(range(len(row)), key=lambda j: (-row[j], j))[:TOP]
-    order += order[-1:] * (TOP - len(order))  # one word read: it is its own only weight
     return esc(t.plain("separator")).join(
         t.html("top_item", word=esc(tokens[j].word), weight=el("span", {"dir": "ltr"}, num(100 * row[j], 0) + "%"))
         for j in order)
@@ -85,8 +85,12 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
         stability = t.html("unchanged", drift=el("span", {"dir": "ltr"}, num(drift, 3)))
     else:
         stability = t.html("first", weight=el("span", {"dir": "ltr"}, num(weights[0][0])))
-    readout = t.html("readout_causal" if causal else "readout_full", word=word, count=esc(t.count(seen)),
-                     top=_top(weights[current], tokens, t))
+    top = _top(weights[current][:seen], tokens, t)
+    if seen == 1:  # only the first word read: it sees one word, itself (singular, no count)
+        readout = t.html("readout_first", word=word, top=top)
+    else:
+        readout = t.html("readout_causal" if causal else "readout_full", word=word, count=esc(t.count(seen)),
+                         top=top)
     body = controls + el("div", {"class": "apy-scroll"}, table) + el("p", {"class": "apy-muted"}, stability)
     return Panel(body, readout, [t.html("caption"), t.html("designed_note")])
 
