@@ -73,7 +73,9 @@ class MultiHeadAttention:
     """Several heads side by side, each with its own W_Q, W_K, W_V of width d_model / n_heads.
 
     MultiHead(X) = Concat(head_1, ..., head_h) W_O. Each head can learn to look for a
-    different kind of relation; the concatenation is mixed back to d_model by ``W_O``.
+    different kind of relation. With d_model / n_heads columns per head the concatenation
+    already has d_model columns; ``W_O`` mixes the heads, so every output feature can draw
+    on all of them.
     After a call, ``head_outputs``, ``head_weights`` and ``concat`` hold that call's values.
     """
 
