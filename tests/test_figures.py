@@ -236,8 +236,11 @@ def test_persian_sentences_write_whole_numbers_in_persian_digits(name, state):
     if name == "information_flow":
         assert all(re.search("سطر [۱-۳]، ستون [۱-۳]", label) for label in labels if "سطر" in label)
         assert sum("سطر" in label for label in labels) == 54
+        if state and state.get("col") is not None:  # the explained entry's number: a word of the sentence
+            lead = root.by_class("apy-explain")[0].children[0].text
+            assert f"درایهٔ {'۰۱۲۳۴۵۶۷۸۹'[state['col'] + 1]} " in lead, lead
     if name == "self_attention_simple":
-        assert {label.rsplit(" ", 1)[-1] for label in labels if "مؤلفهٔ" in label} == {"۱", "۲"}
+        assert {label.rsplit(" ", 1)[-1] for label in labels if "درایهٔ" in label} == {"۱", "۲"}
 
 
 def test_weighted_average_point_and_zero_weights():

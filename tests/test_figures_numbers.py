@@ -11,6 +11,7 @@ figure's own code path. A figure that rounds, slices or mixes up its numbers fai
 from __future__ import annotations
 
 import math
+import re
 import statistics
 from dataclasses import dataclass
 
@@ -31,7 +32,7 @@ from attention_py import (
 from attention_py.figures import FIGURES
 from attention_py.figures._format import num
 from attention_py.figures._sentence import D_MODEL, embed, layers, parse_tokens, pronoun_index
-from tests.test_figures_support import LANGS, parse, strings
+from tests.test_figures_support import LANGS, ROOT, parse, strings
 
 MINUS = "\u2212"
 
@@ -220,6 +221,35 @@ def test_attention_sentence_matrix_and_row(ending, layer, selected, lang):
     assert texts(root, "apy-token__weight") == [num(100 * w, 0) + "%" for w in weights[chosen]]
     top = max((j for j in range(len(toks)) if j != chosen), key=lambda j: weights[chosen][j])
     assert f"({num(100 * weights[chosen][top], 0)}%)" in root.by_class("apy-fig__readout")[0].text
+
+
+
+# The pronoun's layer-2 weights on (teacher, student) in percent, per ending, as each
+# language's what-matters.md quotes them ("about 70% ... against 12%").
+QUOTED_IN_LAYER_2 = {"en": {"angry": (70, 12), "rude": (11, 69)}, "he": {"angry": (73, 12), "rude": (12, 74)},
+                     "fa": {"angry": (73, 12), "rude": (12, 71)}}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("ending", ["angry", "rude"])
+def test_attention_sentence_layer_2_numbers_are_the_articles(ending, lang):
+    """The sentence figure at the pronoun, layer 2, prints the percentages the first article
+    quotes for that ending, and the article quotes them (in the language's digits)."""
+    if lang not in QUOTED_IN_LAYER_2:
+        pytest.fail(f"language {lang!r}: add to QUOTED_IN_LAYER_2 in {__file__} the pronoun's layer-2 weights on "
+                    f"teacher and student that docs/{lang}/what-matters.md quotes")
+    on_teacher, on_student = QUOTED_IN_LAYER_2[lang][ending]
+    toks = tokens(lang, ending)
+    roles = [t.role for t in toks]
+    root = draw("attention_sentence", {"ending": ending, "layer": 2, "selected": -1}, lang=lang)
+    shown_weights = texts(root, "apy-token__weight")
+    assert (shown_weights[roles.index("teacher")], shown_weights[roles.index("student")]) == (
+        f"{on_teacher}%", f"{on_student}%")
+    article = (ROOT / "docs" / lang / "what-matters.md").read_text(encoding="utf-8")
+    digits = strings(lang)["common"]["digits"]
+    for value in (on_teacher, on_student):
+        written = str(value).translate(str.maketrans("0123456789", digits))
+        assert re.search(rf"(?<![0-9۰-۹]){written}[%٪]", article), f"docs/{lang}/what-matters.md: {written}%"
 
 
 # 9 -------------------------------------------------------------------------------------

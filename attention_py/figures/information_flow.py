@@ -54,7 +54,9 @@ def explain(m: dict[str, list[list[float]]], table: str, i: int, j: int, t: Text
         name = table.lower()
         text = (f"{name}{i + 1},{j + 1} = x{i + 1} · W_{table}[:, {j + 1}] = ({', '.join(num(a) for a in x)})"
                 f" · ({', '.join(num(b, 3) for b in column)}) = {terms} = {num(m[table][i][j], 3)}")
-        lead = t.html(f"explain_{name}", i=formula(_x(i)), j=formula(str(j + 1)))
+        # The entry's number is a whole number of the sentence (Persian writes ۳), as in cell_label;
+        # in a plain span, where the other explanations have x₂, so the markup keeps its structure.
+        lead = t.html(f"explain_{name}", i=formula(_x(i)), j=el("span", {}, esc(t.count(j + 1))))
     elif table == "scores":
         terms = " + ".join(f"{num(a)}·{num(b)}" for a, b in zip(m["Q"][i], m["K"][j]))
         root = num(math.sqrt(D_K), 3)
@@ -68,7 +70,7 @@ def explain(m: dict[str, list[list[float]]], table: str, i: int, j: int, t: Text
     else:
         terms = " + ".join(f"{num(a)}·{num(v[j])}" for a, v in zip(m["weights"][i], m["V"]))
         text = f"o{i + 1},{j + 1} = Σₖ α{i + 1}ₖ·Vₖ,{j + 1} = {terms} = {num(m['output'][i][j], 3)}"
-        lead = t.html("explain_output", i=formula(_x(i)), j=formula(str(j + 1)))
+        lead = t.html("explain_output", i=formula(_x(i)), j=el("span", {}, esc(t.count(j + 1))))
     return el("div", {"class": "apy-explain"}, el("p", {}, lead), el("p", {"class": "apy-formula"}, formula(text)))
 
 
