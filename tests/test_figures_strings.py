@@ -11,7 +11,7 @@ import yaml
 from attention_py.figures import FIGURES, required_strings
 from attention_py.figures._strings import Text, check_strings
 from site_hooks.content.figures import check_strings_dir, check_strings_file
-from tests.test_figures_support import LANGS, STRINGS_DIR, strings
+from tests.test_figures_support import LANGS, ROOT, STRINGS_DIR, strings
 
 # States that between them reach every branch that picks a different string.
 TOUR = {
@@ -203,3 +203,53 @@ def test_hebrew_softmax_is_feminine_as_on_every_page():
     for verb in HEBREW_MASCULINE:
         assert not re.search(rf"softmax\s+{verb}(?!\w)", he, flags=re.I), f"softmax {verb}: feminine, please"
     assert "softmax הופכת" in he
+
+
+# One word per idea: where a language's glossary (docs/<lang>/glossary.md) fixes the word for
+# an idea, the figure strings and the pages use it, not a synonym. Each row: the language, the
+# glossary's word (which must still be in its glossary, or the row is stale), and a synonym
+# that must not appear. The English name of a term may follow its word in parentheses, as a
+# gloss ("קשב עצמי (self-attention)"), but is not used instead of it.
+# "self-attention" by itself, not as a gloss "(self-attention)" nor in an anchor or an address.
+ENGLISH_NAME = r"(?<![(#/\w-])self-attention(?![)\w-])"
+GLOSSARY_WORDS = [
+    ("fa", "درایه", "مؤلفه"),  # entry (of a vector)
+    ("he", "תכונה", "מאפיינ|מאפיין"),  # feature
+    ("he", "ממד", "מימד"),  # dimension
+    ("he", "קשב עצמי", ENGLISH_NAME),  # the English name as the heading's word
+    ("fa", "خودتوجهی", ENGLISH_NAME),
+]
+
+
+def glossary_text(lang: str) -> str:
+    return (ROOT / "docs" / lang / "glossary.md").read_text(encoding="utf-8")
+
+
+def texts_of(lang: str) -> dict[str, str]:
+    """Where the words are read: the figure strings and the pages and notebooks, but the glossary."""
+    found = {f"docs/figure-strings/{lang}.yml {section}.{key}": value
+             for section, table in strings(lang).items() for key, value in table.items() if isinstance(value, str)}
+    folder = ROOT / "docs" / lang
+    for path in sorted([*folder.glob("*.md"), *folder.glob("notebooks/*.ipynb")]):
+        if path.name != "glossary.md":
+            found[str(path.relative_to(ROOT))] = path.read_text(encoding="utf-8")
+    return found
+
+
+@pytest.mark.parametrize(("lang", "word", "synonym"), GLOSSARY_WORDS)
+def test_figure_strings_and_pages_use_the_glossarys_word(lang, word, synonym):
+    assert word in glossary_text(lang), (
+        f"docs/{lang}/glossary.md no longer uses {word!r}: update GLOSSARY_WORDS in {__file__}")
+    pattern = re.compile(synonym, flags=re.I)
+    offending = [f"{where}: …{text[max(m.start() - 30, 0): m.end() + 30]}…"
+                 for where, text in texts_of(lang).items() for m in [pattern.search(text)] if m]
+    assert offending == [], f"the glossary's word is {word!r}, not {synonym!r}"
+
+
+def test_the_glossary_words_check_finds_a_synonym():
+    pattern = re.compile(GLOSSARY_WORDS[0][2], flags=re.I)
+    assert pattern.search(strings("fa")["information_flow"]["explain_q"].replace("درایه", "مؤلفه"))
+    english_name = re.compile(GLOSSARY_WORDS[3][2], flags=re.I)
+    assert english_name.search("## Self-attention בגרסה פשוטה")
+    assert not english_name.search("קשב עצמי (self-attention) בגרסה מפושטת { #self-attention-simple }")
+    assert not english_name.search("[קשב עצמי](glossary.md#self-attention)")
