@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import Any, NamedTuple
 
 SLOTS = ("{first}", "{second}", "{pronoun}", "{reason}")
 
@@ -204,31 +204,47 @@ class Puzzle:
     def max_length(self) -> int:
         return max(len(s.tokens) for s in self._all_sentences)
 
-    def held_out_pairs(self, seed: int = 0) -> set[tuple[int, int]]:
-        """The (person, reason) pairs kept out of training: for each person, one reason of each side.
+    def held_out_pairs(self, seed: int = 0) -> dict[str, set[tuple[int, int]]]:
+        """The (person, reason) pairs kept out of training: ``{"validation": ..., "test": ...}``.
 
-        The reasons are dealt round the people in a shuffled order, so every reason is still
-        seen in training with most people, and every person is seen as the answer for both
-        kinds of reason.
+        For each person, two reasons of each side are held out: one for the validation set
+        (used to choose the training settings) and one for the test set (never looked at
+        while choosing them). The reasons of a side are dealt round the people in a shuffled
+        order, so every reason is still seen in training pointing at most people, and every
+        person is seen in training as the answer for both kinds of reason.
         """
         rng = random.Random(seed)
-        pairs = set()
+        pairs: dict[str, set[tuple[int, int]]] = {"validation": set(), "test": set()}
         offset = len(self.reasons_actor)
         for side, start in ((self.reasons_actor, 0), (self.reasons_patient, offset)):
+            if len(side) < 3:
+                raise ValueError(f"each side needs at least 3 reasons to hold out two per person, got {len(side)}")
             order = list(range(len(side)))
             rng.shuffle(order)
             for person in range(len(self.people)):
-                pairs.add((person, start + order[person % len(side)]))
+                pairs["validation"].add((person, start + order[(2 * person) % len(side)]))
+                pairs["test"].add((person, start + order[(2 * person + 1) % len(side)]))
         return pairs
 
-    def split(self, seed: int = 0) -> tuple[list[Sentence], list[Sentence]]:
-        """(train, held_out): held_out is every sentence whose (referent, reason) pair is held out.
-
-        So a held-out sentence asks about a person together with a reason that training never
-        showed pointing at that person.
+    def split(self, seed: int = 0) -> Split:
+        """``Split(train, validation, test)``: a sentence is held out (validation or test) when
+        its (referent, reason) pair is, i.e. when training never shows that reason pointing at
+        that person. The person and the reason still occur in training, each with others, and
+        together in the other role (the reason pointing at the other person of the sentence).
         """
         held = self.held_out_pairs(seed)
-        train, held_out = [], []
-        for s in self.sentences():
-            (held_out if (s.label, self.reasons.index(s.reason)) in held else train).append(s)
-        return train, held_out
+        parts: dict[str, list[Sentence]] = {"train": [], "validation": [], "test": []}
+        index = {reason: i for i, reason in enumerate(self.reasons)}
+        for s in self._all_sentences:
+            pair = (s.label, index[s.reason])
+            part = "validation" if pair in held["validation"] else "test" if pair in held["test"] else "train"
+            parts[part].append(s)
+        return Split(parts["train"], parts["validation"], parts["test"])
+
+
+class Split(NamedTuple):
+    """The puzzle's sentences in three parts (see ``Puzzle.split``)."""
+
+    train: list[Sentence]
+    validation: list[Sentence]  # for choosing settings (learning rate, steps, ...)
+    test: list[Sentence]  # for reporting: never looked at while choosing

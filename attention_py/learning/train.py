@@ -2,7 +2,12 @@
 
     trainer = Trainer(puzzle, seed=0)
     trainer.run(100)          # 100 Adam steps, one mini-batch each
-    trainer.history[-1]       # {"step": 100, "loss": ..., "train_accuracy": ..., "held_out_accuracy": ...}
+    trainer.history[-1]       # {"step": 100, "loss": ..., "train_accuracy": ...,
+                              #  "validation_accuracy": ..., "test_accuracy": ..., ...}
+
+The puzzle's sentences are split three ways (``Puzzle.split``): training, *validation*
+(the number to look at while choosing settings) and *test* (the number to report, never used
+to choose anything).
 
 Everything random (the starting weights, the order of the sentences) comes from
 ``random.Random`` seeded with ``seed``, so the same seed trains the same model, natively and
@@ -26,9 +31,9 @@ DEFAULTS: dict[str, Any] = {
     "layers": 2,
     "heads": 1,
     "batch_size": 16,
-    "learning_rate": 0.01,  # 0.02 reaches 95% a little sooner but then wobbles
+    "learning_rate": 0.01,
     "embedding_scale": 1.0,
-    "eval_every": 20,  # steps between history points (held-out accuracy is measured on all of it)
+    "eval_every": 20,  # steps between history points (validation and test are scored in full)
     "split_seed": 0,  # which (person, reason) pairs are held out: fixed, whatever the training seed
 }
 
@@ -48,7 +53,7 @@ class Trainer:
     """Owns a model, its Adam state and the order of the training sentences."""
 
     def __init__(self, puzzle: Puzzle, seed: int = 0, *, lazy: bool = False, **settings: Any) -> None:
-        """``lazy``: leave the held-out scoring of the step-0 history point to the first
+        """``lazy``: leave the validation and test scoring of the step-0 history point to the first
         ``work`` call (a page that must answer quickly); otherwise it is done here."""
         unknown = set(settings) - set(DEFAULTS)
         if unknown:
@@ -56,10 +61,11 @@ class Trainer:
         self.settings = {**DEFAULTS, **settings, "seed": seed}
         s = self.settings
         self.puzzle = puzzle
-        self.train, self.held_out = puzzle.split(seed=s["split_seed"])
+        self.train, self.validation, self.test = puzzle.split(seed=s["split_seed"])
+        self._scored = [("validation", self.validation), ("test", self.test)]
         rng = random.Random(seed)
         self.model = Model.initial(
-            _Shape(puzzle, self.train + self.held_out), seed=rng.getrandbits(32), d_model=s["d_model"], layers=s["layers"], heads=s["heads"],
+            _Shape(puzzle, self.train + self.validation + self.test), seed=rng.getrandbits(32), d_model=s["d_model"], layers=s["layers"], heads=s["heads"],
             embedding_scale=s["embedding_scale"],
         )
         self.optimiser = Adam(self.model.parameters, lr=s["learning_rate"])
@@ -68,7 +74,7 @@ class Trainer:
         self.step = 0
         self.history: list[dict[str, Any]] = []
         self._since = {"loss": 0.0, "correct": 0, "seen": 0, "steps": 0}
-        self._scoring: dict[str, Any] | None = None  # a history point whose held-out scores are being summed
+        self._scoring: dict[str, Any] | None = None  # a history point whose validation/test scores are being summed
         self._step_seconds = 0.0  # how long an optimiser step takes here (``work`` plans with it)
         first = self._peek_batch()  # step 0: how the untrained model does on the first batch
         answers = [self.model.forward(x).probabilities for x in first]
@@ -138,7 +144,7 @@ class Trainer:
 
     @property
     def scoring(self) -> bool:
-        """Whether a history point still waits for held-out scores (``work`` left it unfinished)."""
+        """Whether a history point still waits for validation/test scores (``work`` left it unfinished)."""
         return self._scoring is not None
 
     def _train_step(self) -> None:
@@ -154,42 +160,48 @@ class Trainer:
     def _start_record(self) -> None:
         """Begin a history point: training loss/accuracy over the batches since the last point
         (as they were met, before each update); ``_score`` adds loss/accuracy on every
-        held-out sentence, measured on the model as it is now."""
+        validation and test sentence, measured on the model as it is now."""
         seen = max(self._since["seen"], 1)
         self._scoring = {
             "point": {"step": self.step, "loss": self._since["loss"] / seen,
                       "train_accuracy": self._since["correct"] / seen},
-            "next": 0, "loss": 0.0, "right": 0,
+            "part": 0, "next": 0, "loss": 0.0, "right": 0,
         }
         self._since = {"loss": 0.0, "correct": 0, "seen": 0, "steps": 0}
 
     def _score(self, deadline: float | None = None) -> dict[str, Any] | None:
-        """Score held-out sentences (all, or until ``deadline``, one at least); the finished
-        history point once every sentence is scored, else None."""
+        """Score validation, then test sentences (all, or until ``deadline``, one at least);
+        the finished history point once every sentence is scored, else None."""
         scoring = self._scoring
         assert scoring is not None
-        held_out = self.held_out
-        i = scoring["next"]
-        while i < len(held_out):
-            s = held_out[i]
-            p = self.model.forward(s).probabilities
-            scoring["loss"] -= math.log(max(p[s.label], 1e-300))
-            scoring["right"] += max(range(len(p)), key=p.__getitem__) == s.label
-            i += 1
-            if deadline is not None and time.perf_counter() >= deadline:
-                break
-        scoring["next"] = i
-        if i < len(held_out):
-            return None
-        n = max(len(held_out), 1)
-        point = {**scoring["point"], "held_out_loss": scoring["loss"] / n, "held_out_accuracy": scoring["right"] / n}
+        while scoring["part"] < len(self._scored):
+            name, sentences = self._scored[scoring["part"]]
+            i = scoring["next"]
+            while i < len(sentences):
+                s = sentences[i]
+                p = self.model.forward(s).probabilities
+                scoring["loss"] -= math.log(max(p[s.label], 1e-300))
+                scoring["right"] += max(range(len(p)), key=p.__getitem__) == s.label
+                i += 1
+                if deadline is not None and time.perf_counter() >= deadline:
+                    break
+            scoring["next"] = i
+            if i < len(sentences):
+                return None
+            n = max(len(sentences), 1)
+            scoring["point"][f"{name}_loss"] = scoring["loss"] / n
+            scoring["point"][f"{name}_accuracy"] = scoring["right"] / n
+            scoring.update(part=scoring["part"] + 1, next=0, loss=0.0, right=0)
+            if deadline is not None and time.perf_counter() >= deadline and scoring["part"] < len(self._scored):
+                return None
+        point = scoring["point"]
         self._scoring = None
         self.history.append(point)
         return point
 
     def mistakes(self) -> list[Sentence]:
-        """The held-out sentences the model answers wrongly now."""
-        return [s for s in self.held_out if self.model.predict(s) != s.label]
+        """The test sentences the model answers wrongly now."""
+        return [s for s in self.test if self.model.predict(s) != s.label]
 
     def mistake_indices(self) -> list[list[int]]:
         """``mistakes()`` as ``[first, action, second, reason]`` indices into the puzzle's lists
@@ -211,13 +223,13 @@ def train_with_checkpoints(
 ) -> dict[str, Any]:
     """Train, saving the model every ``checkpoint_every`` steps; a JSON-able dict.
 
-    Stops after ``steps`` steps, or at the first history point whose held-out accuracy is at
-    least ``until_accuracy`` (and after ``max_steps`` at most). Returns ``{"settings",
+    Stops after ``steps`` steps, or at the first history point whose *validation* accuracy is
+    at least ``until_accuracy`` (and after ``max_steps`` at most). Returns ``{"settings",
     "puzzle", "history", "checkpoints": [{"step", "model"}], "model", "steps", "reached"}``:
     ``model`` is the final model's ``to_dict()``, the last checkpoint is the final model, and
     ``reached`` says whether ``until_accuracy`` was reached (None without one), and
-    ``mistakes`` lists the held-out sentences the final model answers wrongly
-    (``Trainer.mistake_indices``) out of ``held_out_size``, so a page need not score them again.
+    ``mistakes`` lists the test sentences the final model answers wrongly
+    (``Trainer.mistake_indices``) out of ``test_size``, so a page need not score them again.
     ``checkpoint_digits`` keeps that many significant digits in the checkpoints before the
     last (a smaller file for a page to replay); ``model`` and the last checkpoint are exact.
     """
@@ -237,7 +249,7 @@ def train_with_checkpoints(
         points = trainer.run(chunk)
         if trainer.step % checkpoint_every == 0:
             checkpoints.append(saved())
-        if until_accuracy is not None and points and points[-1]["held_out_accuracy"] >= until_accuracy:
+        if until_accuracy is not None and points and points[-1]["validation_accuracy"] >= until_accuracy:
             reached = True
             break
     if checkpoints[-1]["step"] != trainer.step:
@@ -264,5 +276,5 @@ def train_with_checkpoints(
         "steps": trainer.step,
         "reached": reached,
         "mistakes": trainer.mistake_indices(),
-        "held_out_size": len(trainer.held_out),
+        "test_size": len(trainer.test),
     }

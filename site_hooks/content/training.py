@@ -5,7 +5,10 @@ one uses English's, and says so in an info line), trains ``attention_py.learning
 natively with fixed seeds and settings (``SETTINGS``), and publishes the result as
 ``assets/training/<lang>.json``: ``train_with_checkpoints``'s dict, i.e. the settings, the
 puzzle, the history of loss and accuracy, the model every ``checkpoint_every`` steps and the
-final model, so a page can replay training without computing it.
+final model, so a page can replay training without computing it. A puzzle file with a
+``giveaway`` version also gets ``assets/training/<lang>-giveaway.json``: the same training on
+that version, for the article's lesson on shortcut learning. A puzzle whose two groups of
+reasons differ in form is refused (``checked_puzzle``), naming the words.
 
 Training runs once per change of its inputs: the result is cached like the wheel
 (site_hooks/assets/products.py), keyed by the learning code, the puzzle file and the
@@ -69,38 +72,78 @@ def puzzle_data(lang: str) -> dict[str, Any]:
     return data
 
 
-def key(lang: str) -> str:
-    """Digest of everything the training of ``lang`` depends on."""
-    inputs = digest([*CODE, puzzle_file(lang)])
-    return hashlib.sha256((inputs + json.dumps(SETTINGS, sort_keys=True)).encode()).hexdigest()
+GIVEAWAY = "-giveaway"  # the suffix of the give-away model's name: "fa-giveaway"
 
 
-def _train(lang: str, folder: Path) -> None:
-    from attention_py.learning import Puzzle, train_with_checkpoints
+def language_of(name: str) -> str:
+    """The language of a model's name: "fa" for "fa" and for "fa-giveaway"."""
+    return name.removesuffix(GIVEAWAY)
 
+
+def key(name: str) -> str:
+    """Digest of everything the training of model ``name`` depends on."""
+    inputs = digest([*CODE, puzzle_file(language_of(name))])
+    return hashlib.sha256((inputs + name + json.dumps(SETTINGS, sort_keys=True)).encode()).hexdigest()
+
+
+def checked_puzzle(lang: str) -> Any:
+    """The puzzle of ``lang`` (an ``attention_py.learning.Puzzle``), refused with a PluginError
+    when it is malformed or when its two groups of reasons differ in form (a give-away that
+    lets the model answer without reading the meaning: attention_py/learning/cues.py)."""
+    from attention_py.learning import Puzzle
+    from attention_py.learning.cues import form_cues
+
+    where = puzzle_file(lang).relative_to(ROOT)
     try:
         puzzle = Puzzle.from_dict(puzzle_data(lang))
     except (TypeError, ValueError) as error:
-        raise PluginError(f"{puzzle_file(lang).relative_to(ROOT)}: {error}") from error
+        raise PluginError(f"{where}: {error}") from error
+    cues = form_cues(puzzle)
+    if cues:
+        raise PluginError(
+            f"{where}: the two groups of reasons can be told apart by their form, so a model could "
+            "answer without reading what they mean. Give both groups the same shapes (lengths, and "
+            "words used by several reasons in the same places on both sides):\n  - " + "\n  - ".join(cues)
+        )
+    return puzzle
+
+
+def _train(name: str, folder: Path) -> None:
+    from attention_py.learning import train_with_checkpoints
+    from attention_py.learning.cues import giveaway_puzzle
+
+    lang = language_of(name)
+    puzzle = giveaway_puzzle(puzzle_data(lang)) if name.endswith(GIVEAWAY) else checked_puzzle(lang)
     result = train_with_checkpoints(puzzle, **SETTINGS)
     last = result["history"][-1]
     log.info(
-        f"trained the {lang} puzzle model: {result['steps']} steps, held-out accuracy "
-        f"{last['held_out_accuracy']:.1%}"
+        f"trained the {name} puzzle model: {result['steps']} steps, validation accuracy "
+        f"{last['validation_accuracy']:.1%}, test accuracy {last['test_accuracy']:.1%}"
     )
     (folder / "training.json").write_text(json.dumps(result, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
 
 
-def trained_file(lang: str) -> Path:
-    """The cached training result of ``lang`` (trained now if absent); English's for a language
-    without a puzzle file."""
+def trained_file(name: str) -> Path:
+    """The cached training result of model ``name`` (trained now if absent): a language ("fa"),
+    English's for a language without a puzzle file, or a language's give-away model
+    ("fa-giveaway": trained on its puzzle file's ``giveaway`` version, for the lesson on
+    shortcut learning)."""
+    lang = language_of(name)
     if not (PUZZLES / f"{lang}.yml").is_file():
         if lang != FALLBACK:
             _say_fallback(lang)
-            return trained_file(FALLBACK)
+            return trained_file(FALLBACK + name[len(lang):])
         raise PluginError(f"docs/puzzles/{FALLBACK}.yml is missing: the build trains its model from it")
-    folder = cached_product(f"training-{lang}", key(lang), lambda folder: _train(lang, folder))
+    folder = cached_product(f"training-{name}", key(name), lambda folder: _train(name, folder))
     return folder / "training.json"
+
+
+def model_names(lang: str) -> list[str]:
+    """The models the build trains for ``lang``: its own, and its give-away model when its
+    puzzle file has a ``giveaway`` version (or English's, for a language without a file)."""
+    own = PUZZLES / f"{lang}.yml"
+    has_giveaway = "giveaway" in puzzle_data(lang if own.is_file() else FALLBACK)
+    return [lang, lang + GIVEAWAY] if has_giveaway else [lang]
 
 
 @cache
@@ -113,12 +156,13 @@ def _read(path: Path) -> dict[str, Any]:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
-def trained(lang: str) -> dict[str, Any]:
-    """``train_with_checkpoints``'s result for ``lang`` (a JSON-able dict), trained once and cached.
+def trained(name: str) -> dict[str, Any]:
+    """``train_with_checkpoints``'s result for model ``name`` (a language, or "<lang>-giveaway";
+    a JSON-able dict), trained once and cached.
 
     Do not change the dict: it is shared by every caller.
     """
-    return _read(trained_file(lang))
+    return _read(trained_file(name))
 
 
 def _built_languages(config: MkDocsConfig) -> list[str]:
@@ -127,12 +171,12 @@ def _built_languages(config: MkDocsConfig) -> list[str]:
     return [entry.locale for entry in built_entries(config)] or [FALLBACK]
 
 
-def train_missing(langs: list[str]) -> None:
-    """Train every language whose result is not cached yet, side by side on the machine's cores."""
+def train_missing(names: list[str]) -> None:
+    """Train every model whose result is not cached yet, side by side on the machine's cores."""
     missing = sorted(
-        lang for lang in set(langs)
-        if (PUZZLES / f"{lang}.yml").is_file()
-        and not cached_product_folder(f"training-{lang}", key(lang)).is_dir()
+        name for name in set(names)
+        if (PUZZLES / f"{language_of(name)}.yml").is_file()
+        and not cached_product_folder(f"training-{name}", key(name)).is_dir()
     )
     workers = min(len(missing), os.cpu_count() or 1)
     if workers > 1:
@@ -149,11 +193,14 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     for source in [f for f in files if f.src_uri.startswith("puzzles/")]:
         files.remove(source)  # the puzzle files are data for this hook, not pages or assets
     built = _built_languages(config)
-    train_missing(built)
     for lang in built:
-        dest_uri = f"assets/training/{lang}.json"
+        checked_puzzle(lang)  # refused before any training, cached or not
+    names = [name for lang in built for name in model_names(lang)]
+    train_missing(names)
+    for name in names:
+        dest_uri = f"assets/training/{name}.json"
         existing = files.get_file_from_path(dest_uri)
         if existing is not None:
             files.remove(existing)
-        files.append(File.generated(config, dest_uri, abs_src_path=str(trained_file(lang))))
+        files.append(File.generated(config, dest_uri, abs_src_path=str(trained_file(name))))
     return files

@@ -11,21 +11,21 @@ EN = {
     "pronoun": "she",
     "people": ["teacher", "student", "nurse", "doctor"],
     "actions": ["yelled at", "glared at"],
-    "reasons": {"actor": ["was angry", "was tired"], "patient": ["was rude", "was late"]},
+    "reasons": {"actor": ["was angry", "was tired", "was grumpy"], "patient": ["was rude", "was late", "was noisy"]},
 }
 HE = {
     "sentence": "{first} {action} {second} כי {pronoun} {reason}",
     "pronoun": "היא",
     "people": ["המורה", "התלמידה", "האחות"],
-    "actions": ["צעקה על", "האשימה את"],
-    "reasons": {"actor": ["הייתה עצבנית", "הייתה עייפה"], "patient": ["התחצפה", "איחרה"]},
+    "actions": ["צעקה על", "רטנה על"],
+    "reasons": {"actor": ["הייתה עצבנית", "הייתה עייפה", "התעצבנה"], "patient": ["הייתה חצופה", "הייתה רשלנית", "איחרה"]},
 }
 FA = {  # the action carries {second}: the verb comes last
     "sentence": "{first} {action} چون {pronoun} {reason}",
     "pronoun": "او",
     "people": ["معلم", "دانش\u200cآموز", "پرستار"],
-    "actions": ["سر {second} داد زد", "از {second} شکایت کرد"],
-    "reasons": {"actor": ["عصبانی بود", "خسته بود"], "patient": ["بی\u200cادبی کرده بود", "دیر کرده بود"]},
+    "actions": ["سر {second} داد زد", "به {second} پرخاش کرد"],
+    "reasons": {"actor": ["عصبانی بود", "خسته بود", "کلافه بود"], "patient": ["بی\u200cادب بود", "تنبل بود", "بی\u200cدقت بود"]},
 }
 
 
@@ -41,8 +41,8 @@ def test_the_articles_sentence_and_its_answers():
 
 def test_hebrew_sentences_keep_each_verbs_preposition():
     puzzle = Puzzle.from_dict(HE)
-    s = puzzle.sentence("המורה", "האשימה את", "התלמידה", "התחצפה")
-    assert s.tokens == ("המורה", "האשימה", "את", "התלמידה", "כי", "היא", "התחצפה")
+    s = puzzle.sentence("המורה", "רטנה על", "התלמידה", "איחרה")
+    assert s.tokens == ("המורה", "רטנה", "על", "התלמידה", "כי", "היא", "איחרה")
     assert s.referent == "התלמידה" and s.pronoun == 5 and s.people == (0, 3)
     s = puzzle.sentence("התלמידה", "צעקה על", "המורה", "הייתה עצבנית")
     assert s.referent == "התלמידה" and s.tokens[s.people[0]] == "התלמידה"
@@ -53,8 +53,8 @@ def test_persian_puts_the_second_person_inside_the_action():
     s = puzzle.sentence(0, 0, 1, 0)
     assert s.text == "معلم سر دانش\u200cآموز داد زد چون او عصبانی بود"
     assert s.people == (0, 2) and s.pronoun == 6 and s.referent == "معلم"
-    rude = puzzle.sentence(0, 0, 1, "بی\u200cادبی کرده بود")
-    assert rude.referent == "دانش\u200cآموز" and rude.tokens[-3] == "بی\u200cادبی"  # ZWNJ kept inside the word
+    rude = puzzle.sentence(0, 0, 1, "بی\u200cادب بود")
+    assert rude.referent == "دانش\u200cآموز" and rude.tokens[-2] == "بی\u200cادب"  # ZWNJ kept inside the word
 
 
 @pytest.mark.parametrize("data", [EN, HE, FA], ids=["en", "he", "fa"])
@@ -75,17 +75,29 @@ def test_every_sentence_is_labelled_by_its_reason_and_both_orders_occur(data):
 
 
 @pytest.mark.parametrize("data", [EN, HE, FA], ids=["en", "he", "fa"])
-def test_held_out_pairs_never_occur_in_training(data):
+def test_validation_and_test_pairs_never_occur_in_training(data):
+    """A held-out sentence's reason never points at its referent in training (nor in the other
+    held-out set), though the person and the reason each occur in training."""
     puzzle = Puzzle.from_dict(data)
-    train, held_out = puzzle.split(seed=0)
-    assert train and held_out
-    assert len(train) + len(held_out) == len(puzzle.sentences())
+    train, validation, test = puzzle.split(seed=0)
+    assert train and validation and test
+    assert len(train) + len(validation) + len(test) == len(puzzle.sentences())
     key = lambda s: (s.label, s.reason)  # noqa: E731
-    assert not {key(s) for s in train} & {key(s) for s in held_out}
+    pairs = [{key(s) for s in part} for part in (train, validation, test)]
+    assert not pairs[0] & pairs[1] and not pairs[0] & pairs[2] and not pairs[1] & pairs[2]
+    for s in validation + test:
+        assert any(t.reason == s.reason for t in train) and any(t.label == s.label for t in train)
     # every person is still the answer in training, for both kinds of reason
     for person in range(len(puzzle.people)):
         assert {s.points_at for s in train if s.label == person} == {"actor", "patient"}
-    assert puzzle.split(seed=0) == (train, held_out)  # deterministic
+    assert puzzle.split(seed=0) == (train, validation, test)  # deterministic
+    assert puzzle.split(seed=1) != (train, validation, test)
+
+
+def test_a_side_with_fewer_than_three_reasons_cannot_be_split():
+    puzzle = Puzzle.from_dict({**EN, "reasons": {"actor": ["was angry", "was tired"], "patient": ["was rude", "was late"]}})
+    with pytest.raises(ValueError, match="at least 3 reasons"):
+        puzzle.split()
 
 
 def test_a_puzzle_round_trips_through_its_dict():

@@ -8,14 +8,33 @@ import pytest
 yaml = pytest.importorskip("yaml")
 
 from attention_py.learning import Puzzle  # noqa: E402
+from attention_py.learning.cues import form_cues, giveaway_puzzle  # noqa: E402
 
 PUZZLES = Path(__file__).resolve().parents[2] / "docs" / "puzzles"
 LANGUAGES = ("en", "he", "fa")
+EVERY_FILE = sorted(path.stem for path in PUZZLES.glob("*.yml"))  # languages added later too
 ZWNJ = "\u200c"
 
 
+def data(lang):
+    return yaml.safe_load((PUZZLES / f"{lang}.yml").read_text(encoding="utf-8"))
+
+
 def load(lang):
-    return Puzzle.from_dict(yaml.safe_load((PUZZLES / f"{lang}.yml").read_text(encoding="utf-8")))
+    return Puzzle.from_dict(data(lang))
+
+
+@pytest.mark.parametrize("lang", EVERY_FILE)
+def test_no_puzzle_file_gives_the_answer_away_by_form(lang):
+    """Only the meaning of a reason may tell the answer: no length, shared word or shape does."""
+    assert form_cues(load(lang)) == []
+
+
+@pytest.mark.parametrize("lang", [lang for lang in EVERY_FILE if "giveaway" in data(lang)])
+def test_the_giveaway_version_does_give_it_away_and_covers_the_fair_words(lang):
+    giveaway = giveaway_puzzle(data(lang))
+    assert form_cues(giveaway)
+    assert set(load(lang).vocabulary) <= set(giveaway.vocabulary)  # fair sentences can be asked
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
@@ -32,8 +51,9 @@ def test_labels_follow_the_reason_in_each_file(lang):
     for s in puzzle.sentences():
         expected = s.people[0] if s.reason in puzzle.reasons_actor else s.people[1]
         assert s.referent == s.tokens[expected]
-    train, held_out = puzzle.split()
-    assert not {(s.label, s.reason) for s in train} & {(s.label, s.reason) for s in held_out}
+    train, validation, test = puzzle.split()
+    pairs = [{(s.label, s.reason) for s in part} for part in (train, validation, test)]
+    assert not pairs[0] & pairs[1] and not pairs[0] & pairs[2] and not pairs[1] & pairs[2]
 
 
 def test_the_sites_example_sentences_are_in_the_puzzles():
@@ -43,11 +63,11 @@ def test_the_sites_example_sentences_are_in_the_puzzles():
     )
     he = load("he")
     assert he.sentence("המורה", "צעקה על", "התלמידה", "הייתה עצבנית").text == "המורה צעקה על התלמידה כי היא הייתה עצבנית"
-    assert he.sentence("המורה", "צעקה על", "התלמידה", "התחצפה").referent == "התלמידה"
+    assert he.sentence("המורה", "צעקה על", "התלמידה", "הייתה חצופה").referent == "התלמידה"
     fa = load("fa")
     s = fa.sentence("معلم", "سر {second} داد زد", "دانش\u200cآموز", "عصبانی بود")
     assert s.text == "معلم سر دانش\u200cآموز داد زد چون او عصبانی بود"
-    assert fa.sentence(0, 0, 1, "بی\u200cادبی کرده بود").referent == "دانش\u200cآموز"
+    assert fa.sentence(0, 0, 1, "بی\u200cادب بود").referent == "دانش\u200cآموز"
 
 
 def test_persian_words_use_the_zero_width_non_joiner_not_a_space():
@@ -55,7 +75,7 @@ def test_persian_words_use_the_zero_width_non_joiner_not_a_space():
     assert "دانش\u200cآموز" in fa.people
     for word in fa.vocabulary:
         assert not word.startswith(ZWNJ) and not word.endswith(ZWNJ)
-        assert word not in ("دانش", "آموز", "بی", "ادبی")  # a space where a ZWNJ belongs
+        assert word not in ("دانش", "آموز", "بی", "ادب")  # a space where a ZWNJ belongs
 
 
 def test_hebrew_people_are_definite_and_the_pronoun_is_feminine():

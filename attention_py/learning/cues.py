@@ -1,0 +1,119 @@
+"""Form cues: ways to tell a puzzle's two groups of reasons apart without reading their meaning.
+
+A model learns whatever tells the answers apart most easily. If every reason that points at
+the one acted upon had three words and every other reason two, the model would learn to
+count, and a natural sentence with the "wrong" shape would fool it (*shortcut learning*).
+So the two groups of reasons must have the same *form*:
+
+- **lengths**: as many reasons of each length on both sides (in proportion to the sides' sizes);
+- **shared words**: a word used by more than one reason (such as "was", «بود», "הייתה") is
+  form, not meaning; it must occur on both sides, as often (in proportion) and in the same places;
+- **shapes**: a classifier that sees only a reason's shape (its shared words in place, every
+  other word hidden) must do no better than always guessing the larger side.
+
+Words used by one reason only are its meaning: those are what the model should read.
+
+    form_cues(puzzle)   # [] for a fair puzzle, else one sentence per cue, naming the words
+
+``giveaway_puzzle(data)`` builds the version of a puzzle file with a deliberate give-away
+(its ``giveaway.patient`` list), for the lesson on shortcut learning.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from fractions import Fraction
+from typing import Any
+
+from .puzzle import Puzzle
+
+HIDDEN = "_"
+
+
+def shared_words(puzzle: Puzzle) -> set[str]:
+    """The words that more than one reason uses (the form of the reasons, not their meaning)."""
+    uses = Counter(word for reason in puzzle.reasons for word in set(reason.split()))
+    return {word for word, n in uses.items() if n > 1}
+
+
+def shape(reason: str, shared: set[str]) -> str:
+    """The reason with every word that is not shared hidden: "was angry" -> "was _"."""
+    return " ".join(word if word in shared else HIDDEN for word in reason.split())
+
+
+def best_guess_accuracy(actor: list[str], patient: list[str]) -> Fraction:
+    """The accuracy of the best classifier that sees only these labels of the reasons:
+    for each label, the side that has more reasons with it."""
+    a, p = Counter(actor), Counter(patient)
+    return Fraction(sum(max(a[v], p[v]) for v in a.keys() | p.keys()), len(actor) + len(patient))
+
+
+def form_cues(puzzle: Puzzle) -> list[str]:
+    """Every form cue of ``puzzle``'s reasons, each as one sentence naming what gives it away."""
+    actor, patient = list(puzzle.reasons_actor), list(puzzle.reasons_patient)
+    n_a, n_p = len(actor), len(patient)
+    chance = Fraction(max(n_a, n_p), n_a + n_p)
+    cues = []
+
+    def proportions_differ(in_actor: int, in_patient: int) -> bool:
+        return Fraction(in_actor, n_a) != Fraction(in_patient, n_p)
+
+    lengths_a = Counter(len(r.split()) for r in actor)
+    lengths_p = Counter(len(r.split()) for r in patient)
+    for length in sorted(lengths_a.keys() | lengths_p.keys()):
+        if proportions_differ(lengths_a[length], lengths_p[length]):
+            cues.append(
+                f"reasons of {length} word(s): {lengths_a[length]} of {n_a} actor reasons, "
+                f"{lengths_p[length]} of {n_p} patient reasons"
+            )
+    shared = shared_words(puzzle)
+    for word in sorted(shared):
+        places_a = Counter(place for r in actor for place, w in enumerate(r.split()) if w == word)
+        places_p = Counter(place for r in patient for place, w in enumerate(r.split()) if w == word)
+        for place in sorted(places_a.keys() | places_p.keys()):
+            if proportions_differ(places_a[place], places_p[place]):
+                cues.append(
+                    f"the shared word {word!r} as word {place + 1} of a reason: in {places_a[place]} of {n_a} "
+                    f"actor reasons, {places_p[place]} of {n_p} patient reasons"
+                )
+    shapes_a = [shape(r, shared) for r in actor]
+    shapes_p = [shape(r, shared) for r in patient]
+    accuracy = best_guess_accuracy(shapes_a, shapes_p)
+    if accuracy > chance:
+        counts = ", ".join(
+            f"'{s}' {shapes_a.count(s)}/{shapes_p.count(s)}" for s in sorted(set(shapes_a) | set(shapes_p))
+        )
+        cues.append(
+            f"a classifier that sees only the shared words of a reason is right {float(accuracy):.0%} of the "
+            f"time, chance is {float(chance):.0%} (shape: actor/patient reasons {counts})"
+        )
+    return cues
+
+
+def giveaway_puzzle(data: dict[str, Any]) -> Puzzle:
+    """The puzzle of ``data`` (a parsed docs/puzzles/<lang>.yml) with its patient reasons replaced
+    by ``data["giveaway"]["patient"]``: each the fair reason with one word added, the same
+    word on every one, so the form alone gives the answer away. Every sentence of the fair
+    puzzle uses only words of this one, so a model trained here can be asked the fair ones.
+    """
+    fair = Puzzle.from_dict(data)
+    giveaway = data.get("giveaway")
+    patient = giveaway.get("patient") if isinstance(giveaway, dict) else None
+    if not isinstance(patient, list) or len(patient) != len(fair.reasons_patient):
+        raise ValueError(
+            f"'giveaway' needs a list 'patient' of {len(fair.reasons_patient)} reasons, one per patient reason"
+        )
+    added = set()
+    for reason, marked in zip(fair.reasons_patient, patient):
+        words, extra = reason.split(), str(marked).split()
+        rest = list(extra)
+        for word in words:  # the fair reason's words, in order, with one word more
+            if word not in rest:
+                raise ValueError(f"the give-away reason {marked!r} does not contain the reason {reason!r}")
+            rest.remove(word)
+        if len(rest) != 1:
+            raise ValueError(f"the give-away reason {marked!r} must add exactly one word to {reason!r}")
+        added.add(rest[0])
+    if len(added) != 1:
+        raise ValueError(f"every give-away reason must add the same word, got {sorted(added)}")
+    return Puzzle.from_dict({**data, "reasons": {"actor": list(fair.reasons_actor), "patient": patient}})
