@@ -4,7 +4,7 @@ curves of training and the attention maps of the learned model.
 The data is the resource ``training/<lang>`` (see ``attention_py/resources.py``): the dict
 ``attention_py.learning.train_with_checkpoints`` returns for the language's puzzle (the
 build trains it and publishes it as ``assets/training/<lang>.json``). Parsed objects (the
-puzzle, each checkpoint's model, the list of held-out mistakes) are cached per provided
+puzzle, each checkpoint's model, the list of test mistakes) are cached per provided
 value; a figure never changes them. All arithmetic is attention_py.learning's: a model is
 only ever asked ``read`` / ``predict``, a trainer ``run``.
 """
@@ -59,24 +59,25 @@ def examples(lang: str) -> list[Sentence]:
             p.sentence(1, 0, 0, actor), p.sentence(1, 0, 0, patient)]
 
 
-def held_out(lang: str) -> list[Sentence]:
-    """The sentences training never showed (attention_py.learning's split, with the build's seed)."""
+def test_sentences(lang: str) -> list[Sentence]:
+    """The test sentences: held out of training and never used to choose a setting
+    (attention_py.learning's split, with the build's seed)."""
     split_seed = data(lang).get("settings", {}).get("split_seed", 0)
-    return derived(key(lang), "held_out", lambda d: puzzle(lang).split(seed=split_seed)[1])
+    return derived(key(lang), "test", lambda d: puzzle(lang).split(seed=split_seed).test)
 
 
-def held_out_size(lang: str) -> int:
-    """How many held-out sentences there are (the build's count, or counted here)."""
-    return data(lang).get("held_out_size") or len(held_out(lang))
+def test_size(lang: str) -> int:
+    """How many test sentences there are (the build's count, or counted here)."""
+    return data(lang).get("test_size") or len(test_sentences(lang))
 
 
 def final_mistakes(lang: str) -> list[Sentence]:
-    """The held-out sentences the trained model answers wrongly: the build's list (``mistakes``
+    """The test sentences the trained model answers wrongly: the build's list (``mistakes``
     of train_with_checkpoints, scored once natively), or scored here for data without one."""
     def make(d: dict[str, Any]) -> list[Sentence]:
         if "mistakes" in d:
             return [puzzle(lang).sentence(*indices) for indices in d["mistakes"]]
-        return [s for s in held_out(lang) if final_model(lang).predict(s) != s.label]
+        return [s for s in test_sentences(lang) if final_model(lang).predict(s) != s.label]
 
     return derived(key(lang), "mistakes", make)
 
@@ -136,7 +137,7 @@ LEFT, RIGHT, TOP, BOTTOM = 44.0, 44.0, 12.0, 28.0
 
 
 def curves(history: list[dict[str, Any]], *, mark: int | None, last_step: int, t: Text) -> str:
-    """Training loss (left axis) and held-out accuracy (right axis, 0-100%) against the step,
+    """Training loss (left axis) and test accuracy (right axis, 0-100%) against the step,
     with a vertical line at step ``mark``. The loss axis runs from 0 to the largest loss."""
     top_loss = max((p["loss"] for p in history), default=1.0) or 1.0
     span = max(last_step, 1)
@@ -152,7 +153,7 @@ def curves(history: list[dict[str, Any]], *, mark: int | None, last_step: int, t
         return void("polyline", {"class": f"apy-curve {cls}", "points": points})
 
     loss = [(p["step"], p["loss"] / top_loss) for p in history]
-    held = [(p["step"], p["held_out_accuracy"]) for p in history]
+    held = [(p["step"], p["test_accuracy"]) for p in history]
     train = [(p["step"], p["train_accuracy"]) for p in history]
     parts = [
         void("line", {"class": "apy-axis", "x1": f(LEFT), "y1": f(y(0)), "x2": f(W - RIGHT), "y2": f(y(0))}),

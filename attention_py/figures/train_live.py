@@ -110,10 +110,10 @@ def draw(state: dict[str, Any], t: Text, instance: str | None) -> Panel:
     menus = el("div", {"class": "apy-row"}, L.example_menu("sentence", chosen, lang, t, "sentence"),
                L.view_menu(state["view"], t))
     if point["step"] == 0:
-        readout = t.html("readout_start", accuracy=L.percent(point["held_out_accuracy"]))
+        readout = t.html("readout_start", accuracy=L.percent(point["test_accuracy"]))
     else:
         readout = t.html("readout", step=esc(t.count(point["step"])), loss=L.measured(point["loss"]),
-                         accuracy=L.percent(point["held_out_accuracy"]))
+                         accuracy=L.percent(point["test_accuracy"]))
     body = (controls + L.curves(history, mark=step, last_step=end, t=t) + menus
             + el("p", {"class": "apy-muted"}, t.html("maps_caption", step=esc(t.count(step))))
             + L.attention_maps(reading, s, state["view"], t, "apy-live"))

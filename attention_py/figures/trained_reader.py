@@ -108,7 +108,7 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     readout = (t.html("readout", word=esc(p.people[guess]), probability=L.percent(probs[guess], 1)) + " "
                + t.html("right" if right else "wrong", truth=esc(s.referent)))
     mistakes = L.final_mistakes(lang)
-    total = L.held_out_size(lang)
+    total = L.test_size(lang)
     if mistakes:
         loads = "".join(
             el("li", {}, button(esc(m.text), {"first": m.first, "second": m.second,

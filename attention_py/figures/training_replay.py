@@ -54,7 +54,7 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     guess = reading.prediction
     verdict = t.html("answer_right" if guess == s.label else "answer_wrong", truth=esc(s.referent))
     readout = t.html("readout", step=esc(shown_step), loss=L.measured(point["loss"]),
-                     accuracy=L.percent(point["held_out_accuracy"]), word=esc(people[guess]),
+                     accuracy=L.percent(point["test_accuracy"]), word=esc(people[guess]),
                      probability=L.percent(reading.probabilities[guess])) + " " + verdict
     body = (controls + L.curves(history, mark=step, last_step=last_step, t=t) + menus
             + el("p", {"class": "apy-muted"}, t.html("maps_caption"))

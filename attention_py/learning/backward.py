@@ -4,15 +4,17 @@ The loss of one sentence is the cross-entropy -log p[label]. The chain rule is a
 the reverse order of ``Model.forward``; each step below names the forward line it undoes
 (``dZ`` means ∂loss/∂Z, with the same shape as Z):
 
-    readout   logits = x_pron W_R        d logits = p - onehot(label)
-                                         dW_R += x_pronᵀ d logits,   dx_pron = d logits W_Rᵀ
-    layer     out = x + C W_O            dx = d out (the residual connection passes it straight
-                                         through),  dW_O += Cᵀ d out,  dC = d out W_Oᵀ
-    head      H = A V                    dA = dH Vᵀ,  dV = Aᵀ dH
-              A = softmax(S) by rows     dS_ij = A_ij (dA_ij - Σ_k A_ik dA_ik)
-              S = Q Kᵀ / √d_k            dQ = dS K / √d_k,  dK = dSᵀ Q / √d_k
-              Q, K, V = x W_Q, x W_K, x W_V   dW = xᵀ dQ (and so on),  dx += dQ W_Qᵀ + dK W_Kᵀ + dV W_Vᵀ
-    input     x_i = E[t_i] + P[i]        dE[t_i] += dx_i,  dP[i] += dx_i
+    answer    p = mean over heads h of A_h at the label's word,   L = -log p
+              A_h = softmax(S_h) over the people    dA_h = -1 / (heads · p) at the label's word, else 0
+    softmax   A = softmax(S) by rows                dS_ij = A_ij (dA_ij - Σ_k A_ik dA_ik)
+                                                    (one head: dS = A - onehot(label), over the people)
+              S = Q Kᵀ / √d_k                       dQ = dS K / √d_k,  dK = dSᵀ Q / √d_k
+              Q, K = x W_Q, x W_K                   dW = xᵀ dQ (and so on),  dx += dQ W_Qᵀ + dK W_Kᵀ
+    layer     out = x + C W_O                       dx = d out (the residual connection passes it
+                                                    straight through),  dW_O += Cᵀ d out,  dC = d out W_Oᵀ
+    head      H = A V                               dA = dH Vᵀ,  dV = Aᵀ dH, then the softmax and
+                                                    S = Q Kᵀ / √d_k as above,  dx += dV W_Vᵀ
+    input     x_i = E[t_i] + P[i]                   dE[t_i] += dx_i,  dP[i] += dx_i
 
 tests/unit/test_learning_gradients.py checks every entry against finite differences, and
 tests/unit/test_numpy_reference.py against numpy.
@@ -23,7 +25,7 @@ from __future__ import annotations
 import math
 
 from ..linalg import matrix_product
-from .model import LayerPass, Matrix, Model, Pass
+from .model import HeadPass, LayerPass, Matrix, Model, Pass
 from .puzzle import Sentence
 
 
@@ -99,22 +101,46 @@ def loss_and_gradients(model: Model, batch: list[Sentence]) -> tuple[float, int,
 
 def backward(model: Model, run: Pass, label: int, grads: Gradients, weight: float = 1.0) -> None:
     """Record ``weight`` times the gradients of -log p[label] for the pass ``run`` in ``grads``."""
-    d_logits = [weight * (q - (k == label)) for k, q in enumerate(run.probabilities)]  # softmax + cross-entropy
-    grads.add_product("W_R", [run.pronoun_row], [d_logits])
-    d_row = [math.sumprod(w, d_logits) for w in model.parameters["W_R"]]  # d logits W_Rᵀ
-    if not run.layers:
-        d_x = [[0.0] * model.d_model for _ in run.ids]
-        d_x[run.pronoun] = d_row
-    else:
-        last = run.layers[-1]
-        d_out = [d_row if i == run.pronoun else [0.0] * model.d_model for i in last.rows]
-        for l in reversed(range(model.layers)):
-            d_x = layer_backward(model, l, run.layers[l], d_out, grads)
-            d_out = d_x  # the layer below computed every row
+    pointer = run.pointer
+    right = [j for j in pointer.candidates if run.ids[j] == model.index[model.people[label]]]
+    p = max(run.probabilities[label], 1e-300)
+    k = pointer.rows.index(run.pronoun)
+    d_A = [0.0] * len(run.ids)
+    for j in right:  # -log p, p = the mean over heads of their weights at the label's word(s)
+        d_A[j] = -weight / (model.heads * p)
+    d_x = [[0.0] * model.d_model for _ in run.ids]
+    l = model.layers - 1
+    for h, head in enumerate(pointer.heads):
+        d_S = [[0.0] * len(run.ids) for _ in pointer.rows]
+        d_S[k] = softmax_backward(head.weights[k], d_A, 1 / math.sqrt(model.d_head))
+        add_scores_backward(model, l, h, pointer.x, pointer.rows, head, d_S, grads, d_x)
+    for l in reversed(range(model.layers - 1)):
+        d_x = layer_backward(model, l, run.layers[l], d_x, grads)
     E, P = grads.direct["E"], grads.direct["P"]
     for i, (t, d) in enumerate(zip(run.ids, d_x)):  # x_i = E[t_i] + P[i]: both get d x_i
         add_into([E[t]], [d])
         add_into([P[i]], [d])
+
+
+def softmax_backward(A_row: list[float], dA_row: list[float], scale: float) -> list[float]:
+    """d scores of one row, through A = softmax(scale · scores): A_j (dA_j - Σ_k A_k dA_k) · scale."""
+    mean = math.sumprod(A_row, dA_row)
+    return [a * (g - mean) * scale for a, g in zip(A_row, dA_row)]
+
+
+def add_scores_backward(model: Model, l: int, h: int, x: Matrix, rows: list[int], head: HeadPass, d_S: Matrix,
+                        grads: Gradients, d_x: Matrix) -> None:
+    """Through S = Q Kᵀ (already scaled in ``d_S``), Q = x[rows] W_Q, K = x W_K: records dW_Q and
+    dW_K in ``grads`` and adds dx into ``d_x``."""
+    W_Q, W_K, _ = model.head(l, h)
+    d_Q = matrix_product(d_S, head.K)
+    d_K = transpose_times(d_S, head.Q)
+    prefix = f"layer{l}.head{h}."
+    grads.add_product(prefix + "W_Q", [x[i] for i in rows], d_Q)
+    grads.add_product(prefix + "W_K", x, d_K)
+    for k, row in zip(rows, times_transpose(d_Q, W_Q)):
+        add_into([d_x[k]], [row])
+    add_into(d_x, times_transpose(d_K, W_K))
 
 
 def layer_backward(model: Model, l: int, layer: LayerPass, d_out: Matrix, grads: Gradients) -> Matrix:
@@ -126,26 +152,16 @@ def layer_backward(model: Model, l: int, layer: LayerPass, d_out: Matrix, grads:
     W_O = model.parameters[f"layer{l}.W_O"]
     grads.add_product(f"layer{l}.W_O", layer.concat, d_out)
     d_concat = times_transpose(d_out, W_O)
-    queries = [x[i] for i in rows]
     scale = 1 / math.sqrt(model.d_head)
     for h, head in enumerate(layer.heads):
-        W_Q, W_K, W_V = model.head(l, h)
+        _, _, W_V = model.head(l, h)
+        assert W_V is not None
         start = h * model.d_head
         d_H = [row[start : start + model.d_head] for row in d_concat]
         d_A = times_transpose(d_H, head.V)
         d_V = transpose_times(head.weights, d_H)
-        d_S = [
-            [a * (g - math.sumprod(A_row, dA_row)) * scale for a, g in zip(A_row, dA_row)]
-            for A_row, dA_row in zip(head.weights, d_A)
-        ]  # through the softmax, and the 1/√d_k
-        d_Q = matrix_product(d_S, head.K)
-        d_K = transpose_times(d_S, head.Q)
-        prefix = f"layer{l}.head{h}."
-        grads.add_product(prefix + "W_Q", queries, d_Q)
-        grads.add_product(prefix + "W_K", x, d_K)
-        grads.add_product(prefix + "W_V", x, d_V)
-        for k, row in zip(rows, times_transpose(d_Q, W_Q)):
-            add_into([d_x[k]], [row])
-        add_into(d_x, times_transpose(d_K, W_K))
+        d_S = [softmax_backward(A_row, dA_row, scale) for A_row, dA_row in zip(head.weights, d_A)]
+        add_scores_backward(model, l, h, x, rows, head, d_S, grads, d_x)
+        grads.add_product(f"layer{l}.head{h}.W_V", x, d_V)
         add_into(d_x, times_transpose(d_V, W_V))
     return d_x

@@ -1,14 +1,24 @@
-"""A tiny Transformer that reads a puzzle sentence and says whom the pronoun means.
+"""A tiny Transformer that reads a puzzle sentence and says whom the pronoun means, by pointing.
 
     x_i      = E[token_i] + P[i]                                     token + position embedding
     layer    : x <- x + concat_h( softmax(Q_h K_hᵀ / √d_k) V_h ) W_O    Q_h = x W_Q,h, K_h = x W_K,h, V_h = x W_V,h
-    readout  : logits = x_pronoun W_R                                one score per person
-    p        = softmax(logits)
+    answer   : a_h = softmax over the people in the sentence of q_h(pronoun) · k_h(j) / √d_k
+               p(person) = the mean over heads of a_h at that person's word
 
 Rows are tokens, as everywhere in attention_py, and each head is the package's own
 ``attention()``. The ``x +`` of every layer is the *residual connection*: a layer adds what
 attention found to each token's vector instead of replacing it, so the token's own
 identity survives and gradients reach the early layers directly.
+
+The answer is an attention layer too (the last of ``layers``): the pronoun's query scores
+the keys of the people in the sentence, and the softmax of those scores *is* the answer,
+the way coreference models choose an antecedent among the candidate words, and pointer
+networks point at an input. This layer needs only W_Q and W_K: its weights are the output,
+so it has no values and no W_O. An earlier version read the answer off the pronoun's vector
+with a matrix (one score per person of the puzzle); it learned the training sentences just
+as well but, for most seeds, not the held-out ones: a matrix can learn "this reason never
+points at the nurse", which is true of the training sentences and false of the rule
+(bench/README.md, "Training", has the numbers).
 
 Why learned positions, not sinusoids. Attention itself ignores order: shuffle the tokens
 and every token gets the same answer. The position vector P[i] added to each token is what
@@ -18,9 +28,9 @@ per position costs only a dozen rows, and the model can shape them for the task 
 "second place" easy for a query to find). Sinusoidal positions matter when sentences can be
 longer than any seen in training; that never happens here.
 
-The last layer only needs the pronoun's row to answer, so ``forward`` computes the queries
-of that layer for the pronoun alone when asked for just the answer; ``read`` computes every
-row of every layer, for display.
+The answer only needs the pronoun's query, so ``forward`` computes that layer for the
+pronoun alone when asked for just the answer; ``read`` computes every row of every layer,
+for display.
 """
 
 from __future__ import annotations
@@ -28,13 +38,16 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..attention import attention
 from ..linalg import matrix_product
 from ..rng import glorot_uniform, uniform_matrix
 from ..softmax import stable_softmax
 from .puzzle import Puzzle, Sentence
+
+if TYPE_CHECKING:
+    from .ablation import Ablation
 
 Matrix = list[list[float]]
 
@@ -46,7 +59,8 @@ class Model:
 
     Names: ``E`` (vocabulary x d_model), ``P`` (max_length x d_model), for each layer l and
     head h ``layer{l}.head{h}.W_Q`` / ``.W_K`` / ``.W_V`` (d_model x d_head) and
-    ``layer{l}.W_O`` (d_model x d_model), and ``W_R`` (d_model x number of people).
+    ``layer{l}.W_O`` (d_model x d_model); the last layer, which answers by pointing, has
+    only ``W_Q`` and ``W_K``.
     """
 
     def __init__(
@@ -62,12 +76,15 @@ class Model:
     ) -> None:
         if d_model % heads:
             raise ValueError(f"d_model={d_model} must be divisible by heads={heads}")
+        if layers < 1:
+            raise ValueError(f"the model needs at least one layer (the last one answers), got layers={layers}")
         self.vocabulary = tuple(vocabulary)
         self.people = tuple(people)
         self.max_length = max_length
         self.d_model, self.layers, self.heads = d_model, layers, heads
         self.d_head = d_model // heads
         self.index = {token: i for i, token in enumerate(self.vocabulary)}
+        self._people_ids = frozenset(self.index[p] for p in self.people if p in self.index)
         self.parameters = parameters
         expected = dict(self.shapes())
         if list(parameters) != list(expected):
@@ -84,17 +101,23 @@ class Model:
         d = self.d_model
         shapes = [("E", (len(self.vocabulary), d)), ("P", (self.max_length, d))]
         for l in range(self.layers):
+            answers = l == self.layers - 1  # the pointing layer: its weights are the answer
             for h in range(self.heads):
-                for w in ("W_Q", "W_K", "W_V"):
+                for w in ("W_Q", "W_K") if answers else ("W_Q", "W_K", "W_V"):
                     shapes.append((f"layer{l}.head{h}.{w}", (d, self.d_head)))
-            shapes.append((f"layer{l}.W_O", (d, d)))
-        shapes.append(("W_R", (d, len(self.people))))
+            if not answers:
+                shapes.append((f"layer{l}.W_O", (d, d)))
         return shapes
 
-    def head(self, layer: int, head: int) -> tuple[Matrix, Matrix, Matrix]:
-        """(W_Q, W_K, W_V) of one head."""
+    def head(self, layer: int, head: int) -> tuple[Matrix, Matrix, Matrix | None]:
+        """(W_Q, W_K, W_V) of one head; W_V is None in the last layer, which answers by pointing."""
         p, prefix = self.parameters, f"layer{layer}.head{head}."
-        return p[prefix + "W_Q"], p[prefix + "W_K"], p[prefix + "W_V"]
+        return p[prefix + "W_Q"], p[prefix + "W_K"], p.get(prefix + "W_V")
+
+    def candidates(self, ids: list[int]) -> list[int]:
+        """The token indices the answer may point at: the words that are people."""
+        people = self._people_ids
+        return [j for j, t in enumerate(ids) if t in people]
 
     @property
     def settings(self) -> dict[str, int]:
@@ -160,48 +183,81 @@ class Model:
         except KeyError as error:
             raise ValueError(f"{error.args[0]!r} is not in the model's vocabulary") from None
 
-    def forward(self, sentence: Sentence, *, every_row: bool = False) -> Pass:
+    def forward(self, sentence: Sentence, *, every_row: bool = False, ablation: Ablation | None = None) -> Pass:
         """Run the model on one sentence, keeping what the backward pass needs.
 
-        Unless ``every_row``, the last layer computes only the pronoun's row (all the readout reads).
+        Unless ``every_row``, the last layer computes only the pronoun's row (all the answer reads).
+        ``ablation`` switches paths off (attention_py/learning/ablation.py; not for training).
         """
         if len(sentence.tokens) > self.max_length:
             raise ValueError(f"the sentence has {len(sentence.tokens)} tokens; this model reads at most {self.max_length}")
         ids = self.tokens_of(sentence.tokens)
+        candidates = self.candidates(ids)
+        if not candidates:
+            raise ValueError("the sentence names none of the model's people: there is nobody to point at")
         E, P = self.parameters["E"], self.parameters["P"]
         x = [[e + p for e, p in zip(E[t], P[i])] for i, t in enumerate(ids)]  # token + position
         everyone = list(range(len(ids)))
         layers = []
-        for l in range(self.layers):
-            last = l == self.layers - 1
-            rows = everyone if every_row or not last else [sentence.pronoun]
-            layer = self.layer_forward(l, x, rows)
+        for l in range(self.layers - 1):
+            if ablation is None:
+                layer = self.layer_forward(l, x, everyone)
+            else:
+                layer = self.layer_forward(l, x, everyone, ablation.allowed(l, sentence, everyone))
+                layer.output = [out if keep else list(old) for out, old, keep
+                                in zip(layer.output, x, ablation.kept(l, sentence))]
             layers.append(layer)
             x = layer.output
-        pronoun_row = x[layers[-1].rows.index(sentence.pronoun)] if layers else x[sentence.pronoun]
-        logits = [math.sumprod(pronoun_row, column) for column in zip(*self.parameters["W_R"])]
-        return Pass(ids, sentence.pronoun, layers, pronoun_row, logits, stable_softmax(logits))
+        rows = everyone if every_row else [sentence.pronoun]
+        blocked = None if ablation is None else ablation.allowed(self.layers - 1, sentence, rows)
+        pointer = self.pointer_forward(x, rows, candidates, blocked)
+        weights = [sum(head.weights[rows.index(sentence.pronoun)][j] for head in pointer.heads) / self.heads
+                   for j in range(len(ids))]  # the pronoun's weights, averaged over heads
+        probabilities = [0.0] * len(self.people)
+        person_of = {self.index[p]: k for k, p in enumerate(self.people) if p in self.index}
+        for j in candidates:
+            probabilities[person_of[ids[j]]] += weights[j]
+        return Pass(ids, sentence.pronoun, layers, pointer, probabilities)
 
-    def layer_forward(self, l: int, x: Matrix, rows: list[int]) -> LayerPass:
-        """x + concat_h(attention of head h) W_O, for the query rows ``rows`` of x."""
+    def layer_forward(self, l: int, x: Matrix, rows: list[int], allowed: list[list[bool]] | None = None) -> LayerPass:
+        """x + concat_h(attention of head h) W_O, for the query rows ``rows`` of x (each allowed
+        to look at every key, or where ``allowed`` says)."""
         queries = [x[i] for i in rows]
         heads = []
         for h in range(self.heads):
             W_Q, W_K, W_V = self.head(l, h)
+            assert W_V is not None, "the last layer answers by pointing (pointer_forward)"
             Q = matrix_product(queries, W_Q)
             K = matrix_product(x, W_K)
             V = matrix_product(x, W_V)
-            out, weights, _ = attention(Q, K, V, scale=1 / math.sqrt(self.d_head))
+            out, weights, _ = attention(Q, K, V, scale=1 / math.sqrt(self.d_head), allowed=allowed)
             heads.append(HeadPass(Q, K, V, weights, out))
         concat = [[v for head in heads for v in head.output[r]] for r in range(len(rows))]  # heads side by side
         update = matrix_product(concat, self.parameters[f"layer{l}.W_O"])
         output = [[a + b for a, b in zip(x[i], u)] for i, u in zip(rows, update)]  # the residual connection
         return LayerPass(x, rows, heads, concat, output)
 
+    def pointer_forward(self, x: Matrix, rows: list[int], candidates: list[int],
+                        blocked: list[list[bool]] | None = None) -> PointerPass:
+        """The last layer: each head's attention from the query rows ``rows`` of x, allowed to
+        look only at the ``candidates`` (the people in the sentence; and only where ``blocked``
+        allows, for an ablation). Its weights are the answer."""
+        l = self.layers - 1
+        allowed = [[j in candidates and (blocked is None or blocked[r][j]) for j in range(len(x))]
+                   for r in range(len(rows))]
+        heads = []
+        for h in range(self.heads):
+            W_Q, W_K, _ = self.head(l, h)
+            Q = matrix_product([x[i] for i in rows], W_Q)
+            K = matrix_product(x, W_K)
+            _, weights, _ = attention(Q, K, K, scale=1 / math.sqrt(self.d_head), allowed=allowed)
+            heads.append(HeadPass(Q, K, [], weights, []))
+        return PointerPass(x, rows, candidates, heads)
+
     def read(self, sentence: Sentence) -> Reading:
         """The model's answer for ``sentence`` and every layer's attention weights (all rows)."""
         run = self.forward(sentence, every_row=True)
-        attention_maps = [[head.weights for head in layer.heads] for layer in run.layers]
+        attention_maps = [[head.weights for head in layer.heads] for layer in [*run.layers, run.pointer]]
         best = max(range(len(run.probabilities)), key=run.probabilities.__getitem__)
         return Reading(run.probabilities, best, attention_maps)
 
@@ -234,21 +290,29 @@ class LayerPass:
 
 
 @dataclass
+class PointerPass:
+    x: Matrix  # the last layer's input, every token
+    rows: list[int]  # the query rows computed
+    candidates: list[int]  # the token indices it may point at (the people)
+    heads: list[HeadPass]  # Q, K and weights of each head (no values: the weights are the answer)
+
+
+@dataclass
 class Pass:
     ids: list[int]
     pronoun: int
-    layers: list[LayerPass]
-    pronoun_row: list[float]
-    logits: list[float]
-    probabilities: list[float]
+    layers: list[LayerPass]  # every layer but the last
+    pointer: PointerPass  # the last layer
+    probabilities: list[float]  # one per person of the puzzle: the attention the pronoun gives them
 
 
 @dataclass
 class Reading:
     """What ``Model.read`` returns.
 
-    ``probabilities`` has one entry per person of the puzzle; ``prediction`` is the index of
-    the largest; ``attention[layer][head][query][key]`` are the attention weights.
+    ``probabilities`` has one entry per person of the puzzle (0 for a person not in the
+    sentence); ``prediction`` is the index of the largest; ``attention[layer][head][query][key]``
+    are the attention weights (the last layer's: over the people in the sentence only).
     """
 
     probabilities: list[float]

@@ -1,6 +1,6 @@
 """The hand-derived gradients of attention_py.learning against finite differences, for every
 entry of every parameter (embeddings, positions, each head's W_Q/W_K/W_V, each layer's W_O,
-the readout), with one and two layers and one and two heads. Standard library only: this
+the pointing layer's W_Q/W_K), with one, two and three layers and one and two heads. Standard library only: this
 file runs inside Pyodide too."""
 
 import math
@@ -38,7 +38,7 @@ def finite_difference_check(model, batch):
     return worst, largest, grads
 
 
-@pytest.mark.parametrize("layers,heads", [(1, 1), (1, 2), (2, 1), (2, 2)])
+@pytest.mark.parametrize("layers,heads", [(1, 1), (1, 2), (2, 1), (2, 2), (3, 1)])
 def test_every_gradient_matches_finite_differences(layers, heads):
     puzzle = Puzzle.from_dict(SMALL)
     model = Model.initial(puzzle, seed=7, d_model=4, layers=layers, heads=heads)
@@ -54,8 +54,8 @@ def test_every_gradient_matches_finite_differences(layers, heads):
 
 
 def test_the_gradient_of_a_layer_is_checked_row_by_row_with_every_query():
-    """Training computes the last layer for the pronoun's row only; a forward pass with every
-    row gives the same answer, so the shortcut changes nothing."""
+    """Training computes the last (pointing) layer for the pronoun's row only; a forward pass
+    with every row gives the same answer, so the shortcut changes nothing."""
     puzzle = Puzzle.from_dict(SMALL)
     model = Model.initial(puzzle, seed=1, d_model=4, layers=2, heads=2)
     for s in puzzle.sentences()[:10]:
@@ -84,3 +84,19 @@ def test_zeros_like_has_every_parameter_shape():
     assert list(zeros) == list(model.parameters)
     for name, W in model.parameters.items():
         assert [len(r) for r in zeros[name]] == [len(r) for r in W]
+
+
+def test_the_answer_is_the_pronouns_last_attention_over_the_people_in_the_sentence():
+    puzzle = Puzzle.from_dict(SMALL)
+    model = Model.initial(puzzle, seed=3, d_model=4, layers=2, heads=2)
+    s = puzzle.sentence("teacher", "yelled at", "student", "was rude")
+    reading = model.read(s)
+    last = reading.attention[-1]
+    mean = [sum(head[s.pronoun][j] for head in last) / 2 for j in range(len(s.tokens))]
+    assert reading.probabilities[0] == pytest.approx(mean[s.people[0]])
+    assert reading.probabilities[1] == pytest.approx(mean[s.people[1]])
+    assert reading.probabilities[2] == 0.0  # the nurse is not in the sentence
+    assert math.fsum(reading.probabilities) == pytest.approx(1.0)
+    others = [j for j in range(len(s.tokens)) if j not in s.people]
+    assert all(head[i][j] == 0.0 for head in last for i in range(len(s.tokens)) for j in others)
+    assert "layer1.W_O" not in model.parameters and "layer1.head0.W_V" not in model.parameters

@@ -20,12 +20,13 @@ H = 1e-30
 
 
 def np_loss(params, model, batch):
-    """The model's mean cross-entropy, written again with numpy's matrices (every row, every layer)."""
+    """The model's mean cross-entropy, written again with numpy's matrices (every row, every
+    layer): the last layer's attention from the pronoun, over the people only, is the answer."""
     total = 0
     for s in batch:
         ids = [model.index[t] for t in s.tokens]
         x = params["E"][ids] + params["P"][: len(ids)]
-        for l in range(model.layers):
+        for l in range(model.layers - 1):
             heads = []
             for h in range(model.heads):
                 q, k, v = (x @ params[f"layer{l}.head{h}.{w}"] for w in ("W_Q", "W_K", "W_V"))
@@ -33,13 +34,19 @@ def np_loss(params, model, batch):
                 e = np.exp(scores - scores.real.max(axis=1, keepdims=True))
                 heads.append((e / e.sum(axis=1, keepdims=True)) @ v)
             x = x + np.concatenate(heads, axis=1) @ params[f"layer{l}.W_O"]
-        logits = x[s.pronoun] @ params["W_R"]
-        shifted = logits - logits.real.max()
-        total = total - (shifted[s.label] - np.log(np.exp(shifted).sum()))
+        people = list(s.people)  # the candidates: the two people's words
+        p = 0
+        for h in range(model.heads):
+            last = model.layers - 1
+            q = x[s.pronoun] @ params[f"layer{last}.head{h}.W_Q"]
+            scores = (x[people] @ params[f"layer{last}.head{h}.W_K"]) @ q / np.sqrt(model.d_head)
+            e = np.exp(scores - scores.real.max())
+            p = p + (e / e.sum())[people.index(s.people[0] if s.points_at == "actor" else s.people[1])]
+        total = total - np.log(p / model.heads)
     return total / len(batch)
 
 
-@pytest.mark.parametrize("layers,heads", [(1, 1), (2, 1), (2, 2)])
+@pytest.mark.parametrize("layers,heads", [(1, 1), (2, 1), (2, 2), (3, 2)])
 def test_gradients_agree_with_numpy_complex_step(layers, heads):
     puzzle = Puzzle.from_dict(PUZZLE)
     model = Model.initial(puzzle, seed=11, d_model=6, layers=layers, heads=heads)

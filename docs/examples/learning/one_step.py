@@ -1,27 +1,31 @@
 import math
 from attention_py.learning import loss_and_gradients
 
-def pronoun_row(model, layer):
-    """How the pronoun shares its attention in one layer (1 or 2)."""
-    row = model.read(s).attention[layer - 1][0][s.pronoun]
-    return "  ".join(f"{t} {w:.2f}" for t, w in zip(s.tokens, row))
+def p_right(m):
+    return m.read(s).probabilities[s.label]
 
-def p_right(model):
-    return model.read(s).probabilities[s.label]
+loss, correct, grads = loss_and_gradients(model, [s])  # one sentence, every gradient
+print(f"before: p(teacher) = {p_right(model):.3f}, loss = {loss:.3f}")
 
-print(f"before: p(teacher) = {p_right(model):.3f}, loss = {-math.log(p_right(model)):.3f}")
-print("  layer 2:", pronoun_row(model, 2))
+def size(names):
+    return math.sqrt(sum(g * g for name in names for row in grads[name] for g in row))
 
-loss, correct, grads = loss_and_gradients(model, [s])   # one sentence, every gradient
-for name in ("W_Q", "W_K", "W_V"):                      # how hard each matrix of layer 2 is pushed
-    size = math.sqrt(sum(g * g for row in grads[f"layer1.head0.{name}"] for g in row))
-    print(f"  layer 2, size of the gradient of {name}: {size:.3f}")
+groups = {"embeddings E and P": ["E", "P"],
+          "layer 1 (W_Q, W_K, W_V, W_O)": [n for n in grads if n.startswith("layer0.")],
+          "layer 2 W_Q": ["layer1.head0.W_Q"],
+          "layer 2 W_K": ["layer1.head0.W_K"]}
+for label, names in groups.items():
+    print(f"  size of the gradient, {label:<29} {size(names):.3f}")
 
-step = 0.05
-for name, W in model.parameters.items():        # one plain step against the gradient
-    for row, grad_row in zip(W, grads[name]):
-        for j, g in enumerate(grad_row):
-            row[j] -= step * g
+def stepped(names, step=0.05):
+    """A copy of the model after one plain step against the gradient, for these matrices only."""
+    m = model.copy()
+    for name in names:
+        for row, grad_row in zip(m.parameters[name], grads[name]):
+            for j, g in enumerate(grad_row):
+                row[j] -= step * g
+    return m
 
-print(f"after:  p(teacher) = {p_right(model):.3f}, loss = {-math.log(p_right(model)):.3f}")
-print("  layer 2:", pronoun_row(model, 2))
+print(f"after a step of layer 2's W_Q and W_K only: p(teacher) = {p_right(stepped(groups['layer 2 W_Q'] + groups['layer 2 W_K'])):.3f}")
+print(f"after a step of layer 1 only:               p(teacher) = {p_right(stepped(groups['layer 1 (W_Q, W_K, W_V, W_O)'])):.3f}")
+print(f"after a step of every matrix:               p(teacher) = {p_right(stepped(list(grads))):.3f}")

@@ -9,13 +9,20 @@ puzzle = Puzzle.from_dict({
     "reasons": {"actor": ["was angry", "was impatient", "was tired", "was stressed", "was grumpy"],
                 "patient": ["was rude", "was late", "was noisy", "was lazy", "was careless"]},
 })
-train, held_out = puzzle.split(seed=0)
-print(len(puzzle.sentences()), "sentences:", len(train), "for training,", len(held_out), "held out")
+train, validation, test = puzzle.split(seed=0)
+print(len(puzzle.sentences()), "sentences:", len(train), "for training,", len(validation), "for validation,",
+      len(test), "for the test")
+example = test[0]  # a test sentence: its reason never points at its referent in training
+print("a test sentence:", example.text, "->", example.referent)
+print(f"  training sentences where '{example.reason}' points at the {example.referent}:",
+      sum(t.reason == example.reason and t.referent == example.referent for t in train))
+print(f"  training sentences with '{example.reason}' and the {example.referent} in them:",
+      sum(t.reason == example.reason and example.referent in t.tokens for t in train))
 
 s = puzzle.sentence("teacher", "yelled at", "student", "was angry")
-model = Model.initial(puzzle, seed=0)  # random weights: nothing learned yet
+model = Model.initial(puzzle, seed=1)  # random weights: nothing learned yet
 reading = model.read(s)
 print(s.text)
 for person, p in zip(puzzle.people, reading.probabilities):
-    print(f"  {person:<10} {p:.3f}")
+    print(f"  {person:<10} {p:.3f}")  # 0 for the people who are not in the sentence
 print("answer:", puzzle.people[reading.prediction], "  right answer:", s.referent)
