@@ -24,6 +24,7 @@ figures.css), and no event handler (``on*``) or URL attribute (``href``, ``src``
 from __future__ import annotations
 
 import argparse
+import contextlib
 import itertools
 import json
 import re
@@ -142,6 +143,24 @@ def languages() -> list[str]:
     return sorted(path.stem for path in STRINGS_DIR.glob("*.yml"))
 
 
+@contextlib.contextmanager
+def _untrained(lang: str) -> Iterator[None]:
+    """The resource training/<lang> as if the build had stopped at step 0 (the built model
+    may answer every test sentence right, so its figures would never list a mistake)."""
+    from attention_py.resources import provide, resource
+
+    key = f"training/{lang}"
+    full = resource(key)
+    first = full["checkpoints"][:1]
+    cut = {**full, "checkpoints": first, "model": first[0]["model"], "steps": 0, "history": full["history"][:1]}
+    cut.pop("mistakes", None)  # the reader scores the test sentences itself
+    provide(key, cut)
+    try:
+        yield
+    finally:
+        provide(key, full)
+
+
 def collect() -> tuple[dict[str, Any], list[str]]:
     """(the allow-list the figures need, breaches of the fixed rules)."""
     from attention_py.figures import FIGURES
@@ -156,6 +175,9 @@ def collect() -> tuple[dict[str, Any], list[str]]:
             for state in shapes[name]:
                 html = figure.render(state, lang=lang, strings=strings, instance="figure-1")
                 _collect_markup(html, names, problems, f"{name} {lang} {json.dumps(state)}")
+        with _untrained(lang):  # a model that still makes mistakes: the reader lists them
+            html = FIGURES["trained_reader"].render(None, lang=lang, strings=strings, instance="figure-1")
+            _collect_markup(html, names, problems, f"trained_reader {lang}, untrained")
     allowlist = {
         "note": NOTE,
         "style": STYLE_PATTERN,

@@ -123,8 +123,8 @@ def test_reader_bars_probabilities_verdict_and_mistakes_are_the_models(lang):
         assert f"{num(100 * reading.probabilities[reading.prediction], 1)}%" in readout
         verdict = strings(lang)["trained_reader"]["right"]
         assert (verdict in readout) == (reading.prediction == s.label)
-    _, held_out = p.split(seed=data(lang)["settings"].get("split_seed", 0))
-    wrong = [s for s in held_out if final.predict(s) != s.label]
+    test = p.split(seed=data(lang)["settings"].get("split_seed", 0)).test
+    wrong = [s for s in test if final.predict(s) != s.label]
     root = draw("trained_reader", None, lang)
     listed = [b.text for ul in root.by_class("apy-mistakes") for b in ul.iter() if b.tag == "button"]
     assert listed == [s.text for s in wrong[:6]]
@@ -184,7 +184,7 @@ def test_default_states_round_trip_through_json():
 
 
 def test_trainer_work_in_small_pieces_gives_runs_history_and_model():
-    """train_live trains with Trainer.work (steps and held-out scores cut into short pieces);
+    """train_live trains with Trainer.work (steps and validation/test scores cut into short pieces);
     that must be the same training as Trainer.run."""
     from attention_py.learning import Trainer
 
@@ -195,9 +195,9 @@ def test_trainer_work_in_small_pieces_gives_runs_history_and_model():
     assert pieces.history == [] and pieces.scoring
     calls = 0
     while pieces.step < 7 or pieces.scoring:
-        pieces.work(7, 0.0)  # one piece per call: a step or one held-out sentence
+        pieces.work(7, 0.0)  # one piece per call: a step or one scored sentence
         calls += 1
-    assert calls > 3 * len(pieces.held_out)  # the scoring was cut into pieces
+    assert calls > 3 * (len(pieces.validation) + len(pieces.test))  # the scoring was cut into pieces
     assert pieces.history == whole.history and pieces.step == whole.step == 7
     assert pieces.model.parameters == whole.model.parameters
 
@@ -207,11 +207,11 @@ def test_the_readers_mistakes_are_the_final_models_own():
         d = data(lang)
         final = Model.from_dict(d["model"])
         p = Puzzle.from_dict(d["puzzle"])
-        held_out = p.split(seed=d["settings"]["split_seed"])[1]
-        wrong = [s.text for s in held_out if final.predict(s) != s.label]
+        test = p.split(seed=d["settings"]["split_seed"]).test
+        wrong = [s.text for s in test if final.predict(s) != s.label]
         assert [s.text for s in L.final_mistakes(lang)] == wrong
-        assert L.held_out_size(lang) == d["held_out_size"] == len(held_out)
-        assert 1 - len(wrong) / len(held_out) == d["history"][-1]["held_out_accuracy"]
+        assert L.test_size(lang) == d["test_size"] == len(test)
+        assert 1 - len(wrong) / len(test) == d["history"][-1]["test_accuracy"]
 
 
 @pytest.mark.parametrize("lang", LANGS)
