@@ -110,10 +110,12 @@ def backward(model: Model, run: Pass, label: int, grads: Gradients, weight: floa
         d_A[j] = -weight / (model.heads * p)
     d_x = [[0.0] * model.d_model for _ in run.ids]
     l = model.layers - 1
+    people = pointer.candidates  # the only keys the last layer scores
     for h, head in enumerate(pointer.heads):
-        d_S = [[0.0] * len(run.ids) for _ in pointer.rows]
-        d_S[k] = softmax_backward(head.weights[k], d_A, 1 / math.sqrt(model.d_head))
-        add_scores_backward(model, l, h, pointer.x, pointer.rows, head, d_S, grads, d_x)
+        d_S = [[0.0] * len(people) for _ in pointer.rows]
+        d_S[k] = softmax_backward([head.weights[k][j] for j in people], [d_A[j] for j in people],
+                                  1 / math.sqrt(model.d_head))
+        add_scores_backward(model, l, h, pointer.x, pointer.rows, head, d_S, grads, d_x, keys=people)
     for l in reversed(range(model.layers - 1)):
         d_x = layer_backward(model, l, run.layers[l], d_x, grads)
     E, P = grads.direct["E"], grads.direct["P"]
@@ -129,18 +131,20 @@ def softmax_backward(A_row: list[float], dA_row: list[float], scale: float) -> l
 
 
 def add_scores_backward(model: Model, l: int, h: int, x: Matrix, rows: list[int], head: HeadPass, d_S: Matrix,
-                        grads: Gradients, d_x: Matrix) -> None:
-    """Through S = Q Kᵀ (already scaled in ``d_S``), Q = x[rows] W_Q, K = x W_K: records dW_Q and
-    dW_K in ``grads`` and adds dx into ``d_x``."""
+                        grads: Gradients, d_x: Matrix, keys: list[int] | None = None) -> None:
+    """Through S = Q Kᵀ (already scaled in ``d_S``), Q = x[rows] W_Q, K = x[keys] W_K (every row
+    of x unless ``keys``): records dW_Q and dW_K in ``grads`` and adds dx into ``d_x``."""
     W_Q, W_K, _ = model.head(l, h)
+    keys = list(range(len(x))) if keys is None else keys
     d_Q = matrix_product(d_S, head.K)
     d_K = transpose_times(d_S, head.Q)
     prefix = f"layer{l}.head{h}."
     grads.add_product(prefix + "W_Q", [x[i] for i in rows], d_Q)
-    grads.add_product(prefix + "W_K", x, d_K)
-    for k, row in zip(rows, times_transpose(d_Q, W_Q)):
-        add_into([d_x[k]], [row])
-    add_into(d_x, times_transpose(d_K, W_K))
+    grads.add_product(prefix + "W_K", [x[j] for j in keys], d_K)
+    for i, row in zip(rows, times_transpose(d_Q, W_Q)):
+        add_into([d_x[i]], [row])
+    for j, row in zip(keys, times_transpose(d_K, W_K)):
+        add_into([d_x[j]], [row])
 
 
 def layer_backward(model: Model, l: int, layer: LayerPass, d_out: Matrix, grads: Gradients) -> Matrix:

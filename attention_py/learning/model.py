@@ -243,14 +243,22 @@ class Model:
         look only at the ``candidates`` (the people in the sentence; and only where ``blocked``
         allows, for an ablation). Its weights are the answer."""
         l = self.layers - 1
-        allowed = [[j in candidates and (blocked is None or blocked[r][j]) for j in range(len(x))]
-                   for r in range(len(rows))]
+        scale = 1 / math.sqrt(self.d_head)
         heads = []
         for h in range(self.heads):
             W_Q, W_K, _ = self.head(l, h)
             Q = matrix_product([x[i] for i in rows], W_Q)
-            K = matrix_product(x, W_K)
-            _, weights, _ = attention(Q, K, K, scale=1 / math.sqrt(self.d_head), allowed=allowed)
+            K = matrix_product([x[j] for j in candidates], W_K)  # only the people's keys are ever scored
+            weights = []
+            for r, q in enumerate(Q):
+                keep = None if blocked is None else [blocked[r][j] for j in candidates]
+                if keep is not None and not any(keep):
+                    raise ValueError("the ablation leaves the last layer no person to point at")
+                shares = stable_softmax([scale * math.sumprod(q, k) for k in K], keep)
+                row = [0.0] * len(x)  # every other word gets weight 0: it may not be pointed at
+                for j, share in zip(candidates, shares):
+                    row[j] = share
+                weights.append(row)
             heads.append(HeadPass(Q, K, [], weights, []))
         return PointerPass(x, rows, candidates, heads)
 
@@ -294,7 +302,7 @@ class PointerPass:
     x: Matrix  # the last layer's input, every token
     rows: list[int]  # the query rows computed
     candidates: list[int]  # the token indices it may point at (the people)
-    heads: list[HeadPass]  # Q, K and weights of each head (no values: the weights are the answer)
+    heads: list[HeadPass]  # Q, the candidates' K, and weights of each head (no values: the weights are the answer)
 
 
 @dataclass

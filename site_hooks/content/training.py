@@ -49,7 +49,7 @@ SETTINGS: dict[str, Any] = {
     "seed": 0,
     "steps": 120,  # past the first 95% held-out (70-80 steps), so the final model is settled
     "checkpoint_every": 20,
-    "eval_every": 10,
+    "eval_every": 20,
     "checkpoint_digits": 4,  # the replayed checkpoints, 4 significant digits: a third of the bytes
 }
 """Keyword arguments of ``train_with_checkpoints`` for the build (its other settings: DEFAULTS)."""
