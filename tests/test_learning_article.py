@@ -120,6 +120,21 @@ def test_en_the_pronoun_reads_the_reason_and_the_first_person_is_a_second_path()
     assert both["actor"] >= KEPT and both["patient"] <= LOST, both
 
 
+def test_en_the_pronoun_reads_the_reason_only_when_it_points_at_the_one_acted_upon():
+    """en: the pronoun's average layer-1 attention to the reason's words, per group, as quoted."""
+    _, model, test = trained("en")
+
+    def share(group: str) -> float:
+        chosen = [s for s in test if s.points_at == group]
+        rows = [model.read(s).attention[0][0][s.pronoun] for s in chosen]
+        return sum(sum(row[s.pronoun + 1:]) for row, s in zip(rows, chosen)) / len(chosen)
+
+    patient, actor = share("patient"), share("actor")
+    assert patient > 0.9 and actor < 0.1
+    assert (f"patient group it gives the reason's words {100 * patient:.0f}% of its layer-1 attention on average, "
+            f"with one of the actor group only {100 * actor:.0f}%") in prose("en")
+
+
 def test_he_only_the_pronoun_reads_the_reason():
     """he: cut the pronoun's path and the patient group falls to 0%; let only the pronoun read
     the reason and both groups stay right."""
