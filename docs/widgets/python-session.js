@@ -238,6 +238,9 @@ export class PythonSession extends EventTarget {
       performance.mark("python:ready");
       this.setState("ready");
       this.pump();
+    } else if (type === "kept") {
+      // The memory image this Python was restored from is now kept for the next visit.
+      if (this.info) this.info.imageKept = true;
     } else if (type === "failed") {
       this.fail(message.error);
     } else if (type === "fatal") {

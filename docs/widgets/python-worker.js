@@ -46,10 +46,14 @@ let ready = null; // promise of boot(), set by the "start" message
 let fatal = null; // message of the fatal error Pyodide suffered, once it has
 let snapshotUnwanted = ""; // the page's connection rule said why not to use the snapshot
 let afterReady = null; // what boot() leaves to do once "ready" is posted
+let restoredFromKept = null; // the image's URL when Python was restored from the kept copy
 const steps = {}; // how long steps of the boot took (ms), reported with "ready"
 
 const post = (message) => self.postMessage(message);
 const plainFetch = self.fetch.bind(self); // not counted by the progress bar (see below)
+// Taken before any reader code runs (reader code may replace the globals, not these).
+const cacheStorage = self.caches || null;
+const digestOf = self.crypto?.subtle ? crypto.subtle.digest.bind(crypto.subtle) : null; // secure contexts only, as caches
 
 // Code that closes this worker (`import js; js.close()`) would leave the page waiting for
 // answers that never come: say so first, so the page replaces the worker at once.
@@ -85,10 +89,13 @@ async function handle(message) {
     try {
       post({ id, type: "ready", value: await ready });
     } catch (error) {
+      forgetKeptImage();
       post({ id, type: "failed", error: describe(error) });
     }
     // Housekeeping that must not delay "ready" (keeping the image for the next visit).
-    afterReady?.().catch((error) => console.info(`attention_py: the Python memory image was not kept (${describe(error)})`));
+    afterReady?.()
+      .then((kept) => kept && post({ type: "kept" }))
+      .catch((error) => console.info(`attention_py: the Python memory image was not kept (${describe(error)})`));
     afterReady = null;
     return;
   }
@@ -114,6 +121,7 @@ async function handle(message) {
   output = null;
   if (diedFrom(thrown)) {
     out.mute(); // whatever Pyodide dumped while dying
+    forgetKeptImage();
     post({ id, type: "fatal", error: fatal });
     return;
   }
@@ -157,6 +165,12 @@ function diedFrom(error) {
   }
   if (dead) fatal = describe(error || "Pyodide stopped working");
   return dead;
+}
+
+/** A Python restored from the kept image died: the next start inflates the build's copy again. */
+function forgetKeptImage() {
+  if (restoredFromKept) forgetImage(restoredFromKept).catch(() => {});
+  restoredFromKept = null;
 }
 
 /** A message that escaped handle(): the request still gets an answer. */
@@ -296,8 +310,10 @@ async function boot() {
         pyodide = await restore(loadPyodide, snapshot);
         how = "snapshot";
         imageFrom = snapshot.from;
-        if (snapshot.from === "network") {
-          const bytes = await snapshot.image;
+        if (snapshot.from === "cache") restoredFromKept = snapshot.url;
+        if (snapshot.pristine) {
+          const bytes = snapshot.pristine;
+          snapshot.pristine = null;
           afterReady = () => keepImage(snapshot.url, bytes);
         }
       } catch (error) {
@@ -391,11 +407,12 @@ function snapshotToRestore(manifest, adjustTotal) {
   if (typeof DecompressionStream !== "function") throw new Error("this browser has no DecompressionStream");
   const url = new URL(`../snapshot/${manifest.snapshot}`, WHEELS_DIR);
   const expected = manifest.snapshot_memory || 0;
-  const snapshot = { name: manifest.snapshot, url, bytes: manifest.snapshot_bytes || 0, from: null, image: null };
+  const digest = manifest.snapshot_sha256 || "";
+  const snapshot = { name: manifest.snapshot, url, digest, bytes: manifest.snapshot_bytes || 0, from: null, image: null, pristine: null };
   snapshot.image = (async () => {
     const started = performance.now();
     // A reader who was here before: the image as the last visit inflated it (see keepImage).
-    const kept = expected ? await keptImage(url, expected) : null;
+    const kept = expected && digest ? await keptImage(url, expected, digest) : null;
     if (kept) {
       snapshot.from = "cache";
       adjustTotal(-snapshot.bytes);
@@ -406,6 +423,9 @@ function snapshotToRestore(manifest, adjustTotal) {
     const response = await fetch(url);
     if (!response.ok) throw new Error(`${url.pathname}: HTTP ${response.status}`);
     const bytes = await readImage(response.body, expected, url.pathname);
+    // Pyodide restores in place: the buffer it is given is not the image afterwards. What is
+    // kept for the next visit is this copy, as it arrived (its digest is checked then).
+    if (digest && cacheStorage) snapshot.pristine = bytes.slice();
     snapshot.from = "network";
     steps.inflate = performance.now() - started;
     steps.image = performance.now() - steps.t0;
@@ -419,19 +439,22 @@ function snapshotToRestore(manifest, adjustTotal) {
 // on the next visit reading its 31 MB from there takes about a third of the time of
 // inflating the 6.7 MB gzip again (docs/widgets/README.md, "The memory snapshot"). One image
 // per site: keeping a new one deletes the others. Its key is the gzip's URL (a digest name)
-// with "?inflated"; its length is checked against the manifest, the rest as for any image.
+// with "?inflated". Code in the page can rewrite Cache Storage (through `js`, or a nested
+// worker), so a kept image is used only when its SHA-256 is the one the build recorded in
+// the manifest, and it is deleted when it is not, or when a Python restored from it fails.
 const IMAGE_CACHE = "attention-py-python-image";
 const imageKey = (url) => `${url.href}?inflated`;
 
-/** The kept image for `url`, or null (none, another length, no Cache Storage here). */
-async function keptImage(url, expected) {
+/** The kept image for `url`, or null (none, another length or digest, no Cache Storage here). */
+async function keptImage(url, expected, digest) {
   try {
-    if (!self.caches) return null; // not a secure context
-    const cache = await caches.open(IMAGE_CACHE);
+    if (!cacheStorage) return null; // not a secure context
+    const cache = await cacheStorage.open(IMAGE_CACHE);
     const found = await cache.match(imageKey(url));
     if (!found) return null;
     const bytes = new Uint8Array(await found.arrayBuffer());
-    if (bytes.byteLength === expected) return bytes;
+    if (bytes.byteLength === expected && (await sha256(bytes)) === digest) return bytes;
+    console.info("attention_py: the Python memory image kept by an earlier visit was changed; it is deleted and the build's copy is used");
     await cache.delete(imageKey(url));
   } catch {
     // Storage refused or broken: the network copy will do.
@@ -439,19 +462,28 @@ async function keptImage(url, expected) {
   return null;
 }
 
-/** Keeps the image just restored from the network for the next visit (after Python is ready). */
+/** Hex SHA-256 of `bytes`. */
+async function sha256(bytes) {
+  if (!digestOf) return "";
+  const hash = new Uint8Array(await digestOf("SHA-256", bytes));
+  return Array.from(hash, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** Keeps the image just restored from the network for the next visit (after Python is ready);
+ * true once it is stored. (It arrived whole: gzip's own checksum and the length were checked.) */
 async function keepImage(url, bytes) {
-  if (!self.caches) return;
-  const cache = await caches.open(IMAGE_CACHE);
+  if (!cacheStorage || !digestOf) return false; // without a way to check it later, nothing is kept
+  const cache = await cacheStorage.open(IMAGE_CACHE);
   for (const request of await cache.keys()) {
     if (request.url !== imageKey(url)) await cache.delete(request);
   }
   await cache.put(imageKey(url), new Response(bytes, { headers: { "Content-Type": "application/octet-stream" } }));
+  return true;
 }
 
 /** Forgets a kept image Pyodide refused (the next visit inflates the network copy again). */
 async function forgetImage(url) {
-  if (self.caches) await (await caches.open(IMAGE_CACHE)).delete(imageKey(url));
+  if (cacheStorage) await (await cacheStorage.open(IMAGE_CACHE)).delete(imageKey(url));
 }
 
 /**

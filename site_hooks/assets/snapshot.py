@@ -20,6 +20,8 @@ pages then boot Python the normal way.
 
 from __future__ import annotations
 
+import gzip
+import hashlib
 import json
 import logging
 import shutil
@@ -94,6 +96,14 @@ def snapshot(wheel: Path) -> Snapshot | None:
     return Snapshot(folder / "snapshot.gz", key)
 
 
+def image_digest(image: Snapshot) -> str:
+    """SHA-256 (hex) of the inflated image, computed once per image and kept beside it."""
+    kept = image.path.parent / "sha256.txt"
+    if not kept.is_file():
+        kept.write_text(hashlib.sha256(gzip.decompress(image.path.read_bytes())).hexdigest() + "\n")
+    return kept.read_text().strip()
+
+
 def manifest_entry(image: Snapshot | None) -> dict[str, object]:
     """What assets/wheels/manifest.json says about the image (python-worker.js reads it)."""
     if image is None:
@@ -103,6 +113,9 @@ def manifest_entry(image: Snapshot | None) -> dict[str, object]:
         "snapshot": image.name,
         "snapshot_bytes": image.path.stat().st_size,
         "snapshot_memory": info["memory"],
+        # The inflated image's SHA-256: the worker checks it before restoring a copy it kept in
+        # Cache Storage (which code in the page can rewrite), and before keeping one.
+        "snapshot_sha256": image_digest(image),
         # A restored Python does not download the standard library to start (the worker's
         # progress bar leaves it out): stdlib_on_demand.py fetches it when code needs it.
         "stdlib_bytes": (NODE_MODULES / "pyodide" / "python_stdlib.zip").stat().st_size,

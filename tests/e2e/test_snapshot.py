@@ -192,9 +192,7 @@ def test_a_second_visit_restores_the_image_kept_in_cache_storage(page, site_url,
     wait_for_python(page)
     assert info(page)["image"] == "network", info(page)
     key = page.evaluate("location.origin") + f"/assets/snapshot/{manifest['snapshot']}?inflated"
-    page.wait_for_function(
-        "async (key) => Boolean(await (await caches.open('attention-py-python-image')).match(key))", arg=key
-    )
+    wait_for_kept_digest(page, key, equal=manifest["snapshot_sha256"])  # kept whole, and the build's
     open_home(page, site_url)
     wait_for_python(page)
     assert info(page)["boot"] == "snapshot" and info(page)["image"] == "cache", info(page)
@@ -202,13 +200,45 @@ def test_a_second_visit_restores_the_image_kept_in_cache_storage(page, site_url,
     assert SOFTMAX_OUTPUT.search(run_and_wait(page))
 
 
-def test_a_kept_image_that_pyodide_refuses_is_forgotten(loose_page, site_url, manifest):
-    """A kept image of the right length that is not a memory image (storage gone bad): Python
-    boots the normal way, says why, and the entry is deleted, so the next visit inflates the
-    build's gzip again."""
+KEPT = "async (key) => { const r = await (await caches.open('attention-py-python-image')).match(key); return r ? (await r.arrayBuffer()).byteLength : 0; }"
+KEPT_DIGEST = """async (key) => {
+    const r = await (await caches.open('attention-py-python-image')).match(key);
+    if (!r) return null;
+    const hash = new Uint8Array(await crypto.subtle.digest('SHA-256', await r.arrayBuffer()));
+    return Array.from(hash, (b) => b.toString(16).padStart(2, '0')).join('');
+}"""
+POISON = '''import js
+js.eval("""(async () => {
+  const cache = await caches.open("attention-py-python-image");
+  const [request] = await cache.keys();
+  const bytes = new Uint8Array(await (await cache.match(request)).arrayBuffer());
+  for (let i = 1 << 20; i < bytes.length; i += 4096) bytes[i] ^= 0x5a;
+  await cache.put(request, new Response(bytes));
+})()""")
+'''
+
+
+def kept_key(page: Page, manifest: dict) -> str:
+    return page.evaluate("location.origin") + f"/assets/snapshot/{manifest['snapshot']}?inflated"
+
+
+def wait_for_kept_digest(page: Page, key: str, *, equal: str | None = None, other_than: str | None = None) -> None:
+    """Waits until the kept image's digest is ``equal`` (then also until the worker says the
+    image is stored: a put still in progress can be matched, and is lost if the page leaves),
+    or is something ``other_than`` the given one."""
+    if equal:
+        page.wait_for_function("attentionPy.session.info?.imageKept === true")
+    test = f"d === {json.dumps(equal)}" if equal else f"d !== null && d !== {json.dumps(other_than)}"
+    page.wait_for_function(f"async (key) => ({KEPT_DIGEST})(key).then((d) => {test})", arg=key)
+
+
+def test_a_kept_image_that_is_not_the_builds_is_not_used(loose_page, site_url, manifest):
+    """A kept image of the right length that is not the build's (storage gone bad, or written
+    by code in the page): its digest differs from the manifest's, so it is never restored;
+    Python restores the build's gzip instead and keeps that, and the next visit uses it."""
     page = loose_page
     page.goto(f"{site_url}/404.html")
-    key = page.evaluate("location.origin") + f"/assets/snapshot/{manifest['snapshot']}?inflated"
+    key = kept_key(page, manifest)
     page.evaluate(
         """async ([key, length]) => {
             const cache = await caches.open("attention-py-python-image");
@@ -218,14 +248,48 @@ def test_a_kept_image_that_pyodide_refuses_is_forgotten(loose_page, site_url, ma
     )
     open_home(page, site_url)
     wait_for_python(page)
-    assert info(page)["boot"] == "plain" and info(page)["fallback"], info(page)
+    assert info(page)["boot"] == "snapshot" and info(page)["image"] == "network", info(page)
     assert SOFTMAX_OUTPUT.search(run_and_wait(page, timeout=PYTHON_READY_MS))
-    page.wait_for_function(
-        "async (key) => !(await (await caches.open('attention-py-python-image')).match(key))", arg=key
-    )
+    wait_for_kept_digest(page, key, equal=manifest["snapshot_sha256"])
+    open_home(page, site_url)
+    wait_for_python(page)
+    assert info(page)["boot"] == "snapshot" and info(page)["image"] == "cache", info(page)
+
+
+def test_a_reader_cell_cannot_poison_the_image_for_later_visits(loose_page, site_url, manifest):
+    """The attack of issue 19: a cell rewrites bytes of the kept image through `js` and puts it
+    back. The next visit refuses it (its digest is not the build's), restores the build's
+    image, computes the right softmax, and keeps the build's image again."""
+    page = loose_page
+    open_home(page, site_url)
+    wait_for_python(page)
+    key = kept_key(page, manifest)
+    wait_for_kept_digest(page, key, equal=manifest["snapshot_sha256"])
+    reply = page.evaluate("(code) => attentionPy.session.run(code).reply", POISON)
+    assert reply["status"] == "ok", reply
+    wait_for_kept_digest(page, key, other_than=manifest["snapshot_sha256"])
     open_home(page, site_url)
     wait_for_python(page)
     assert info(page)["boot"] == "snapshot" and info(page)["image"] == "network", info(page)
+    assert SOFTMAX_OUTPUT.search(run_and_wait(page, timeout=PYTHON_READY_MS))
+    assert any("was changed; it is deleted" in text for _, text in page.console_lines), page.console_lines
+    wait_for_kept_digest(page, key, equal=manifest["snapshot_sha256"])
+
+
+def test_a_python_restored_from_the_kept_image_that_dies_forgets_it(loose_page, site_url, manifest):
+    """Whatever went wrong, a Python restored from the kept image that suffers a fatal error
+    deletes the kept copy: the next start inflates the build's gzip again."""
+    page = loose_page
+    open_home(page, site_url)
+    wait_for_python(page)
+    key = kept_key(page, manifest)
+    wait_for_kept_digest(page, key, equal=manifest["snapshot_sha256"])
+    open_home(page, site_url)
+    wait_for_python(page)
+    assert info(page)["image"] == "cache", info(page)
+    page.evaluate("(code) => attentionPy.session.run(code).reply.catch(() => null)",
+                  'import json\njson.loads("[" * 50000 + "]" * 50000)')
+    page.wait_for_function(f"async (key) => ({KEPT})(key) === 0", arg=key, timeout=PYTHON_READY_MS)
 
 
 def test_a_restored_python_downloads_the_standard_library_only_when_code_needs_it(page, site_url):
