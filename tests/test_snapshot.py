@@ -9,6 +9,7 @@ runs take it from .cache/.
 from __future__ import annotations
 
 import gzip
+import hashlib
 import logging
 import shutil
 import struct
@@ -63,6 +64,7 @@ def test_the_image_is_gzip_of_a_pyodide_memory_snapshot_with_its_key_inside():
         "snapshot": image.name,
         "snapshot_bytes": len(packed),
         "snapshot_memory": len(memory),
+        "snapshot_sha256": hashlib.sha256(memory).hexdigest(),  # the worker checks a kept copy against it
         "stdlib_bytes": stdlib,
     }
     header_bytes, json_bytes = struct.unpack_from("<II", memory, 4)
