@@ -49,7 +49,11 @@ let afterReady = null; // what boot() leaves to do once "ready" is posted
 let restoredFromKept = null; // the image's URL when Python was restored from the kept copy
 const steps = {}; // how long steps of the boot took (ms), reported with "ready"
 
-const post = (message) => self.postMessage(message);
+// The runtime's own channel to the page, taken before any reader code runs; boot() then
+// removes postMessage from the worker's globals (hideChannel), so that code in the page's
+// Python (through `js`) can neither flood the page with messages nor forge an answer.
+const postToPage = self.postMessage.bind(self);
+const post = (message) => postToPage(message);
 const plainFetch = self.fetch.bind(self); // not counted by the progress bar (see below)
 // Taken before any reader code runs (reader code may replace the globals, not these).
 const cacheStorage = self.caches || null;
@@ -165,6 +169,19 @@ function diedFrom(error) {
   }
   if (dead) fatal = describe(error || "Pyodide stopped working");
   return dead;
+}
+
+/**
+ * Removes postMessage from the worker's global object and its prototype chain (it lives on
+ * DedicatedWorkerGlobalScope.prototype), so that neither `globalThis`, `self`, the prototype
+ * chain, `eval` nor `Function` reaches the page's channel; the runtime keeps `postToPage`.
+ * (A nested worker's postMessage talks to this worker, not to the page.)
+ */
+function hideChannel() {
+  for (let scope = self; scope && scope !== Object.prototype; scope = Object.getPrototypeOf(scope)) {
+    if (Object.prototype.hasOwnProperty.call(scope, "postMessage")) delete scope.postMessage;
+  }
+  if (typeof self.postMessage === "function") throw new Error("the worker's channel to the page could not be hidden");
 }
 
 /** A Python restored from the kept image died: the next start inflates the build's copy again. */
@@ -351,6 +368,7 @@ async function boot() {
   if (interruptBuffer) pyodide.setInterruptBuffer(interruptBuffer);
   runtime ??= loadRuntime(pyodide);
   runtime.use_site_files(readSiteFile);
+  hideChannel(); // last: Pyodide and the runtime are loaded, no reader code has run yet
   return {
     python: pyodide.runPython("import sys; sys.version.split()[0]"),
     interrupts: Boolean(interruptBuffer),

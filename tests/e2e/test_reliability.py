@@ -333,6 +333,44 @@ def test_code_that_closes_the_worker_gets_a_fresh_python(tab, site_url):
     assert_edit_kept(page, 0, code)
 
 
+# Issue 19: reader code that reaches the worker's channel to the page could flood it (the page
+# froze for 15 s) or forge the answer of its own run. The channel is hidden from reader code.
+CHANNEL_ATTACKS = {
+    "flood": "import js\njs.eval(\"for (;;) postMessage({type: 'junk'})\")",
+    "flood-progress": "import js\njs.eval(\"for (let i = 0; i < 1e6; i++) self.postMessage({type: 'progress', phase: 'download', loaded: i, total: 1})\")",
+    "forged-result": "import js\njs.eval(\"postMessage({id: 0, type: 'result', status: 'ok', value: 'forged'})\")\nwhile True:\n    pass",
+    "through-the-prototype": "import js\njs.eval(\"Object.getPrototypeOf(self).postMessage.call(self, {type: 'junk'})\")",
+    "through-Function": "import js\njs.eval(\"Function('return this')().postMessage({type: 'junk'})\")",
+}
+CHANNEL_GONE = "import js\nprint(js.eval(\"[typeof postMessage, typeof self.postMessage, typeof globalThis.postMessage, typeof DedicatedWorkerGlobalScope.prototype.postMessage, typeof Function('return this')().postMessage].join(' ')\"))"
+
+
+@pytest.mark.parametrize("attack", CHANNEL_ATTACKS)
+def test_code_cannot_reach_the_workers_channel_to_the_page(tab, site_url, attack):
+    """Each attack ends at once with a JavaScript error in the cell (no flood, no forged
+    result, no long run), the page stays responsive, the same Python goes on, and no way of
+    naming postMessage reaches it."""
+    page = tab
+    open_page(page, site_url, "what-matters/")
+    first = generation(page)
+    code = CHANNEL_ATTACKS[attack]
+    type_code(page, 0, code)
+    probe = Responsiveness(page, f"postMessage {attack}")
+    started = time.monotonic()
+    output = run_cell(page, 0, probe)
+    assert time.monotonic() - started < 5, "the run ended at once, not at its time limit"
+    status = cell(page, 0).locator(".live-cell__status").inner_text()
+    assert says("error", status), status
+    last = output.strip().splitlines()[-1]
+    assert last.startswith("pyodide.ffi.JsException") and ("not defined" in last or "not a function" in last or "undefined" in last), output
+    assert generation(page) == first, "the same Python goes on"
+    type_code(page, 1, CHANNEL_GONE)
+    assert run_cell(page, 1, probe).strip() == " ".join(["undefined"] * 5)
+    assert move_softmax_figure(page, probe)["ok"]
+    probe.check()
+    assert_edit_kept(page, 0, code)
+
+
 def test_a_figure_call_that_hangs_is_timed_out_and_sent_again_to_a_fresh_python(tab, site_url):
     page = tab
     open_page(page, site_url, "what-matters/")
