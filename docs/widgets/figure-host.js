@@ -239,6 +239,13 @@ export class FigureHost {
     this.pendingSources = new Set();
     this.firstInputAt = null;
     this.inputCount = 0;
+    let args;
+    try {
+      args = this.updateArgs(batch.changes); // reads the live root's state
+    } catch (error) {
+      this.report(batch, error); // never in flight, so the figure takes the next input
+      return;
+    }
     this.inFlight = batch;
     this.stats.calls += 1;
     const busyTimer = setTimeout(() => {
@@ -247,7 +254,7 @@ export class FigureHost {
     }, BUSY_AFTER_MS);
     const { root } = this;
     this.session
-      .call(UPDATE, this.updateArgs(batch.changes))
+      .call(UPDATE, args)
       .then(
         (result) => this.apply(batch, result), // a plain object: {ok, html, state} or {ok: false, ...}
         (error) => this.callFailed(batch, error),

@@ -25,8 +25,23 @@ const HOST_ATTRIBUTES = new Set(["data-live", "data-busy", "tabindex", "id"]);
 export function morphFigure(root, html, keep = () => false) {
   const next = parseFigure(html); // allowed elements and attributes only, still inert
   if (!next) throw new Error("attention_py.figures.update returned no element");
+  if (!isState(next.getAttribute("data-state"))) {
+    // The host reads the state of the live root for every later call: without one, the
+    // figure could not be used again. Refused before anything changes.
+    throw new Error("attention_py.figures.update returned a figure without a valid data-state");
+  }
   syncAttributes(root, next, HOST_ATTRIBUTES);
   morphChildren(root, next, keep);
+}
+
+/** True when `text` is a JSON object (a figure's state). */
+function isState(text) {
+  try {
+    const value = JSON.parse(text);
+    return value !== null && typeof value === "object" && !Array.isArray(value);
+  } catch {
+    return false;
+  }
 }
 
 function morphChildren(oldParent, newParent, keep) {

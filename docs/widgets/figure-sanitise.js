@@ -12,7 +12,12 @@
 // - attributes: only those figures use on that element; never an event handler (on*), an
 //   id (the host keeps the root's own), or a URL (href, src ...: no figure has one);
 // - style: only CSS custom properties set to plain numbers ("--p:0.2500"), as figures.css
-//   reads them, so no url() and nothing that moves or covers the page.
+//   reads them, so no url() and nothing that moves or covers the page;
+// - class: only the figures' own classes (apy-*), never the theme's (a figure drawing
+//   Material's `md-consent__overlay` covered the whole page); the root's id is the host's
+//   and goes silently (instanced figures draw one), anything else removed is warned about;
+// - size: markup over MAX_MARKUP characters is refused whole (the largest real figure is
+//   about 40 KB; 10 MB took the main thread 3.5 s to parse).
 // The list, figure-allowlist.json, is generated from what the twelve figures draw in every
 // state shape (python -m devtools.figure_allowlist) and checked by tests/test_figure_allowlist.py,
 // so a real figure never loses anything here. Plain DOM code, no dependency: the list is
@@ -30,6 +35,8 @@ const ELEMENTS = new Map([
   [SVG_NS, toTable(ALLOWED.svg)],
 ]);
 const STYLE = new RegExp(ALLOWED.style);
+const OWN_CLASS = /^apy-[\w-]*$/;
+export const MAX_MARKUP = 400_000;
 
 /**
  * Parses `html` and returns its first element with everything not allowed removed (or
@@ -38,8 +45,13 @@ const STYLE = new RegExp(ALLOWED.style);
  * new element or attribute shows up there, and in the allow-list test).
  */
 export function parseFigure(html) {
+  if (typeof html !== "string") throw new Error("a figure's markup must be a string");
+  if (html.length > MAX_MARKUP) {
+    throw new Error(`the figure's markup is ${html.length.toLocaleString("en")} characters long; at most ${MAX_MARKUP.toLocaleString("en")} are accepted`);
+  }
   const template = document.createElement("template");
   template.innerHTML = html;
+  template.content.firstElementChild?.removeAttribute("id"); // the host's own, kept on the live root
   const removed = new Set();
   clean(template.content, removed);
   if (removed.size) console.warn(`figure markup: removed ${[...removed].slice(0, 20).join(", ")}`);
@@ -65,6 +77,12 @@ function clean(fragment, removed) {
       if (!ok) {
         removed.add(`${name} on <${node.localName}>`);
         node.removeAttributeNode(attr);
+      } else if (name === "class") {
+        const own = attr.value.split(/\s+/).filter((c) => c && OWN_CLASS.test(c));
+        const others = attr.value.split(/\s+/).filter((c) => c && !OWN_CLASS.test(c));
+        if (others.length) removed.add(`class ${others.slice(0, 3).join(" ")} on <${node.localName}>`);
+        if (own.length) attr.value = own.join(" ");
+        else node.removeAttributeNode(attr);
       }
     }
     for (const child of node.childNodes) stack.push(child);

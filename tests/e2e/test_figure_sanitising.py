@@ -128,6 +128,8 @@ def live_page(module_context, site_url) -> Iterator[tuple[Page, dict]]:
     )
     yield page, seen
     page.close()
+    if getattr(page, "expected_figure_errors", False):  # a test that makes the figure fail on purpose
+        guard.errors[:] = [e for e in guard.errors if "figure softmax:" not in e]
     guard.check()
 
 
@@ -280,3 +282,108 @@ def test_a_value_nested_too_deep_is_a_short_error_and_python_lives_on(live_page)
     output, _ = run_cell(page, "len(a)")
     assert output.strip() == "1"
     assert page.evaluate("attentionPy.session.generation") == generation  # no crash, no restart
+
+
+# --- issue 19: markup that tries to leave its figure, or to break it -----------------------
+
+CHANGED_UPDATE = """\
+import attention_py.figures as figures
+
+real_update = getattr(figures, "_real_update", figures.update)
+figures._real_update = real_update
+{change}
+
+
+def changed_update(*args):
+    reply = real_update(*args)
+    if reply.get("ok"):
+        reply["html"] = change(reply["html"])
+    return reply
+
+
+figures.update = changed_update
+print("update replaced")
+"""
+RESTORE_UPDATE = "import attention_py.figures as figures\nfigures.update = figures._real_update\nprint('restored')"
+GAPS = """() => { window.__maxGap = 0; let last = performance.now();
+  window.__gapTimer = setInterval(() => { const now = performance.now(); window.__maxGap = Math.max(window.__maxGap, now - last); last = now; }, 10); }"""
+
+
+def replace_update(page: Page, change: str) -> None:
+    output, _ = run_cell(page, CHANGED_UPDATE.format(change=change))
+    assert output.strip() == "update replaced", output
+
+
+def move_and_wait(page: Page) -> list[dict]:
+    """Moves the softmax slider and returns the figure-updated details of that input (none
+    when the figure refused the answer: then its error shows)."""
+    before = page.evaluate("window.__figureUpdates.length")
+    errors = page.evaluate("attentionPy.figures.hosts.reduce((n, host) => n + host.stats.errors, 0)")
+    page.locator('.apy-fig[data-figure="softmax"] input[name="z.0"]').focus()
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function(
+        f"""(window.__figureUpdates.length > {before}
+             || attentionPy.figures.hosts.reduce((n, host) => n + host.stats.errors, 0) > {errors})
+            && attentionPy.figures.hosts.every((host) => !host.inFlight && !host.pending)""",
+        timeout=PYTHON_READY_MS,
+    )
+    return page.evaluate(f"window.__figureUpdates.slice({before})")
+
+
+def test_figure_markup_cannot_use_the_themes_classes_or_leave_its_box(live_page):
+    """A figure drawing Material's page-covering overlay class: only its apy-* classes are kept,
+    and nothing it draws is painted outside its box (contain: layout paint)."""
+    page, seen = live_page
+    replace_update(page, '''def change(html):
+    start = html.index(">") + 1
+    cover = '<div class="md-consent__overlay apy-fig__notes" style="--p:1">You have been logged out</div>'
+    return html[:start] + cover + html[start:]''')
+    assert all(detail["ok"] for detail in move_and_wait(page))
+    root = page.locator('.apy-fig[data-figure="softmax"]')
+    classes = root.evaluate("(root) => [...root.querySelectorAll('[class]')].flatMap((el) => [...el.classList])")
+    classes = [c for c in classes if c != "focus-visible"]  # the page's focus-visible polyfill marks the focused slider
+    assert classes and all(c.startswith("apy-") for c in classes), [c for c in classes if not c.startswith("apy-")]
+    assert page.evaluate("document.querySelectorAll('.md-consent__overlay').length") == 0
+    assert root.evaluate("(root) => getComputedStyle(root).contain").startswith("layout paint")
+    removed = " ".join(text for text in seen["warnings"] if text.startswith("figure markup: removed"))
+    assert "class md-consent__overlay on <div>" in removed, removed
+    run_cell(page, RESTORE_UPDATE)
+
+
+def test_huge_figure_markup_is_refused_without_stalling_the_page(live_page):
+    """10 MB of markup (400,000 spans) is refused before it is parsed: the figure says it could
+    not update, the main thread never stalls, and the figure works again afterwards."""
+    page, _ = live_page
+    page.expected_figure_errors = True
+    replace_update(page, '''def change(html):
+    start = html.index(">") + 1
+    return html[:start] + '<span class="apy-muted">x</span>' * 400_000 + html[start:]''')
+    page.evaluate(GAPS)
+    move_and_wait(page)
+    gap = page.evaluate("clearInterval(window.__gapTimer), window.__maxGap")
+    root = page.locator('.apy-fig[data-figure="softmax"]')
+    expect(root.locator("[data-role=error]")).to_be_visible()
+    assert root.locator("span.apy-muted").count() < 1000
+    assert gap < 600, f"the main thread stalled {gap:.0f} ms"
+    run_cell(page, RESTORE_UPDATE)
+    assert all(detail["ok"] for detail in move_and_wait(page))
+    expect(root.locator("[data-role=error]")).to_be_hidden()
+
+
+def test_a_reply_without_a_valid_state_is_refused_and_the_figure_stays_usable(live_page):
+    """A figure whose new root has no data-state (or not a JSON object) is refused with the
+    figure's error; the next input still works."""
+    page, _ = live_page
+    page.expected_figure_errors = True
+    replace_update(page, '''import re
+def change(html):
+    return re.sub(r' data-state="[^"]*"', ' data-state="not json"', html, count=1)''')
+    root = page.locator('.apy-fig[data-figure="softmax"]')
+    state = root.get_attribute("data-state")
+    move_and_wait(page)
+    expect(root.locator("[data-role=error]")).to_be_visible()
+    assert root.get_attribute("data-state") == state
+    run_cell(page, RESTORE_UPDATE)
+    assert all(detail["ok"] for detail in move_and_wait(page))
+    assert root.get_attribute("data-state") != state
+    expect(root.locator("[data-role=error]")).to_be_hidden()
