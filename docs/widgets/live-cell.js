@@ -11,6 +11,7 @@ import { createEditor, setEditorText } from "./editor.js";
 import { OutputView } from "./output-view.js";
 import { SessionStatusView } from "./session-status.js";
 import { SavedEntry } from "./saved-state.js";
+import { STARTUP_STALL_MS } from "./python-session.js";
 
 export class LiveCell {
   constructor(root, { session, strings }) {
@@ -135,10 +136,14 @@ export class LiveCell {
       case "cancelled":
         say(strings.cancelled);
         break;
-      case "failed":
-        say(strings.failed({ message: reply.error }));
-        output.note(strings.failed({ message: reply.error }), "error");
+      case "failed": {
+        const text = reply.reason === "stalled" && strings.startup_stalled
+          ? strings.startup_stalled({ seconds: strings.number(STARTUP_STALL_MS / 1000) })
+          : strings.failed({ message: reply.error });
+        say(text);
+        output.note(text, "error");
         break;
+      }
       default:
         say(String(reply.status));
     }

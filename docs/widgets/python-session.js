@@ -21,6 +21,11 @@ const INTERRUPT_GRACE_MS = 2000;
 const INTERRUPT_SEEN_EXTRA_MS = 1000;
 // A call (a figure's update) takes milliseconds; one that takes this long is stuck.
 export const CALL_TIMEOUT_MS = 10_000;
+// Start-up always ends: when the worker has said nothing (no progress) for this long while
+// Python loads (a stalled download, a runtime that hangs), the start fails with a message
+// and the Restart button. The longest quiet step of a normal start (compiling the wasm,
+// restoring the image) takes a few seconds even on a loaded machine.
+export const STARTUP_STALL_MS = 30_000;
 
 /**
  * The page's early boot (docs/overrides/main.html): the connection rule's answer, and the
@@ -208,6 +213,7 @@ export class PythonSession extends EventTarget {
     this.state = "loading";
     this.error = null;
     this.setProgress({ phase: "download", loaded: 0, total: 0 });
+    this.watchStartup();
     this.interruptBuffer = interruptBuffer;
     this.closing = false;
     this.worker = worker;
@@ -232,7 +238,9 @@ export class PythonSession extends EventTarget {
     const { id, type } = message;
     if (type === "progress") {
       this.setProgress(message);
+      this.watchStartup();
     } else if (type === "ready") {
+      clearTimeout(this.stallTimer);
       this.info = message.value;
       this.readyAt = performance.now();
       performance.mark("python:ready");
@@ -277,15 +285,29 @@ export class PythonSession extends EventTarget {
     this.dispatchEvent(new CustomEvent("restart", { detail: { reason, error } }));
   }
 
-  fail(error) {
+  /** (Re)starts the start-up watchdog: STARTUP_STALL_MS without a word from the worker fails the start. */
+  watchStartup() {
+    clearTimeout(this.stallTimer);
+    const worker = this.worker;
+    this.stallTimer = setTimeout(() => {
+      if (this.state !== "loading" || (worker && worker !== this.worker)) return;
+      const seconds = STARTUP_STALL_MS / 1000;
+      this.fail(`nothing arrived from Python's worker for ${seconds} s while it was starting`, "stalled");
+    }, STARTUP_STALL_MS);
+  }
+
+  /** Python could not start: every waiting job fails; `reason` ("stalled") tells the cells why. */
+  fail(error, reason = null) {
+    clearTimeout(this.stallTimer);
     this.worker?.terminate();
     this.worker = null;
     this.error = error;
+    this.failReason = reason;
     this.setState("failed");
     const waiting = [this.running, ...this.queue].filter(Boolean);
     this.running = null;
     this.queue = [];
-    for (const job of waiting) this.finish(job, { status: "failed", error });
+    for (const job of waiting) this.finish(job, { status: "failed", error, reason });
   }
 
   setState(state) {

@@ -328,3 +328,46 @@ def test_a_runtime_that_cannot_load_is_reported_in_the_cell(browser, site_url):
     expect(first_cell(page).locator(".live-cell__session-label")).to_have_text("Python is unavailable")
     expect(first_cell(page).locator(".live-cell__restart")).to_be_visible()
     context.close()
+
+
+WASM_ROUTE = "**/assets/pyodide/pyodide.asm.wasm"
+BROKEN_WASM = {
+    "404": lambda route: route.fulfill(status=404, body="missing"),
+    "503": lambda route: route.fulfill(status=503, body="busy"),
+    "garbage": lambda route: route.fulfill(status=200, body=b"\x00asm garbage" * 1000, content_type="application/wasm"),
+}
+
+
+@pytest.mark.parametrize("answer", BROKEN_WASM)
+def test_a_runtime_whose_wasm_fails_ends_the_start_with_a_message_and_restart(browser, site_url, answer):
+    """Issue 19: a missing, refused or corrupt pyodide.asm.wasm used to leave "Loading Python"
+    for ever. The start fails, the cell says so, Restart is offered, and once the file is
+    served again Restart brings Python up."""
+    context = browser.new_context()  # unguarded: the failures below are logged on purpose
+    page = context.new_page()
+    page.route(WASM_ROUTE, BROKEN_WASM[answer])
+    open_home(page, site_url)
+    first_cell(page).locator(".live-cell__run").click()
+    expect(first_cell(page).locator(".live-cell__status")).to_contain_text("Python could not start", timeout=PYTHON_READY_MS)
+    expect(first_cell(page).locator(".live-cell__restart")).to_be_visible()
+    page.unroute(WASM_ROUTE)
+    first_cell(page).locator(".live-cell__restart").click()
+    page.wait_for_function("attentionPy.session.state === 'ready'", timeout=PYTHON_READY_MS)
+    assert SOFTMAX_OUTPUT.search(run_and_wait(page))
+    context.close()
+
+
+def test_a_stalled_download_ends_the_start_with_a_message_and_restart(browser, site_url):
+    """The wasm never arrives (the request hangs): after STARTUP_STALL_MS without a word from
+    the worker, the start fails with the page's own message, and Restart is offered."""
+    context = browser.new_context()
+    page = context.new_page()
+    held = []
+    page.route(WASM_ROUTE, lambda route: held.append(route))  # never answered
+    open_home(page, site_url)
+    first_cell(page).locator(".live-cell__run").click()
+    stalled = language(CODES[0]).page_string("startup_stalled").split("{seconds}")[0]
+    expect(first_cell(page).locator(".live-cell__status")).to_contain_text(stalled, timeout=60_000)
+    expect(first_cell(page).locator(".live-cell__restart")).to_be_visible()
+    assert page.evaluate("attentionPy.session.state") == "failed"
+    context.close()
