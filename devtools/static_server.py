@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import http.server
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -20,6 +21,7 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
     isolated = False
     extra_files: dict[str, tuple[str, bytes] | None] = {}  # path -> (type, body), or None: 404
     counter: list[int] = [0]
+    delays: dict[str, float] = {}  # path -> seconds to wait before answering
     extensions_map = {
         **http.server.SimpleHTTPRequestHandler.extensions_map,
         ".mjs": "text/javascript",
@@ -31,6 +33,8 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
 
     def do_GET(self) -> None:
         path = self.path.split("?")[0]
+        if path in self.delays:  # a slow file (a test of what a slow connection does)
+            time.sleep(self.delays[path])
         if path not in self.extra_files:
             super().do_GET()
             return
@@ -75,12 +79,14 @@ class _Server(http.server.ThreadingHTTPServer):
 class StaticServer:
     """Serves ``directory``; ``url`` is its base, ``bytes_sent`` counts body bytes."""
 
-    def __init__(self, directory: Path, *, isolated: bool = False, extra_files: dict[str, tuple[str, bytes] | None] | None = None):
+    def __init__(self, directory: Path, *, isolated: bool = False, extra_files: dict[str, tuple[str, bytes] | None] | None = None,
+                 delays: dict[str, float] | None = None):
         self._counter = [0]
         handler = type(
             "Handler",
             (_Handler,),
-            {"isolated": isolated, "extra_files": dict(extra_files or {}), "counter": self._counter},
+            {"isolated": isolated, "extra_files": dict(extra_files or {}), "counter": self._counter,
+             "delays": dict(delays or {})},
         )
         self._server = _Server(
             ("127.0.0.1", 0), functools.partial(handler, directory=str(directory))

@@ -17,10 +17,12 @@ export function mountFigures(roots) {
   addStyle();
   const hosts = roots.map((root) => new FigureHost(root, { session, uiStrings }));
   let warmed = 0; // the session generation whose Python has imported the figures
+  const warming = { timedOut: false }; // after a warm-up that timed out, no more warm-ups
   const onState = () => {
     if (session.state === "ready" && warmed !== session.generation) {
       warmed = session.generation;
-      if (!hosts.some((host) => host.pending)) warmUp(session, warmUpHosts(hosts)); // input would warm it anyway
+      const idle = !hosts.some((host) => host.pending); // input would warm it anyway
+      if (idle && !warming.timedOut) warmUp(session, warmUpHosts(hosts), warming);
     }
     for (const host of hosts) {
       if (session.state === "ready") host.onSessionReady();
@@ -41,9 +43,18 @@ export function mountFigures(roots) {
  * Pay that as soon as Python is ready, not on the reader's first input: throwaway calls
  * (no changes) for the figures of warmUpHosts. Input arriving meanwhile simply queues behind.
  */
-function warmUp(session, hosts) {
-  for (const host of hosts) session.call(UPDATE, host.updateArgs({})).catch(() => {}); // a failure shows on real input
+function warmUp(session, hosts, warming) {
+  for (const host of hosts) {
+    // Reading a data file on a slow connection can take longer than a figure call may: the
+    // warm-up has its own, longer limit (the worker's read gives up first, at 45 s), so a
+    // slow file never gets the worker replaced, and a replaced worker is not warmed again
+    // and again (issue 19). A failure shows on real input.
+    session.call(UPDATE, host.updateArgs({}), {}, { timeoutMs: WARM_UP_TIMEOUT_MS }).catch((error) => {
+      if (error?.reply?.status === "timeout") warming.timedOut = true;
+    });
+  }
 }
+const WARM_UP_TIMEOUT_MS = 60_000;
 
 /**
  * The figures whose throwaway call pays the start-up costs: the first figure, and the first

@@ -35,6 +35,8 @@ const BURST_POSTS = 50;
 // Arguments of a call nested deeper than this are refused: Python's json parser recurses
 // in C and a few thousand levels crash Pyodide (a figure state is a few levels deep).
 const MAX_ARGUMENT_DEPTH = 64;
+// How long reading one of the site's data files (a trained model, ~250 KB) may take.
+const SITE_FILE_TIMEOUT_MS = 45_000;
 
 guardNetwork(); // before Pyodide or anything else can take a reference to fetch
 
@@ -683,6 +685,9 @@ function readSiteFile(path) {
   const url = new URL(`../${path}`, import.meta.url); // this file lives in assets/widgets/
   const request = new XMLHttpRequest();
   request.open("GET", url.href, false);
+  // Bounded: a file that never arrives fails the call that reads it (shorter than the
+  // figures' warm-up limit, so the worker is never replaced for a slow file).
+  request.timeout = SITE_FILE_TIMEOUT_MS;
   request.send(null);
   if (request.status !== 200) throw new Error(`${url.pathname}: HTTP ${request.status}`);
   return request.responseText;

@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page
+from playwright.sync_api import Page, expect
 
 from tests.e2e.test_figures_live import GALLERY, PYTHON_READY_MS, open_gallery, wait_until_live
 from tests.languages import LANGUAGES, language
@@ -305,3 +305,31 @@ def test_a_missing_data_file_is_a_clear_error_in_a_cell_and_in_a_figure(browser,
         assert "Traceback" not in cell.locator(".live-cell__output").inner_text()
     finally:
         context.close()
+
+
+def test_a_slow_data_file_never_gets_the_worker_replaced(browser, site_dir):
+    """Issue 19: the trained model served after 15 s used to time out the figures' warm-up call
+    at 10 s, replace the worker, warm up again, and so on (9 restarts in 90 s). Now the
+    warm-up waits for the file (the worker's read is bounded at 45 s): one Python for the
+    whole visit, and the reader figure then answers input."""
+    from devtools.static_server import serve
+
+    slow = "/assets/training/en.json"
+    with serve(site_dir, delays={slow: 15.0}) as server:
+        context = browser.new_context()
+        try:
+            page = context.new_page()
+            page.goto(f"{server.url}/{GALLERY['en']}")
+            page.wait_for_function("window.attentionPy?.figures !== undefined")
+            page.wait_for_function("attentionPy.session.state === 'ready'", timeout=PYTHON_READY_MS)
+            first = page.evaluate("attentionPy.session.generation")
+            reader = root(page, "trained_reader")
+            reader.locator('select[name="reason"]').select_option("1")
+            page.wait_for_function(
+                "(el) => JSON.parse(el.dataset.state).reason === 1 && !el.hasAttribute('data-busy')",
+                arg=reader.element_handle(), timeout=60_000,
+            )
+            assert page.evaluate("attentionPy.session.generation") == first, "the worker was replaced"
+            expect(reader.locator("[data-role=error]")).to_be_hidden()
+        finally:
+            context.close()
