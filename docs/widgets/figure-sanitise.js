@@ -58,17 +58,31 @@ export function parseFigure(html) {
   return template.content.firstElementChild;
 }
 
+// Read through the prototypes, never through the node: a <form> in hostile markup can
+// shadow its own properties with named controls (<input name="nodeName">, "DOM clobbering",
+// found by DOMPurify's corpus). No allowed element is a form, so once a node is allowed
+// its own properties can be trusted.
+const getter = (proto, name) => Object.getOwnPropertyDescriptor(proto, name).get;
+const nodeTypeOf = getter(Node.prototype, "nodeType");
+const nodeNameOf = getter(Node.prototype, "nodeName");
+const namespaceOf = getter(Element.prototype, "namespaceURI");
+const localNameOf = getter(Element.prototype, "localName");
+const removeNode = Element.prototype.remove;
+const removeCharacterData = CharacterData.prototype.remove;
+
 function clean(fragment, removed) {
   // A stack rather than recursion: hostile markup may nest deeper than the call stack.
   const stack = [];
   for (const child of fragment.childNodes) stack.push(child);
   while (stack.length) {
     const node = stack.pop();
-    if (node.nodeType === Node.TEXT_NODE || node.nodeType === Node.COMMENT_NODE) continue;
-    const allowed = node.nodeType === Node.ELEMENT_NODE ? ELEMENTS.get(node.namespaceURI)?.get(node.localName.toLowerCase()) : null;
+    const type = nodeTypeOf.call(node);
+    if (type === Node.TEXT_NODE || type === Node.COMMENT_NODE) continue;
+    const element = type === Node.ELEMENT_NODE;
+    const allowed = element ? ELEMENTS.get(namespaceOf.call(node))?.get(String(localNameOf.call(node)).toLowerCase()) : null;
     if (!allowed) {
-      removed.add(`<${node.nodeName.toLowerCase()}>`);
-      node.remove();
+      removed.add(`<${String(nodeNameOf.call(node)).toLowerCase()}>`);
+      (element ? removeNode : removeCharacterData).call(node);
       continue;
     }
     for (const attr of [...node.attributes]) {

@@ -55,13 +55,15 @@ PAYLOADS = {
     "style url": ('<span style="background-image:url(/pwned-{what}-style.png)">.</span>', "<span>.</span>"),
     "style element": ("<style>@import url(/pwned-{what}-import.css);</style>", ""),
     "link stylesheet": ('<link rel="stylesheet" href="/pwned-{what}-link.css">', ""),
+    # DOM clobbering (from DOMPurify's corpus): named controls shadow the form's own properties
+    "form clobbering": ('<form><input name="nodeName"><input name="localName"><input name="attributes"></form>', ""),
 }
 # What the unsanitised copy must show before the test trusts its silence: these load a file,
 LOADS = {"style url": "style.png", "style element": "import.css", "link stylesheet": "link.css"}
 # and the others run their sink. Inserted from a parsed fragment, Chromium never runs a
 # <script> and fires no load event on an <svg>: those two are here for completeness (their
 # removal shows in the console warning).
-FIRES = [name for name in PAYLOADS if name not in LOADS and name not in ("script", "svg onload")]
+FIRES = [name for name in PAYLOADS if name not in LOADS and name not in ("script", "svg onload", "form clobbering")]
 
 
 def payload_markup(sink: str, what: str) -> str:
