@@ -26,6 +26,13 @@ export const CALL_TIMEOUT_MS = 10_000;
 // and the Restart button. The longest quiet step of a normal start (compiling the wasm,
 // restoring the image) takes a few seconds even on a loaded machine.
 export const STARTUP_STALL_MS = 30_000;
+// What the page accepts from its worker (issue 19). The runtime sends at most about 1,000
+// messages a second (output is batched: 50 per 50 ms) and caps a request's output at 200
+// KB; a worker that sends more messages, or a longer output message, is not the runtime
+// speaking (reader code cannot reach the channel any more: python-worker.js hideChannel),
+// and is replaced at once.
+export const MAX_MESSAGES_PER_SECOND = 5_000;
+export const MAX_MESSAGE_CHARS = 1_000_000;
 
 /**
  * The page's early boot (docs/overrides/main.html): the connection rule's answer, and the
@@ -235,6 +242,10 @@ export class PythonSession extends EventTarget {
 
   receive(worker, message) {
     if (worker !== this.worker) return; // a terminated worker's last words
+    if (this.floods(message)) {
+      this.replaceWorker("crashed", "Python's worker sent the page more than it may (a flood of messages)");
+      return;
+    }
     const { id, type } = message;
     if (type === "progress") {
       this.setProgress(message);
@@ -283,6 +294,15 @@ export class PythonSession extends EventTarget {
     this.spawn();
     if (running) this.finish(running, error ? { status: reason, error, restarted: true } : { status: reason, restarted: true });
     this.dispatchEvent(new CustomEvent("restart", { detail: { reason, error } }));
+  }
+
+  /** True when `message` breaks the bounds of what a worker may send (per second, per message). */
+  floods(message) {
+    const now = performance.now();
+    if (!this.window || now - this.window.start >= 1000) this.window = { start: now, count: 0 };
+    this.window.count += 1;
+    const text = message?.text; // output; a job's one result is bounded by the figure host and the output view
+    return this.window.count > MAX_MESSAGES_PER_SECOND || (typeof text === "string" && text.length > MAX_MESSAGE_CHARS);
   }
 
   /** (Re)starts the start-up watchdog: STARTUP_STALL_MS without a word from the worker fails the start. */

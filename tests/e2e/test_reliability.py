@@ -460,3 +460,28 @@ def test_code_may_request_files_of_this_site_only(tab, site_url):
         assert seen == [], f"requests reached another host: {seen}"
     csp = page.locator("meta[http-equiv='Content-Security-Policy']").get_attribute("content")
     assert "connect-src 'self'" in csp and "'wasm-unsafe-eval'" in csp
+
+
+def test_a_worker_that_floods_the_page_is_replaced(browser, site_url):
+    """Defense in depth (issue 19): reader code cannot reach the channel any more, but were a
+    worker to flood the page anyway (here the worker script itself, changed for this test in
+    a context of its own, sends 10^6 messages once Python is ready), the page stays responsive
+    and replaces it."""
+    context = browser.new_context()
+
+    def flooding_worker(route):
+        response = route.fetch()
+        flood = ("\nconst __flood = self.postMessage.bind(self);\n"
+                 "setTimeout(() => { for (let i = 0; i < 1e6; i++) __flood({ type: 'junk', text: 'x' }); }, 4000);\n")
+        route.fulfill(response=response, body=response.text() + flood, headers={**response.headers, "cache-control": "no-store"})
+
+    context.route("**/assets/widgets/python-worker.js", flooding_worker)
+    try:
+        page = context.new_page()
+        open_page(page, site_url, "what-matters/")
+        first = generation(page)
+        probe = Responsiveness(page, "worker flood")
+        probe.wait(f"attentionPy.session.generation > {first}", timeout_s=30)
+        probe.check()
+    finally:
+        context.close()
