@@ -84,7 +84,8 @@ class Model:
         self.d_model, self.layers, self.heads = d_model, layers, heads
         self.d_head = d_model // heads
         self.index = {token: i for i, token in enumerate(self.vocabulary)}
-        self._people_ids = frozenset(self.index[p] for p in self.people if p in self.index)
+        # token id -> index in ``people``: which words the answer may point at, and whom each names
+        self._person_of = {self.index[p]: k for k, p in enumerate(self.people) if p in self.index}
         self.parameters = parameters
         expected = dict(self.shapes())
         if list(parameters) != list(expected):
@@ -116,7 +117,7 @@ class Model:
 
     def candidates(self, ids: list[int]) -> list[int]:
         """The token indices the answer may point at: the words that are people."""
-        people = self._people_ids
+        people = self._person_of
         return [j for j, t in enumerate(ids) if t in people]
 
     @property
@@ -214,9 +215,8 @@ class Model:
         weights = [sum(head.weights[rows.index(sentence.pronoun)][j] for head in pointer.heads) / self.heads
                    for j in range(len(ids))]  # the pronoun's weights, averaged over heads
         probabilities = [0.0] * len(self.people)
-        person_of = {self.index[p]: k for k, p in enumerate(self.people) if p in self.index}
         for j in candidates:
-            probabilities[person_of[ids[j]]] += weights[j]
+            probabilities[self._person_of[ids[j]]] += weights[j]
         return Pass(ids, sentence.pronoun, layers, pointer, probabilities)
 
     def layer_forward(self, l: int, x: Matrix, rows: list[int], allowed: list[list[bool]] | None = None) -> LayerPass:

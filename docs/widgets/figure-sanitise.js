@@ -92,8 +92,9 @@ function clean(fragment, removed) {
         removed.add(`${name} on <${node.localName}>`);
         node.removeAttributeNode(attr);
       } else if (name === "class") {
-        const own = attr.value.split(/\s+/).filter((c) => c && OWN_CLASS.test(c));
-        const others = attr.value.split(/\s+/).filter((c) => c && !OWN_CLASS.test(c));
+        const names = attr.value.split(/\s+/).filter(Boolean);
+        const own = names.filter((c) => OWN_CLASS.test(c));
+        const others = names.filter((c) => !OWN_CLASS.test(c));
         if (others.length) removed.add(`class ${others.slice(0, 3).join(" ")} on <${node.localName}>`);
         if (own.length) attr.value = own.join(" ");
         else node.removeAttributeNode(attr);
