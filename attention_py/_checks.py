@@ -71,9 +71,13 @@ def _all_finite_floats(items: Any) -> bool:
 def as_matrix(value: Any, name: str) -> Matrix:
     """A non-empty rectangular table of finite real numbers, as a list of rows."""
     rows = _sequence(value, name, "matrix (a sequence of rows)")
-    if set(map(type, rows)) == {list} and len(set(map(len, rows))) == 1 and rows[0]:
-        if _all_finite_floats(list(chain.from_iterable(rows))):  # the common case, checked quickly
-            return [row[:] for row in rows]
+    if (
+        set(map(type, rows)) == {list}
+        and len(set(map(len, rows))) == 1
+        and rows[0]
+        and _all_finite_floats(list(chain.from_iterable(rows)))  # the common case, checked quickly
+    ):
+        return [row[:] for row in rows]
     matrix: Matrix = []
     for i, row in enumerate(rows):
         row_items = _sequence(row, f"{name}[{i}]", "row (a sequence of numbers)")
@@ -108,9 +112,7 @@ def as_mask_matrix(value: Any, name: str, shape: tuple[int, int]) -> BoolMatrix:
     """A rows x cols table of booleans (True = may attend, False = masked out)."""
     rows = _sequence(value, name, "matrix of booleans")
     if len(rows) != shape[0]:
-        raise ValueError(
-            f"{name} has shape ({len(rows)}, ...) but the scores have shape {shape}"
-        )
+        raise ValueError(f"{name} has shape ({len(rows)}, ...) but the scores have shape {shape}")
     return [as_mask_vector(row, f"{name}[{i}]", shape[1]) for i, row in enumerate(rows)]
 
 

@@ -38,14 +38,10 @@ def scaled_dot_product_attention(
     Q, K, V = as_matrix(Q, "Q"), as_matrix(K, "K"), as_matrix(V, "V")
     if shape(Q)[1] != shape(K)[1]:
         raise ValueError(
-            f"Q has shape {shape(Q)} and K has shape {shape(K)}: "
-            f"queries and keys must have the same width d_k"
+            f"Q has shape {shape(Q)} and K has shape {shape(K)}: queries and keys must have the same width d_k"
         )
     if shape(K)[0] != shape(V)[0]:
-        raise ValueError(
-            f"K has shape {shape(K)} and V has shape {shape(V)}: "
-            f"there must be one value row per key row"
-        )
+        raise ValueError(f"K has shape {shape(K)} and V has shape {shape(V)}: there must be one value row per key row")
     allowed = allowed_keys(mask, causal, len(Q), len(K))
     scale = 1 / math.sqrt(len(K[0])) if scale is None else as_scalar(scale, "scale")
     output, weights, _ = attention(Q, K, V, scale=scale, allowed=allowed)

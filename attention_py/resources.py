@@ -35,8 +35,10 @@ class MissingResource(LookupError):
     """Data that nobody has provided, and no loader to read it; ``key`` names it."""
 
     def __init__(self, key: str) -> None:
-        super().__init__(f"no data for {key!r} (the site's assets/{key}.json) here: hand it over first "
-                         "with attention_py.resources.provide(key, data)")
+        super().__init__(
+            f"no data for {key!r} (the site's assets/{key}.json) here: hand it over first "
+            "with attention_py.resources.provide(key, data)"
+        )
         self.key = key
 
 

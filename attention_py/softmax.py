@@ -38,7 +38,9 @@ def softmax_rows(Z: Any, *, scale: float = 1.0, mask: Any = None) -> Matrix:
         keep = [_kept_entries(row, f"Z[{i}]") for i, row in enumerate(keep)]
     scale = as_scalar(scale, "scale")
     return [
-        stable_softmax([scale * x for x in row], None if keep is None else keep[i], name=f"Z[{i}] times scale={scale!r}")
+        stable_softmax(
+            [scale * x for x in row], None if keep is None else keep[i], name=f"Z[{i}] times scale={scale!r}"
+        )
         for i, row in enumerate(Z)
     ]
 

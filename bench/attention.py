@@ -55,8 +55,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--no-pyodide", action="store_true", help="skip the Pyodide run")
     args = parser.parse_args(argv)
 
-    print(f"d_model = {D_MODEL}; median of repeated forward passes; CPython {platform.python_version()}, "
-          f"numpy {np.__version__}, {platform.machine()}")
+    print(
+        f"d_model = {D_MODEL}; median of repeated forward passes; CPython {platform.python_version()}, "
+        f"numpy {np.__version__}, {platform.machine()}"
+    )
     print(f"{'n':>5} {'case':<16} {'attention_py':>14} {'numpy':>10} {'ratio':>8}")
     for n in SIZES:
         ours, ref = time_attention_py(n), time_numpy(n)
@@ -72,6 +74,8 @@ def main(argv: list[str]) -> int:
             print(f"\nInside Pyodide (Python {result['python']}, {where}):")
             for n, times in result["results"].items():
                 verdict = "within" if times["self_attention_ms"] <= TARGET_MS else "OVER"
-                print(f"{n:>5} self-attention {times['self_attention_ms']:.3f} ms ({verdict} the {TARGET_MS:.0f} ms target), "
-                      f"4-head {times['multi_head_4_ms']:.3f} ms")
+                print(
+                    f"{n:>5} self-attention {times['self_attention_ms']:.3f} ms ({verdict} the {TARGET_MS:.0f} ms target), "
+                    f"4-head {times['multi_head_4_ms']:.3f} ms"
+                )
     return 0

@@ -17,7 +17,7 @@ if __name__ == "__main__":  # inside Pyodide the repository is the working direc
     import sys
 
     sys.path.insert(0, ".")
-from bench.attention_cases import D_MODEL, inputs, median_ms  # noqa: E402
+from bench.attention_cases import D_MODEL, inputs, median_ms
 
 mul = operator.mul
 sumprod = getattr(math, "sumprod", None)
@@ -42,8 +42,10 @@ def forward(dot, x, wq_cols, wk_cols, wv_cols, scale):
 
 def forward_map(dot, x, wq_cols, wk_cols, wv_cols, scale):
     """The same with the inner loop as map(dot, repeat(row), columns): no bytecode per entry."""
+
     def matmul_cols(a, b_cols):
         return [list(map(dot, repeat(r, len(b_cols)), b_cols)) for r in a]
+
     q, k, v = matmul_cols(x, wq_cols), matmul_cols(x, wk_cols), matmul_cols(x, wv_cols)
     scores = matmul_cols(q, k)
     weights = [softmax([scale * s for s in row]) for row in scores]
@@ -52,11 +54,13 @@ def forward_map(dot, x, wq_cols, wk_cols, wv_cols, scale):
 
 def forward_axpy(x, w_rows_q, w_rows_k, w_rows_v, scale):
     """Row-times-matrix as a sum of scaled rows (x_0 W_0 + x_1 W_1 + ...), no dot products."""
+
     def vecmat(r, w_rows):
         acc = [0.0] * len(w_rows[0])
         for xi, wi in zip(r, w_rows):
             acc = list(map(operator.add, acc, map(mul, repeat(xi), wi)))
         return acc
+
     q = [vecmat(r, w_rows_q) for r in x]
     k = [vecmat(r, w_rows_k) for r in x]
     v = [vecmat(r, w_rows_v) for r in x]

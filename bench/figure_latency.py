@@ -215,21 +215,31 @@ def measure_training(browser, url: str, lang: str) -> dict:
 
 
 def report_training(results: dict[str, dict]) -> None:
-    print(f"\n{'training figures':<34} {'first':>8} {'then p50':>9} {'max':>8}   (input to figure updated; call = Python + worker)")
+    print(
+        f"\n{'training figures':<34} {'first':>8} {'then p50':>9} {'max':>8}   (input to figure updated; call = Python + worker)"
+    )
     for lang, r in results.items():
         for name, samples in (("training_replay slider", r["replay"]), ("trained_reader reason menu", r["reader"])):
             rest = [s["total"] for s in samples[1:]]
-            print(f"{lang} {name:<31} {samples[0]['total']:>6.0f}ms {percentile(rest, 0.5):>7.0f}ms {max(rest):>6.0f}ms")
+            print(
+                f"{lang} {name:<31} {samples[0]['total']:>6.0f}ms {percentile(rest, 0.5):>7.0f}ms {max(rest):>6.0f}ms"
+            )
         calls = [c["call"] for c in r["chunks"]]
-        print(f"{lang} train_live calls while training: {len(calls)}, first {calls[0]:.0f} ms, "
-              f"p50 {percentile(calls, 0.5):.0f} ms, p95 {percentile(calls, 0.95):.0f} ms, max {max(calls):.0f} ms")
+        print(
+            f"{lang} train_live calls while training: {len(calls)}, first {calls[0]:.0f} ms, "
+            f"p50 {percentile(calls, 0.5):.0f} ms, p95 {percentile(calls, 0.95):.0f} ms, max {max(calls):.0f} ms"
+        )
         waits = [m["total"] for m in r["meanwhile"]]
         if waits:
-            print(f"{lang} replay slider while training ({len(waits)} inputs): p50 {percentile(waits, 0.5):.0f} ms, "
-                  f"p95 {percentile(waits, 0.95):.0f} ms, max {max(waits):.0f} ms")
+            print(
+                f"{lang} replay slider while training ({len(waits)} inputs): p50 {percentile(waits, 0.5):.0f} ms, "
+                f"p95 {percentile(waits, 0.95):.0f} ms, max {max(waits):.0f} ms"
+            )
         reached = r["reached"]
-        print(f"{lang} train_live: {r['steps']} steps in {r['seconds']:.1f} s; held-out >= 95% "
-              + (f"after {reached['seconds']:.1f} s (step {reached['step']})" if reached else "never"))
+        print(
+            f"{lang} train_live: {r['steps']} steps in {r['seconds']:.1f} s; held-out >= 95% "
+            + (f"after {reached['seconds']:.1f} s (step {reached['step']})" if reached else "never")
+        )
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -242,7 +252,9 @@ def percentile(values: list[float], q: float) -> float:
 def open_gallery(browser, url: str, prefix: str = ""):
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     page.goto(f"{url}/{prefix}gallery/")
-    page.wait_for_function("window.attentionPy?.figures && attentionPy.session.state === 'ready'", timeout=READY_TIMEOUT_MS)
+    page.wait_for_function(
+        "window.attentionPy?.figures && attentionPy.session.state === 'ready'", timeout=READY_TIMEOUT_MS
+    )
     page.wait_for_function("attentionPy.session.running === null && attentionPy.session.queue.length === 0")
     return page
 
@@ -255,17 +267,19 @@ def measure_inputs(page, count: int) -> list[dict]:
         result = page.evaluate(DRIVE, {"index": index, "count": count})
         samples = result["samples"]
         dom = [s["dom"] for s in samples]
-        rows.append({
-            "name": result["name"],
-            "control": result["control"],
-            "n": len(samples),
-            "refused": sum(not s["ok"] for s in samples),
-            "p50": percentile(dom, 0.5),
-            "p95": percentile(dom, 0.95),
-            "python_p50": percentile([s["python"] for s in samples], 0.5),
-            "frame_p95": percentile([s["frame"] for s in samples], 0.95),
-            "morph_p50": percentile([s["morph"] for s in samples], 0.5),
-        })
+        rows.append(
+            {
+                "name": result["name"],
+                "control": result["control"],
+                "n": len(samples),
+                "refused": sum(not s["ok"] for s in samples),
+                "p50": percentile(dom, 0.5),
+                "p95": percentile(dom, 0.95),
+                "python_p50": percentile([s["python"] for s in samples], 0.5),
+                "frame_p95": percentile([s["frame"] for s in samples], 0.95),
+                "morph_p50": percentile([s["morph"] for s in samples], 0.5),
+            }
+        )
     return rows
 
 
@@ -297,64 +311,79 @@ def measure_drag(page, selector: str, *, radius: float = 60, ms: float = 1500, e
 
 
 def report(rows: list[dict], drags: dict[str, dict]) -> None:
-    print(f"{'figure':<22} {'control':<14} {'n':>3} {'p50':>8} {'p95':>8} {'call p50':>9} {'morph p50':>10} {'frame p95':>10}  target")
+    print(
+        f"{'figure':<22} {'control':<14} {'n':>3} {'p50':>8} {'p95':>8} {'call p50':>9} {'morph p50':>10} {'frame p95':>10}  target"
+    )
     for row in rows:
         verdict = "ok" if row["p95"] <= TARGET_P95_MS else "MISS"
         refused = f"  ({row['refused']} refused)" if row["refused"] else ""
-        print(f"{row['name']:<22} {row['control'][:14]:<14} {row['n']:>3} {row['p50']:>6.1f}ms {row['p95']:>6.1f}ms "
-              f"{row['python_p50']:>7.1f}ms {row['morph_p50']:>8.1f}ms {row['frame_p95']:>8.1f}ms  {verdict}{refused}")
+        print(
+            f"{row['name']:<22} {row['control'][:14]:<14} {row['n']:>3} {row['p50']:>6.1f}ms {row['p95']:>6.1f}ms "
+            f"{row['python_p50']:>7.1f}ms {row['morph_p50']:>8.1f}ms {row['frame_p95']:>8.1f}ms  {verdict}{refused}"
+        )
     met = sum(row["p95"] <= TARGET_P95_MS for row in rows)
     print(f"\n{met} of {len(rows)} figures within p95 <= {TARGET_P95_MS:.0f} ms (input event to figure updated)")
 
-    print(f"\n{'drag':<27} {'inputs':>6} {'calls':>6} {'merged':>7} {'inputs/s':>8} {'updates/s':>10} "
-          f"{'lag p50':>8} {'lag p95':>8} {'max gap':>8}")
+    print(
+        f"\n{'drag':<27} {'inputs':>6} {'calls':>6} {'merged':>7} {'inputs/s':>8} {'updates/s':>10} "
+        f"{'lag p50':>8} {'lag p95':>8} {'max gap':>8}"
+    )
     for name, d in drags.items():
-        print(f"{name:<27} {d['moves']:>6} {d['calls']:>6} {d['merged']:>7.1f} {d['moves_per_second']:>8.0f} "
-              f"{d['per_second']:>10.0f} {d['lag_p50']:>6.1f}ms {d['lag_p95']:>6.1f}ms {d['max_gap']:>6.1f}ms")
+        print(
+            f"{name:<27} {d['moves']:>6} {d['calls']:>6} {d['merged']:>7.1f} {d['moves_per_second']:>8.0f} "
+            f"{d['per_second']:>10.0f} {d['lag_p50']:>6.1f}ms {d['lag_p95']:>6.1f}ms {d['max_gap']:>6.1f}ms"
+        )
     print("merged = inputs carried per call (coalescing); lag = oldest merged input to figure updated")
     for name, d in drags.items():
         smooth = d["per_second"] >= SMOOTH_UPDATES_PER_S and d["lag_p95"] <= SMOOTH_LAG_MS
-        print(f"{'ok  ' if smooth else 'MISS'} {name}: {'smooth' if smooth else 'not smooth'} "
-              f"({d['per_second']:.0f} updates/s, lag p95 {d['lag_p95']:.0f} ms, "
-              f"longest wait between updates {d['max_gap']:.0f} ms)")
+        print(
+            f"{'ok  ' if smooth else 'MISS'} {name}: {'smooth' if smooth else 'not smooth'} "
+            f"({d['per_second']:.0f} updates/s, lag p95 {d['lag_p95']:.0f} ms, "
+            f"longest wait between updates {d['max_gap']:.0f} ms)"
+        )
 
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench figure_latency", description=__doc__.splitlines()[0])
     parser.add_argument("--site", type=Path, help="an existing build (default: build one now)")
     parser.add_argument("--inputs", type=int, default=40, help="inputs per figure (default 40)")
-    parser.add_argument("--training", nargs="*", metavar="LANG",
-                        help="also measure the trained model's figures on a fresh page per language (default: en)")
+    parser.add_argument(
+        "--training",
+        nargs="*",
+        metavar="LANG",
+        help="also measure the trained model's figures on a fresh page per language (default: en)",
+    )
     parser.add_argument("--training-only", action="store_true", help="only those")
     args = parser.parse_args(argv)
     training_langs = args.training or (["en"] if args.training is not None or args.training_only else [])
 
     from playwright.sync_api import sync_playwright
 
-    with built_site(args.site) as site:
-        with serve(site) as server, sync_playwright() as pw:
-            browser = pw.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_FLAGS)
-            training = {lang: measure_training(browser, server.url, lang) for lang in training_langs}
-            if args.training_only:
-                browser.close()
-                report_training(training)
-                return 0
-            page = open_gallery(browser, server.url)
-            python = page.evaluate("attentionPy.session.info.python")
-            rows = measure_inputs(page, args.inputs)
-            drags = {
-                "dot_product tip of a": measure_drag(page, ".apy-fig--dot_product [data-drag]"),
-                "softmax_scale scale": measure_drag(page, ".apy-fig--softmax_scale input[name='scale']"),
-            }
-            # A slow phone: the same drag with the CPU (page and worker) 4x slower, where
-            # answers take longer than pointer moves arrive and merging has to keep up.
-            cdp = page.context.new_cdp_session(page)
-            cdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})
-            drags["dot_product, CPU 4x slower"] = measure_drag(page, ".apy-fig--dot_product [data-drag]")
-            cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
+    with built_site(args.site) as site, serve(site) as server, sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_FLAGS)
+        training = {lang: measure_training(browser, server.url, lang) for lang in training_langs}
+        if args.training_only:
             browser.close()
-    print(f"\nHeadless Chromium, English gallery, Python {python} in Pyodide; {args.inputs} inputs per figure, "
-          "one at a time (20 ms apart); drags: moves every 4 ms for 1.5 s\n")
+            report_training(training)
+            return 0
+        page = open_gallery(browser, server.url)
+        python = page.evaluate("attentionPy.session.info.python")
+        rows = measure_inputs(page, args.inputs)
+        drags = {
+            "dot_product tip of a": measure_drag(page, ".apy-fig--dot_product [data-drag]"),
+            "softmax_scale scale": measure_drag(page, ".apy-fig--softmax_scale input[name='scale']"),
+        }
+        # A slow phone: the same drag with the CPU (page and worker) 4x slower, where
+        # answers take longer than pointer moves arrive and merging has to keep up.
+        cdp = page.context.new_cdp_session(page)
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})
+        drags["dot_product, CPU 4x slower"] = measure_drag(page, ".apy-fig--dot_product [data-drag]")
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
+        browser.close()
+    print(
+        f"\nHeadless Chromium, English gallery, Python {python} in Pyodide; {args.inputs} inputs per figure, "
+        "one at a time (20 ms apart); drags: moves every 4 ms for 1.5 s\n"
+    )
     report(rows, drags)
     if training:
         report_training(training)

@@ -116,8 +116,17 @@ def visit(context, server, url: str, wait_for: str | None, *, throttled: bool = 
     return result
 
 
-def measure(pw, server, url: str, wait_for: str | None, runs: int, *, scripts: bool = True,
-            visits: tuple[str, ...] = ("cold", "warm", "3rd"), throttled: bool = False) -> dict[str, dict[str, float]]:
+def measure(
+    pw,
+    server,
+    url: str,
+    wait_for: str | None,
+    runs: int,
+    *,
+    scripts: bool = True,
+    visits: tuple[str, ...] = ("cold", "warm", "3rd"),
+    throttled: bool = False,
+) -> dict[str, dict[str, float]]:
     """Cold and warm visits; each run gets a new on-disk profile, as a real returning reader has
     (an in-memory profile's cache is too small to keep Pyodide's 9 MB of WebAssembly)."""
     rows: dict[str, list[dict[str, float]]] = {kind: [] for kind in visits}
@@ -148,8 +157,10 @@ def report(results: dict[str, dict[str, dict[str, float]]]) -> None:
 
     bare, plain = results["bare Pyodide page"], results["home, scripts off"]
     baselines = {"throttled": (results.get("bare, throttled"), results.get("scripts off, throttled"))}
-    print(f"{'page':<24} {'visit':<9} {'first paint':>11} {'/off':>6} {'Python ready':>12} {'/bare':>6} "
-          f"{'cell answer':>11} {'transferred':>12} {'/bare':>6} {'snapshot':>8}")
+    print(
+        f"{'page':<24} {'visit':<9} {'first paint':>11} {'/off':>6} {'Python ready':>12} {'/bare':>6} "
+        f"{'cell answer':>11} {'transferred':>12} {'/bare':>6} {'snapshot':>8}"
+    )
     for name, by_visit in results.items():
         for kind, row in by_visit.items():
             base_kind = kind if kind in bare else "cold"
@@ -158,24 +169,36 @@ def report(results: dict[str, dict[str, dict[str, float]]]) -> None:
                 bare_row, off_row = (b.get("throttled", {}) if b else {} for b in baselines["throttled"])
             answer = row.get("answer_ms") if kind.startswith("click") else row.get("result_ms")
             snap = {1.0: "yes", 0.0: "no"}.get(row.get("snapshot"), "")
-            print(f"{name:<24} {kind:<9} {fmt(row.get('fcp_ms')):>11} {ratio(row.get('fcp_ms'), off_row.get('fcp_ms')):>6} "
-                  f"{fmt(row.get('ready_ms')):>12} {ratio(row.get('ready_ms'), bare_row.get('ready_ms')):>6} "
-                  f"{fmt(answer):>11} {fmt(row.get('bytes'), 'KB'):>12} {ratio(row.get('bytes'), bare_row.get('bytes')):>6} {snap:>8}")
-    print("cell answer: from navigation to the first cell's result (Run pressed as soon as it exists);"
-          " at 'click 1s' from the click, on a page open 1 s")
+            print(
+                f"{name:<24} {kind:<9} {fmt(row.get('fcp_ms')):>11} {ratio(row.get('fcp_ms'), off_row.get('fcp_ms')):>6} "
+                f"{fmt(row.get('ready_ms')):>12} {ratio(row.get('ready_ms'), bare_row.get('ready_ms')):>6} "
+                f"{fmt(answer):>11} {fmt(row.get('bytes'), 'KB'):>12} {ratio(row.get('bytes'), bare_row.get('bytes')):>6} {snap:>8}"
+            )
+    print(
+        "cell answer: from navigation to the first cell's result (Run pressed as soon as it exists);"
+        " at 'click 1s' from the click, on a page open 1 s"
+    )
 
     home, off = results["home page"], results["home, no snapshot"]
     checks = [
         ("Python ready (cold) <= 0.6x the bare page", home["cold"]["ready_ms"], 0.6 * bare["cold"]["ready_ms"]),
         ("Python ready (warm) <= 0.5x the bare page's warm", home["warm"]["ready_ms"], 0.5 * bare["warm"]["ready_ms"]),
-        ("cell answer after a click at 1 s: no worse than without the snapshot",
-         home["click 1s"]["answer_ms"], off["click 1s"]["answer_ms"]),
+        (
+            "cell answer after a click at 1 s: no worse than without the snapshot",
+            home["click 1s"]["answer_ms"],
+            off["click 1s"]["answer_ms"],
+        ),
         ("first paint (cold) <= 1.1x scripts off", home["cold"]["fcp_ms"], 1.1 * plain["cold"]["fcp_ms"]),
         ("repeat visit under 100 KB", home["warm"]["bytes"], 100 * 1024),
     ]
     if "throttled" in home:
-        checks.append(("throttled first paint <= 1.1x scripts off, throttled", home["throttled"]["fcp_ms"],
-                       1.1 * results["scripts off, throttled"]["throttled"]["fcp_ms"]))
+        checks.append(
+            (
+                "throttled first paint <= 1.1x scripts off, throttled",
+                home["throttled"]["fcp_ms"],
+                1.1 * results["scripts off, throttled"]["throttled"]["fcp_ms"],
+            )
+        )
     print()
     for label, value, limit in checks:
         print(f"{'ok  ' if value <= limit else 'MISS'} {label}: {value:,.0f} (limit {limit:,.0f})")
@@ -219,7 +242,9 @@ def main(argv: list[str]) -> int:
                 "bare Pyodide page": measure(pw, server, bare, "ready", args.runs),
                 "home, scripts off": measure(pw, server, home, None, args.runs, scripts=False),
             }
-            results["home page"].update(measure(pw, server, home + "#click-at-1s", "result", args.runs, visits=("click 1s",)))
+            results["home page"].update(
+                measure(pw, server, home + "#click-at-1s", "result", args.runs, visits=("click 1s",))
+            )
             results["home, no snapshot"].update(
                 measure(pw, no_snapshot, f"{no_snapshot.url}/#click-at-1s", "result", args.runs, visits=("click 1s",))
             )
@@ -230,8 +255,12 @@ def main(argv: list[str]) -> int:
                     measure(pw, no_snapshot, f"{no_snapshot.url}/", "ready", args.throttled_runs, **slow)
                 )
                 results["bare, throttled"] = measure(pw, server, bare, "ready", args.throttled_runs, **slow)
-                results["scripts off, throttled"] = measure(pw, server, home, None, args.throttled_runs, scripts=False, **slow)
-    print(f"\nChromium headless, {args.runs} runs each ({args.throttled_runs} throttled), medians;"
-          " served from 127.0.0.1 (no network latency unless throttled)")
+                results["scripts off, throttled"] = measure(
+                    pw, server, home, None, args.throttled_runs, scripts=False, **slow
+                )
+    print(
+        f"\nChromium headless, {args.runs} runs each ({args.throttled_runs} throttled), medians;"
+        " served from 127.0.0.1 (no network latency unless throttled)"
+    )
     report(results)
     return 0

@@ -66,8 +66,12 @@ def whole_run(puzzle_data: dict, settings: dict) -> dict:
     started = time.perf_counter()
     trainer = Trainer(puzzle, settings["seed"], eval_every=settings["eval_every"])
     trainer.run(settings["steps"])
-    return {"seconds": time.perf_counter() - started, "steps": trainer.step,
-            "test_accuracy": trainer.history[-1]["test_accuracy"], "python": sys.version.split()[0]}
+    return {
+        "seconds": time.perf_counter() - started,
+        "steps": trainer.step,
+        "test_accuracy": trainer.history[-1]["test_accuracy"],
+        "python": sys.version.split()[0],
+    }
 
 
 def _inside_pyodide(argv: list[str]) -> None:
@@ -89,8 +93,14 @@ def one_seed(job: tuple[str, int]) -> dict:
     result = train_with_checkpoints(Puzzle.from_dict(_load(lang)), **{**SETTINGS, "seed": seed})
     last = result["history"][-1]
     first = next((p["step"] for p in result["history"] if p["validation_accuracy"] >= TARGET), None)
-    return {"lang": lang, "seed": seed, "validation": last["validation_accuracy"], "test": last["test_accuracy"],
-            "first": first, "test_size": result["test_size"]}
+    return {
+        "lang": lang,
+        "seed": seed,
+        "validation": last["validation_accuracy"],
+        "test": last["test_accuracy"],
+        "first": first,
+        "test_size": result["test_size"],
+    }
 
 
 def seed_table(languages: list[str], seeds: int) -> None:
@@ -111,8 +121,10 @@ def seed_table(languages: list[str], seeds: int) -> None:
         mine = [r for r in results if r["lang"] == lang]
         good = sum(r["test"] >= TARGET for r in mine)
         tests = sorted(r["test"] for r in mine)
-        print(f"  {lang}: {good} of {len(mine)} seeds reach >= {TARGET:.0%} test accuracy "
-              f"(test accuracy from {tests[0]:.1%} to {tests[-1]:.1%}, {mine[0]['test_size']} test sentences)")
+        print(
+            f"  {lang}: {good} of {len(mine)} seeds reach >= {TARGET:.0%} test accuracy "
+            f"(test accuracy from {tests[0]:.1%} to {tests[-1]:.1%}, {mine[0]['test_size']} test sentences)"
+        )
 
 
 def _max_difference(a: dict, b: dict) -> float:
@@ -179,7 +191,9 @@ def main(argv: list[str]) -> int:
     print(f"  all: {total:.1f} s wall, {total_cpu:.1f} s CPU (target <= 60 s); load average now {_load_average()}")
 
     settings = {"seed": SETTINGS["seed"], "eval_every": SETTINGS["eval_every"]}
-    print(f"\nTime until validation accuracy >= {TARGET:.0%} (seed {settings['seed']}, evaluated every {settings['eval_every']} steps):")
+    print(
+        f"\nTime until validation accuracy >= {TARGET:.0%} (seed {settings['seed']}, evaluated every {settings['eval_every']} steps):"
+    )
     rows = []
     native = {}
     for lang in languages:
@@ -202,9 +216,11 @@ def main(argv: list[str]) -> int:
             request = {"puzzle": _load(lang), "settings": settings, "heads": [1, 2], "whole_run": SETTINGS}
             answers = run("bench/training.py", ["--inside", json.dumps(request, ensure_ascii=False)])
             full = answers["whole_run"]
-            whole_runs.append(f"  {lang}, {where} (Python {full['python']}): {full['steps']} steps with a history "
-                              f"point every {SETTINGS['eval_every']} in {full['seconds']:.1f} s, test accuracy "
-                              f"{full['test_accuracy']:.1%}")
+            whole_runs.append(
+                f"  {lang}, {where} (Python {full['python']}): {full['steps']} steps with a history "
+                f"point every {SETTINGS['eval_every']} in {full['seconds']:.1f} s, test accuracy "
+                f"{full['test_accuracy']:.1%}"
+            )
             for heads in (1, 2):
                 r = answers[str(heads)]
                 r["difference"] = _max_difference(r["model"], native[lang, heads]["model"])

@@ -114,7 +114,12 @@ def fenced_lines(text: str) -> Iterator[tuple[int, str, str | None]]:
             else:
                 yield number, line, None
         else:
-            if match and match["fence"][0] == fence[0] and len(match["fence"]) >= len(fence) and not match["info"].strip():
+            if (
+                match
+                and match["fence"][0] == fence[0]
+                and len(match["fence"]) >= len(fence)
+                and not match["info"].strip()
+            ):
                 fence = None
             yield number, line, ""
 
@@ -344,7 +349,9 @@ def report(name: str, old: str | None, new: str, docs: Path = DOCS) -> str:
         lines += [f"  {quote}" for quote in quotes]
         lines.append(f"Fix that prose in every language, then run `{UPDATE_COMMAND}`.")
     else:
-        lines.append(f"No page that uses it quotes a number gone from its output; if the new output is right, run `{UPDATE_COMMAND}`.")
+        lines.append(
+            f"No page that uses it quotes a number gone from its output; if the new output is right, run `{UPDATE_COMMAND}`."
+        )
     diff = difflib.unified_diff(old.splitlines(), new.splitlines(), stored, "now", lineterm="")
     lines += ["", *diff]
     return "\n".join(lines)
@@ -534,7 +541,9 @@ def main(argv: Iterable[str] | None = None) -> int:
     parser.add_argument("--update", action="store_true", help="write the .out files whose output changed")
     parser.add_argument("--force", action="store_true", help="with --update: even where prose still quotes old numbers")
     parser.add_argument("--show", metavar="NAME", help="print the output of one example, e.g. playground/masking")
-    parser.add_argument("--sync-notebooks", action="store_true", help="rewrite the notebooks' code cells from the examples")
+    parser.add_argument(
+        "--sync-notebooks", action="store_true", help="rewrite the notebooks' code cells from the examples"
+    )
     args = parser.parse_args(list(argv) if argv is not None else None)
 
     if args.sync_notebooks:

@@ -62,7 +62,8 @@ def in_node(script: str, argv: list[str]) -> dict:
         build_attention_wheel(wheels)
         subprocess.run(
             ["node", "devtools/run_in_pyodide.mjs", "--wheels", str(wheels), "--out", str(out), script, *argv],
-            cwd=ROOT, check=True,
+            cwd=ROOT,
+            check=True,
         )
         return json.loads((out / "result.json").read_text())
 

@@ -40,5 +40,7 @@ outcomes = Outcomes()
 print("Python", sys.version.split()[0], "on", sys.platform)
 code = pytest.main([*sys.argv[1:], "-p", "no:cacheprovider", "--rootdir", "/repo"], plugins=[outcomes])
 with open("/out/summary.json", "w") as out:
-    json.dump({"exit": int(code), "passed": outcomes.passed, "failed": outcomes.failed, "skipped": outcomes.skipped}, out)
+    json.dump(
+        {"exit": int(code), "passed": outcomes.passed, "failed": outcomes.failed, "skipped": outcomes.skipped}, out
+    )
 sys.exit(int(code))

@@ -53,15 +53,33 @@ def main(argv: list[str] | None = None) -> int:
     from playwright.sync_api import sync_playwright
 
     listing = subprocess.run(
-        ["node", "-e", f"import({json.dumps(args.corpus.resolve().as_uri())}).then((m) => console.log(JSON.stringify(m.default)))"],
-        capture_output=True, text=True, check=True,
+        [
+            "node",
+            "-e",
+            f"import({json.dumps(args.corpus.resolve().as_uri())}).then((m) => console.log(JSON.stringify(m.default)))",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
     )
     cases = json.loads(listing.stdout)
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder)
-        (out / "entry.js").write_text(f'import {{ parseFigure }} from "{ROOT}/docs/widgets/figure-sanitise.js";\nwindow.parseFigure = parseFigure;\n')
-        subprocess.run([str(ROOT / "node_modules" / ".bin" / "esbuild"), str(out / "entry.js"), "--bundle", "--format=iife",
-                        "--loader:.json=json", f"--outfile={out / 'sanitise.js'}", "--log-level=error"], check=True)
+        (out / "entry.js").write_text(
+            f'import {{ parseFigure }} from "{ROOT}/docs/widgets/figure-sanitise.js";\nwindow.parseFigure = parseFigure;\n'
+        )
+        subprocess.run(
+            [
+                str(ROOT / "node_modules" / ".bin" / "esbuild"),
+                str(out / "entry.js"),
+                "--bundle",
+                "--format=iife",
+                "--loader:.json=json",
+                f"--outfile={out / 'sanitise.js'}",
+                "--log-level=error",
+            ],
+            check=True,
+        )
         (out / "page.html").write_text(PAGE)
         with serve(out) as server, sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_FLAGS)
@@ -76,8 +94,10 @@ def main(argv: list[str] | None = None) -> int:
             browser.close()
     left = [(title, r["bad"]) for title, r in results if r.get("bad")]
     refused = [(title, r["error"]) for title, r in results if r.get("error")]
-    print(f"{len(cases)} payloads: script ran {len(ran)} times; requests or dialogs: {len(outside)}; "
-          f"payloads leaving anything that could run or load: {len(left)}; refused by an exception: {len(refused)}")
+    print(
+        f"{len(cases)} payloads: script ran {len(ran)} times; requests or dialogs: {len(outside)}; "
+        f"payloads leaving anything that could run or load: {len(left)}; refused by an exception: {len(refused)}"
+    )
     for title, detail in left[:10] + refused[:10]:
         print(f"  {title}: {detail}")
     return 1 if ran or outside or left else 0

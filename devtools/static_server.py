@@ -15,14 +15,15 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import ClassVar
 
 
 class _Handler(http.server.SimpleHTTPRequestHandler):
     isolated = False
-    extra_files: dict[str, tuple[str, bytes] | None] = {}  # path -> (type, body), or None: 404
-    counter: list[int] = [0]
-    delays: dict[str, float] = {}  # path -> seconds to wait before answering
-    extensions_map = {
+    extra_files: ClassVar[dict[str, tuple[str, bytes] | None]] = {}  # path -> (type, body), or None: 404
+    counter: ClassVar[list[int]] = [0]
+    delays: ClassVar[dict[str, float]] = {}  # path -> seconds to wait before answering
+    extensions_map: ClassVar[dict[str, str]] = {
         **http.server.SimpleHTTPRequestHandler.extensions_map,
         ".mjs": "text/javascript",
         ".js": "text/javascript",
@@ -61,7 +62,7 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
             self.send_header("Cross-Origin-Embedder-Policy", "require-corp")
         super().end_headers()
 
-    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+    def log_message(self, format: str, *args: object) -> None:
         pass
 
 
@@ -79,18 +80,26 @@ class _Server(http.server.ThreadingHTTPServer):
 class StaticServer:
     """Serves ``directory``; ``url`` is its base, ``bytes_sent`` counts body bytes."""
 
-    def __init__(self, directory: Path, *, isolated: bool = False, extra_files: dict[str, tuple[str, bytes] | None] | None = None,
-                 delays: dict[str, float] | None = None):
+    def __init__(
+        self,
+        directory: Path,
+        *,
+        isolated: bool = False,
+        extra_files: dict[str, tuple[str, bytes] | None] | None = None,
+        delays: dict[str, float] | None = None,
+    ):
         self._counter = [0]
         handler = type(
             "Handler",
             (_Handler,),
-            {"isolated": isolated, "extra_files": dict(extra_files or {}), "counter": self._counter,
-             "delays": dict(delays or {})},
+            {
+                "isolated": isolated,
+                "extra_files": dict(extra_files or {}),
+                "counter": self._counter,
+                "delays": dict(delays or {}),
+            },
         )
-        self._server = _Server(
-            ("127.0.0.1", 0), functools.partial(handler, directory=str(directory))
-        )
+        self._server = _Server(("127.0.0.1", 0), functools.partial(handler, directory=str(directory)))
         self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
 

@@ -139,7 +139,7 @@ def markdown_anchors(text: str) -> list[str | None]:
             marker = match.group(1)
             if fence is None:
                 fence = marker
-            elif marker[0] == fence[0] and len(marker) >= len(fence) and not line.strip()[len(marker):].strip():
+            elif marker[0] == fence[0] and len(marker) >= len(fence) and not line.strip()[len(marker) :].strip():
                 fence = None
             continue
         if fence is not None:
@@ -187,8 +187,10 @@ def anchor_problems(docs: Path, lang: str) -> list[str]:
             detail = "; ".join(p for p in parts if p)
         else:
             detail = "same anchors in another order"
-        problems.append(f"{lang}/{page}: heading anchors differ from English ({detail})\n"
-                        f"      English: {_show(want)}\n      {lang}: {' ' * (len('English') - len(lang))}{_show(have)}")
+        problems.append(
+            f"{lang}/{page}: heading anchors differ from English ({detail})\n"
+            f"      English: {_show(want)}\n      {lang}: {' ' * (len('English') - len(lang))}{_show(have)}"
+        )
     return problems
 
 
@@ -300,8 +302,9 @@ class LanguageStatus:
 
     @property
     def ok(self) -> bool:
-        return not (self.missing or self.copied or self.outdated or self.anchors or self.strings
-                    or self.history_missing)
+        return not (
+            self.missing or self.copied or self.outdated or self.anchors or self.strings or self.history_missing
+        )
 
 
 def status(docs: Path, lang: str) -> LanguageStatus:
@@ -326,14 +329,18 @@ def status(docs: Path, lang: str) -> LanguageStatus:
 def report(result: LanguageStatus, total: int) -> str:
     lang = result.lang
     done = total - len(result.missing) - len(result.copied)
-    lines = [f"== {lang}: {done}/{total} pages translated, {len(result.outdated)} outdated"
-             + ("  (all good)" if result.ok else "")]
+    lines = [
+        f"== {lang}: {done}/{total} pages translated, {len(result.outdated)} outdated"
+        + ("  (all good)" if result.ok else "")
+    ]
     if result.missing:
         lines.append(f"  missing pages ({len(result.missing)}), shown in English until translated:")
         lines += [f"    docs/{lang}/{page}" for page in result.missing]
     if result.copied:
-        lines.append(f"  copied, not translated ({len(result.copied)}), still word for word English "
-                     "(translate, or delete until you do):")
+        lines.append(
+            f"  copied, not translated ({len(result.copied)}), still word for word English "
+            "(translate, or delete until you do):"
+        )
         lines += [f"    docs/{lang}/{page}" for page in result.copied]
     if result.outdated:
         lines.append(f"  outdated pages ({len(result.outdated)}):")

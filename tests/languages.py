@@ -117,8 +117,10 @@ class Language:
     def page_text(self, page: str) -> str:
         path = self.page_path(page)
         if not path.is_file():
-            raise self.fail(f"docs/{self.code}/{page} is missing; every built language needs at least its home page, "
-                            f"translated from docs/en/{page}")
+            raise self.fail(
+                f"docs/{self.code}/{page} is missing; every built language needs at least its home page, "
+                f"translated from docs/en/{page}"
+            )
         return path.read_text(encoding="utf-8")
 
     @cached_property
@@ -128,7 +130,7 @@ class Language:
 
     @cached_property
     def direction(self) -> str:
-        """"rtl" when most letters of its home page are right-to-left ones, else "ltr".
+        """ "rtl" when most letters of its home page are right-to-left ones, else "ltr".
 
         Read from the language's own writing, not from the code: a test that compares this
         with the page's ``dir`` checks the theme gives the language the direction it is
@@ -159,7 +161,9 @@ class Language:
         if not self.default:
             words = [w for w in words if not w.isascii()] or words
         if not words:
-            raise self.fail(f"the title of docs/{self.code}/index.md has no word of three letters or more to search for")
+            raise self.fail(
+                f"the title of docs/{self.code}/index.md has no word of three letters or more to search for"
+            )
         return max(words, key=len)
 
     # ---- its strings file
@@ -170,8 +174,10 @@ class Language:
 
         path = self.docs / "figure-strings" / f"{self.code}.yml"
         if not path.is_file():
-            raise self.fail(f"docs/figure-strings/{self.code}.yml is missing: copy docs/figure-strings/en.yml "
-                            "and translate its values")
+            raise self.fail(
+                f"docs/figure-strings/{self.code}.yml is missing: copy docs/figure-strings/en.yml "
+                "and translate its values"
+            )
         return load_strings(path)
 
     def page_string(self, key: str) -> str:

@@ -60,7 +60,9 @@ def test_every_example_is_used_in_every_language():
             for use in all_uses
             if use.lang == lang or (use.lang == examples.SOURCE_LANG and use.page not in own)
         }
-    missing = [f"docs/examples/{name}.py: no {lang} page uses it" for lang in used for name in NAMES if name not in used[lang]]
+    missing = [
+        f"docs/examples/{name}.py: no {lang} page uses it" for lang in used for name in NAMES if name not in used[lang]
+    ]
     assert not missing, "\n".join(missing)
 
 
@@ -78,8 +80,10 @@ def test_translations_have_the_english_cells_in_the_english_order():
 
 
 def test_every_example_has_a_stored_output_and_no_stray_outputs():
-    outs = sorted(path.relative_to(examples.EXAMPLES_DIR).with_suffix("").as_posix()
-                  for path in examples.EXAMPLES_DIR.rglob("*.out"))
+    outs = sorted(
+        path.relative_to(examples.EXAMPLES_DIR).with_suffix("").as_posix()
+        for path in examples.EXAMPLES_DIR.rglob("*.out")
+    )
     assert outs == NAMES
 
 
@@ -132,12 +136,21 @@ def test_an_unchanged_quote_is_not_reported():
 
 def _convert(markdown_text: str) -> str:
     import markdown
+
     from site_hooks.content import live_cells
 
-    fence = {"name": "python-live", "class": "python-live", "validator": live_cells.validate, "format": live_cells.format}
+    fence = {
+        "name": "python-live",
+        "class": "python-live",
+        "validator": live_cells.validate,
+        "format": live_cells.format,
+    }
     md = markdown.Markdown(
         extensions=["pymdownx.superfences", "pymdownx.tabbed"],
-        extension_configs={"pymdownx.superfences": {"custom_fences": [fence]}, "pymdownx.tabbed": {"alternate_style": True}},
+        extension_configs={
+            "pymdownx.superfences": {"custom_fences": [fence]},
+            "pymdownx.tabbed": {"alternate_style": True},
+        },
     )
     return md.convert(markdown_text)
 
@@ -191,7 +204,9 @@ def test_a_notebook_prints_what_its_page_prints(notebook, outputs):
             assert "Traceback (most recent call last):" not in text, f"{notebook}: code cell {number} fails:\n{text}"
         else:
             assert name in outputs, f"{notebook}: code cell {number}: no page uses an example named {name!r}"
-            assert text == outputs[name], f"{notebook}: code cell {number} ({name}) prints something else than on its page"
+            assert text == outputs[name], (
+                f"{notebook}: code cell {number} ({name}) prints something else than on its page"
+            )
 
 
 @pytest.fixture
@@ -229,8 +244,14 @@ def test_a_notebook_cell_edited_by_hand_fails_and_sync_restores_it_in_every_lang
     _edit(scratch_docs, "en", edit)
     _edit(scratch_docs, "he", lambda cells: cells[0]["source"].insert(0, "import math\n"))
     problems = _problems(scratch_docs)
-    assert "docs/en/notebooks/what-matters.ipynb: code cell 5: its code differs from docs/examples/what-matters/attention_in_code.py" in problems
-    assert "docs/he/notebooks/what-matters.ipynb: code cell 1: its code differs from docs/examples/what-matters/cosine_similarity.py" in problems
+    assert (
+        "docs/en/notebooks/what-matters.ipynb: code cell 5: its code differs from docs/examples/what-matters/attention_in_code.py"
+        in problems
+    )
+    assert (
+        "docs/he/notebooks/what-matters.ipynb: code cell 1: its code differs from docs/examples/what-matters/cosine_similarity.py"
+        in problems
+    )
     assert "--sync-notebooks" in problems
 
     rewritten, left = examples.sync_notebooks(scratch_docs)
@@ -261,7 +282,10 @@ def test_a_translated_notebook_with_other_examples_or_order_fails(scratch_docs):
 
     _edit(scratch_docs, "he", swap)
     problems = _problems(scratch_docs)
-    assert "docs/he/notebooks/what-matters.ipynb: its code cells are not those of docs/en/notebooks/what-matters.ipynb in the same order" in problems
+    assert (
+        "docs/he/notebooks/what-matters.ipynb: its code cells are not those of docs/en/notebooks/what-matters.ipynb in the same order"
+        in problems
+    )
     assert "docs/en/" not in problems.replace("of docs/en/", "")  # English itself is fine
 
     path = scratch_docs / "he" / "notebooks" / "what-matters.ipynb"

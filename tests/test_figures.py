@@ -18,9 +18,21 @@ from tests.test_figures_support import LANGS, NON_FINITE, STRINGS_DIR, parse, sk
 RIGHT_TO_LEFT = [lang.code for lang in LANGUAGES if lang.direction == "rtl"]  # from their own writing
 
 NAMES = [
-    "embedding_space", "weighted_average", "dot_product", "qkv", "softmax", "softmax_scale",
-    "why_sqrt_dk", "attention_sentence", "self_attention_simple", "information_flow",
-    "causal_attention", "multi_head", "training_replay", "trained_reader", "train_live",
+    "embedding_space",
+    "weighted_average",
+    "dot_product",
+    "qkv",
+    "softmax",
+    "softmax_scale",
+    "why_sqrt_dk",
+    "attention_sentence",
+    "self_attention_simple",
+    "information_flow",
+    "causal_attention",
+    "multi_head",
+    "training_replay",
+    "trained_reader",
+    "train_live",
 ]
 
 
@@ -44,7 +56,8 @@ def test_default_render_is_one_wellformed_root_with_its_state(name, lang):
     assert root.attrs["aria-label"]
     assert not NON_FINITE.search(html)
     live = [e for e in root.iter() if e.attrs.get("aria-live") == "polite"]
-    assert len(live) == 1 and live[0].text.strip(), "one non-empty polite readout"
+    assert len(live) == 1, "one non-empty polite readout"
+    assert live[0].text.strip(), "one non-empty polite readout"
     assert draw(name, lang=lang) == html, "rendering is deterministic"
 
 
@@ -59,7 +72,8 @@ def test_every_control_has_an_accessible_name(name, lang):
         if e.tag == "button":
             assert e.attrs.get("aria-label") or e.text.strip(), f"{name}: button without a name"
         if e.attrs.get("tabindex") == "0":
-            assert e.attrs.get("aria-label") and e.attrs.get("role"), f"{name}: focusable <{e.tag}> needs role and name"
+            assert e.attrs.get("aria-label"), f"{name}: focusable <{e.tag}> needs role and name"
+            assert e.attrs.get("role"), f"{name}: focusable <{e.tag}> needs role and name"
 
 
 def _ancestors(e):
@@ -107,10 +121,18 @@ def test_matrix_header_cells_have_text(name, lang):
         assert th.text.strip(), f"{name}/{lang}: empty table header {th.attrs}"
 
 
-@pytest.mark.parametrize("probs", [
-    [1 / 3] * 3, [0.125] * 8, [0.9995, 0.0004, 0.0001], [1 / 6] * 6, [0.0004] * 10 + [0.996],
-    [0.14, 0.231, 0.629], [2, 1, 1],  # not normalised: shares of the total
-])
+@pytest.mark.parametrize(
+    "probs",
+    [
+        [1 / 3] * 3,
+        [0.125] * 8,
+        [0.9995, 0.0004, 0.0001],
+        [1 / 6] * 6,
+        [0.0004] * 10 + [0.996],
+        [0.14, 0.231, 0.629],
+        [2, 1, 1],  # not normalised: shares of the total
+    ],
+)
 def test_percent_shares_round_each_share_down_or_up_and_add_up_to_100(probs):
     """Each share is its exact percentage rounded down or up to 0.1 (computed here with
     fractions, independently of percent_shares), the column adds up to 100.0, and where plain
@@ -208,9 +230,13 @@ def test_every_information_flow_cell_explains_itself_when_focused(table, lang):
 
 PERSIAN_LETTERS = re.compile("[\u0600-\u06ff]")
 DIGIT_TOUR = [(name, None) for name in NAMES] + [
-    ("causal_attention", {"step": 6}), ("causal_attention", {"causal": False, "step": 1}),
-    ("multi_head", {"heads": 4}), ("why_sqrt_dk", {"d_k": 512}), ("attention_sentence", {"layer": 1}),
-    ("information_flow", {"table": "Q", "row": 2, "col": 2}), ("information_flow", {"table": "output"}),
+    ("causal_attention", {"step": 6}),
+    ("causal_attention", {"causal": False, "step": 1}),
+    ("multi_head", {"heads": 4}),
+    ("why_sqrt_dk", {"d_k": 512}),
+    ("attention_sentence", {"layer": 1}),
+    ("information_flow", {"table": "Q", "row": 2, "col": 2}),
+    ("information_flow", {"table": "output"}),
 ]
 
 
@@ -264,7 +290,8 @@ def test_causal_rows_do_not_change_when_a_token_arrives():
     root = parse(draw("causal_attention", {"causal": True, "step": 9}))
     assert "did not change" in root.text
     full = parse(draw("causal_attention", {"causal": False, "step": 9}))
-    assert "did not change" not in full.text and "differs from its masked row" in full.text
+    assert "did not change" not in full.text
+    assert "differs from its masked row" in full.text
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -321,7 +348,9 @@ def test_multi_head_heads_differ_and_shapes_are_shown():
 
 def test_embedding_space_cosines_tell_the_story():
     def cosine(first, second):
-        root = parse(draw("embedding_space", {"words": ["happy", "glad", "sad", "car"], "first": first, "second": second}))
+        root = parse(
+            draw("embedding_space", {"words": ["happy", "glad", "sad", "car"], "first": first, "second": second})
+        )
         return float(root.by_class("apy-num")[-1].text.replace("−", "-"))
 
     assert cosine("happy", "glad") > 0.9
@@ -331,16 +360,20 @@ def test_embedding_space_cosines_tell_the_story():
 
 # States: refused, clamped, and the page's update path ------------------------------------
 
-@pytest.mark.parametrize(("state", "key"), [
-    ({"z": [1, "abc", 3]}, "z.1"),
-    ({"z": [1, float("nan"), 3]}, "z.1"),
-    ({"z": [1, float("inf"), 3]}, "z.1"),
-    ({"z": [1]}, "z"),
-    ({"z": "1, 2, 3"}, "z"),
-    ({"zz": [1, 2]}, "zz"),
-    ({"z": [None, 1]}, "z.0"),
-    ({"z": [True, 1]}, "z.0"),
-])
+
+@pytest.mark.parametrize(
+    ("state", "key"),
+    [
+        ({"z": [1, "abc", 3]}, "z.1"),
+        ({"z": [1, float("nan"), 3]}, "z.1"),
+        ({"z": [1, float("inf"), 3]}, "z.1"),
+        ({"z": [1]}, "z"),
+        ({"z": "1, 2, 3"}, "z"),
+        ({"zz": [1, 2]}, "zz"),
+        ({"z": [None, 1]}, "z.0"),
+        ({"z": [True, 1]}, "z.0"),
+    ],
+)
 def test_bad_softmax_states_are_refused_naming_the_key(state, key):
     with pytest.raises(StateError) as error:
         FIGURES["softmax"].normalise(state)
@@ -361,7 +394,7 @@ def test_numbers_are_clamped_and_text_numbers_understood():
 def test_figure_block_reports_unknown_names_keys_and_bad_yaml():
     from site_hooks.content.figures import render_block
 
-    with pytest.raises(ValueError, match="unknown figure 'sofmax'.*softmax"):
+    with pytest.raises(ValueError, match=r"unknown figure 'sofmax'.*softmax"):
         render_block("sofmax", "", "en", strings("en"), "figure-1")
     with pytest.raises(ValueError, match="figure 'softmax': scal: unknown key"):
         render_block("softmax", "scal: 2\n", "en", strings("en"), "figure-1")
@@ -378,17 +411,21 @@ def test_update_applies_a_change_and_refuses_bad_input_in_the_readers_language()
     root = parse(draw("softmax"))
     state, carried = json.loads(root.attrs["data-state"]), json.loads(root.attrs["data-strings"])
     ok = update("softmax", state, {"z.1": "2.5"}, "en", carried, "figure-3")
-    assert ok["ok"] and ok["state"] == {"z": [1.5, 2.5, 3.0]}
-    assert ok["html"] == FIGURES["softmax"].render({"z": [1.5, 2.5, 3.0]}, lang="en", strings=carried,
-                                                   instance="figure-3")
+    assert ok["ok"]
+    assert ok["state"] == {"z": [1.5, 2.5, 3.0]}
+    assert ok["html"] == FIGURES["softmax"].render(
+        {"z": [1.5, 2.5, 3.0]}, lang="en", strings=carried, instance="figure-3"
+    )
     assert state == {"z": [1.5, 2.0, 3.0]}, "the caller's state is not modified"
     assert json.loads(json.dumps(ok)) == ok, "plain data: the worker sends it as JSON"
     he = json.loads(parse(draw("softmax", lang="he")).attrs["data-strings"])
     bad = update("softmax", state, {"z.1": "שלוש"}, "he", he)
     assert bad == {"ok": False, "error": bad["error"], "detail": bad["detail"], "key": "z.1"}
-    assert "שלוש" in bad["error"] and "אינו מספר" in bad["error"]
+    assert "שלוש" in bad["error"]
+    assert "אינו מספר" in bad["error"]
     missing = update("softmax", state, {"z.7": 1}, "en", carried)
-    assert not missing["ok"] and missing["key"] == "z.7"
+    assert not missing["ok"]
+    assert missing["key"] == "z.7"
     with pytest.raises(ValueError, match="unknown figure"):
         update("sofmax", state, {}, "en", carried)
 
@@ -406,23 +443,26 @@ def test_missing_string_names_the_file_and_key():
         FIGURES["softmax"].render(None, lang="he", strings=broken)
 
 
-@pytest.mark.parametrize(("name", "a", "b"), [
-    ("softmax", {"z": [1, 2, 3]}, {"z": [-4, 0.5, 5]}),
-    ("softmax_scale", {"scale": 0}, {"scale": 9.5, "z": [0, 0, 1]}),
-    ("dot_product", {"a": [1, 1]}, {"a": [-3, 2], "b": [2, -1]}),
-    ("weighted_average", {"w": [0.1, 0.2, 0.3]}, {"w": [1, 0, 0.5]}),
-    ("why_sqrt_dk", {"d_k": 1}, {"d_k": 512}),
-    ("attention_sentence", {"selected": 0}, {"selected": 3, "layer": 1}),
-    ("information_flow", {"table": "scores"}, {"table": "output", "row": 2, "seed": 7}),
-    ("information_flow", {"table": "Q"}, {"table": "V", "row": 2, "col": 0}),
-    ("information_flow", {"table": "K", "col": 2}, {"table": "weights", "seed": 3}),
-    ("self_attention_simple", {"focus": 0}, {"focus": 2, "x": [[0, 0], [1, 1], [3, -3]]}),
-    ("embedding_space", {"first": "happy", "second": "glad"}, {"first": "sad", "second": "car"}),
-    ("qkv", {"word": 0}, {"word": -1}),
-    # multi_head's whole state is its number of heads, which is its shape: nothing to compare.
-    ("causal_attention", {"causal": True}, {"causal": False}),
-    ("causal_attention", {"causal": True, "step": 2}, {"causal": False, "step": 6}),
-])
+@pytest.mark.parametrize(
+    ("name", "a", "b"),
+    [
+        ("softmax", {"z": [1, 2, 3]}, {"z": [-4, 0.5, 5]}),
+        ("softmax_scale", {"scale": 0}, {"scale": 9.5, "z": [0, 0, 1]}),
+        ("dot_product", {"a": [1, 1]}, {"a": [-3, 2], "b": [2, -1]}),
+        ("weighted_average", {"w": [0.1, 0.2, 0.3]}, {"w": [1, 0, 0.5]}),
+        ("why_sqrt_dk", {"d_k": 1}, {"d_k": 512}),
+        ("attention_sentence", {"selected": 0}, {"selected": 3, "layer": 1}),
+        ("information_flow", {"table": "scores"}, {"table": "output", "row": 2, "seed": 7}),
+        ("information_flow", {"table": "Q"}, {"table": "V", "row": 2, "col": 0}),
+        ("information_flow", {"table": "K", "col": 2}, {"table": "weights", "seed": 3}),
+        ("self_attention_simple", {"focus": 0}, {"focus": 2, "x": [[0, 0], [1, 1], [3, -3]]}),
+        ("embedding_space", {"first": "happy", "second": "glad"}, {"first": "sad", "second": "car"}),
+        ("qkv", {"word": 0}, {"word": -1}),
+        # multi_head's whole state is its number of heads, which is its shape: nothing to compare.
+        ("causal_attention", {"causal": True}, {"causal": False}),
+        ("causal_attention", {"causal": True, "step": 2}, {"causal": False, "step": 6}),
+    ],
+)
 def test_dom_skeleton_is_stable_across_states(name, a, b):
     assert skeleton(draw(name, a)) == skeleton(draw(name, b))
 
@@ -431,6 +471,7 @@ def test_causal_first_step_changes_only_the_readout():
     """With one word read the readout names one weight instead of two (one span fewer in
     the live region, which the morph patches in place); everything else, the first-word
     note included, keeps the structure of the other steps."""
+
     def outside_readout(state):
         root = parse(draw("causal_attention", state))
         inside = {id(e) for r in root.by_class("apy-fig__readout") for e in r.iter() if e is not r}

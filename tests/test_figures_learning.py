@@ -13,12 +13,12 @@ import json
 
 import pytest
 
+from attention_py import resources
 from attention_py.figures import FIGURES, update
 from attention_py.figures import _learning as L
 from attention_py.figures._format import num
-from attention_py import resources
-from attention_py.resources import _PROVIDED, MissingResource, provide
 from attention_py.learning import Model, Puzzle
+from attention_py.resources import _PROVIDED, MissingResource, provide
 from site_hooks.content.figures import load_resource
 from tests.test_figures_support import LANGS, parse, skeleton, strings
 
@@ -40,8 +40,12 @@ def model(lang, index):
 def example(lang, k):
     p = Puzzle.from_dict(data(lang)["puzzle"])
     actor, patient = 0, len(p.reasons_actor)
-    return [p.sentence(0, 0, 1, actor), p.sentence(0, 0, 1, patient), p.sentence(1, 0, 0, actor),
-            p.sentence(1, 0, 0, patient)][k]
+    return [
+        p.sentence(0, 0, 1, actor),
+        p.sentence(0, 0, 1, patient),
+        p.sentence(1, 0, 0, actor),
+        p.sentence(1, 0, 0, patient),
+    ][k]
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -60,7 +64,7 @@ def test_without_a_loader_a_figure_names_the_missing_data_and_works_once_provide
             update("trained_reader", {}, {"reason": 3}, "en", strings("en"), "figure-1")
         assert provide("training/en", data("en")) == {"ok": True, "key": "training/en"}
         assert update("trained_reader", {}, {"reason": 3}, "en", strings("en"), "figure-1")["ok"] is True
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match="lower-case words"):
             provide("../secret", {})
     finally:
         resources.set_loader(loader)
@@ -78,7 +82,7 @@ def test_a_loader_reads_each_key_once_and_only_checked_keys():
         assert resources.resource("training/xx") == {"key": "training/xx"}
         assert resources.resource("training/xx") == {"key": "training/xx"}
         for bad in ("../training/en", "training/../../etc", "Training/en", "training/en.json", ""):
-            with pytest.raises(ValueError):
+            with pytest.raises(ValueError, match="lower-case words"):
                 resources.resource(bad)
         assert asked == ["training/xx"]
     finally:
@@ -88,8 +92,12 @@ def test_a_loader_reads_each_key_once_and_only_checked_keys():
 
 
 def cells(root, cls):
-    return [[td.text.strip() for td in tr.children if td.tag == "td" and "apy-cell" in td.attrs.get("class", "")]
-            for table in root.by_class(cls) for tr in table.iter() if tr.tag == "tr"]
+    return [
+        [td.text.strip() for td in tr.children if td.tag == "td" and "apy-cell" in td.attrs.get("class", "")]
+        for table in root.by_class(cls)
+        for tr in table.iter()
+        if tr.tag == "tr"
+    ]
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -116,8 +124,10 @@ def test_reader_bars_probabilities_verdict_and_mistakes_are_the_models(lang):
         root = draw("trained_reader", {"first": first, "action": action, "second": second, "reason": reason}, lang)
         s = p.sentence(first, action, second, reason)
         reading = final.read(s)
-        shown = [[e.text for e in layer.iter() if "apy-token__weight" in e.attrs.get("class", "")]
-                 for layer in root.by_class("apy-layer")]
+        shown = [
+            [e.text for e in layer.iter() if "apy-token__weight" in e.attrs.get("class", "")]
+            for layer in root.by_class("apy-layer")
+        ]
         assert shown == [[num(100 * w, 0) + "%" for w in layer[0][s.pronoun]] for layer in reading.attention]
         readout = root.by_class("apy-fig__readout")[0].text
         assert f"{num(100 * reading.probabilities[reading.prediction], 1)}%" in readout
@@ -134,7 +144,8 @@ def test_reader_never_reads_one_person_twice():
     root = draw("trained_reader", {"first": 2, "second": 2})
     sentence = root.by_class("apy-reader__sentence")[0].text
     people = Puzzle.from_dict(data("en")["puzzle"]).people
-    assert people[2] in sentence and people[3] in sentence
+    assert people[2] in sentence
+    assert people[3] in sentence
 
 
 def test_train_live_retraces_the_builds_training_and_pauses_and_resets():
@@ -143,7 +154,8 @@ def test_train_live_retraces_the_builds_training_and_pauses_and_resets():
     every = saved["settings"]["checkpoint_every"]
     state = FIGURES["train_live"].default_state()
     answer = update("train_live", state, {"running": True}, lang, strings(lang), "test-live")
-    assert answer["ok"] and answer["state"]["running"] is True  # (the first call may only score step 0)
+    assert answer["ok"]
+    assert answer["state"]["running"] is True
     while answer["state"]["step"] < every:
         state = answer["state"]
         assert state["running"] is True
@@ -156,23 +168,30 @@ def test_train_live_retraces_the_builds_training_and_pauses_and_resets():
         digits = saved["settings"]["checkpoint_digits"]  # the build kept that many significant digits
         ours = trainer.model.to_dict()["parameters"]
         for name, matrix in at["model"]["parameters"].items():
-            assert all(a == float(f"{b:.{digits}g}") for ra, rb in zip(matrix, ours[name]) for a, b in zip(ra, rb)), name
+            assert all(a == float(f"{b:.{digits}g}") for ra, rb in zip(matrix, ours[name]) for a, b in zip(ra, rb)), (
+                name
+            )
     if trainer.history[-1]["step"] > 0:  # its history points are the build's
         assert trainer.history == saved["history"][: len(trainer.history)]
     paused = update("train_live", answer["state"], {"running": False}, lang, strings(lang), "test-live")
-    assert paused["state"]["running"] is False and paused["state"]["step"] == answer["state"]["step"]
+    assert paused["state"]["running"] is False
+    assert paused["state"]["step"] == answer["state"]["step"]
     again = update("train_live", paused["state"], {}, lang, strings(lang), "test-live")
     assert again["state"]["step"] == paused["state"]["step"], "a paused figure does not train"
     reset = update("train_live", again["state"], {"step": 0, "running": False}, lang, strings(lang), "test-live")
     assert reset["state"] == {**again["state"], "step": 0, "running": False}
-    assert reset["html"] == FIGURES["train_live"].render(reset["state"], lang=lang, strings=strings(lang),
-                                                         instance="test-live")
+    assert reset["html"] == FIGURES["train_live"].render(
+        reset["state"], lang=lang, strings=strings(lang), instance="test-live"
+    )
 
 
-@pytest.mark.parametrize(("name", "a", "b"), [
-    ("training_replay", {"checkpoint": 0}, {"checkpoint": 9999, "sentence": 1}),
-    ("trained_reader", {"reason": 0}, {"reason": 1, "first": 3, "second": 4}),
-])
+@pytest.mark.parametrize(
+    ("name", "a", "b"),
+    [
+        ("training_replay", {"checkpoint": 0}, {"checkpoint": 9999, "sentence": 1}),
+        ("trained_reader", {"reason": 0}, {"reason": 1, "first": 3, "second": 4}),
+    ],
+)
 def test_structure_is_stable_across_states(name, a, b):
     html = lambda state: FIGURES[name].render(state, lang="en", strings=strings("en"))  # noqa: E731
     assert skeleton(html(a)) == skeleton(html(b))
@@ -192,13 +211,15 @@ def test_trainer_work_in_small_pieces_gives_runs_history_and_model():
     whole = Trainer(p, 0, eval_every=3, d_model=8)
     whole.run(7)
     pieces = Trainer(p, 0, lazy=True, eval_every=3, d_model=8)
-    assert pieces.history == [] and pieces.scoring
+    assert pieces.history == []
+    assert pieces.scoring
     calls = 0
     while pieces.step < 7 or pieces.scoring:
         pieces.work(7, 0.0)  # one piece per call: a step or one scored sentence
         calls += 1
     assert calls > 3 * (len(pieces.validation) + len(pieces.test))  # the scoring was cut into pieces
-    assert pieces.history == whole.history and pieces.step == whole.step == 7
+    assert pieces.history == whole.history
+    assert pieces.step == whole.step == 7
     assert pieces.model.parameters == whole.model.parameters
 
 
@@ -217,4 +238,5 @@ def test_the_readers_mistakes_are_the_final_models_own():
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_readers_menus_show_words_not_slots(lang):
     html = FIGURES["trained_reader"].render(None, lang=lang, strings=strings(lang))
-    assert "{second}" not in html and "{first}" not in html
+    assert "{second}" not in html
+    assert "{first}" not in html

@@ -81,7 +81,8 @@ def designed(toks, causal: bool = False) -> Designed:
     first, second = layers()
     x = embed(toks)
     out1, weights1 = scaled_dot_product_attention(
-        matmul(x, first.W_Q), matmul(x, first.W_K), matmul(x, first.W_V), causal=causal)
+        matmul(x, first.W_Q), matmul(x, first.W_K), matmul(x, first.W_V), causal=causal
+    )
     x1 = [[a + b for a, b in zip(row, upd)] for row, upd in zip(x, out1)]  # residual connection
     q, k, v = matmul(x1, second.W_Q), matmul(x1, second.W_K), matmul(x1, second.W_V)
     _, weights2 = scaled_dot_product_attention(q, k, v, causal=causal)
@@ -98,8 +99,10 @@ def assert_shares(shown_shares: list[float], probabilities: list[float]) -> None
 
 # 1 -------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("first", "second"), [("happy", "glad"), ("happy", "sad"), ("joyful", "truck"),
-                                               ("car", "bus")])
+
+@pytest.mark.parametrize(
+    ("first", "second"), [("happy", "glad"), ("happy", "sad"), ("joyful", "truck"), ("car", "bus")]
+)
 def test_embedding_space_dot_and_cosine(first, second):
     from attention_py.figures.embedding_space import WORDS
 
@@ -111,6 +114,7 @@ def test_embedding_space_dot_and_cosine(first, second):
 
 
 # 2 -------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("w", [[0.5, 0.5, 0.5], [0.2, 0.5, 0.9], [1, 0, 0], [0.01, 0.33, 0.07]])
 def test_weighted_average_point_and_shares(w):
@@ -128,12 +132,19 @@ def test_weighted_average_point_and_shares(w):
 
 # 3 -------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize(("a", "b"), [([2, 1], [1, 2]), ([1.5, -0.5], [0.3, 2.0]), ([-3, 0.2], [2.5, 2.5]),
-                                      ([1, 1], [-1, -1])])
+
+@pytest.mark.parametrize(
+    ("a", "b"), [([2, 1], [1, 2]), ([1.5, -0.5], [0.3, 2.0]), ([-3, 0.2], [2.5, 2.5]), ([1, 1], [-1, -1])]
+)
 def test_dot_product_stats(a, b):
     root = draw("dot_product", {"a": a, "b": b})
-    stats = dict(zip([e.text for e in root.find_all(lambda e: e.tag == "dt")],
-                     [e.text for e in root.find_all(lambda e: e.tag == "dd")], strict=True))
+    stats = dict(
+        zip(
+            [e.text for e in root.find_all(lambda e: e.tag == "dt")],
+            [e.text for e in root.find_all(lambda e: e.tag == "dd")],
+            strict=True,
+        )
+    )
     cosine = dot(a, b) / (norm(a) * norm(b))
     assert stats == {
         "a · b": num(dot(a, b)),
@@ -146,6 +157,7 @@ def test_dot_product_stats(a, b):
 
 
 # 4 -------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("word", [-1, 0, 1, 8, 29])
@@ -160,6 +172,7 @@ def test_qkv_vectors(word, lang):
 
 
 # 5, 6 ----------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("z", [[1.5, 2.0, 3.0], [0, 0, 0], [-5, 5], [0.1, 0.2, 0.3, 0.4, 0.5, 0.6]])
 def test_softmax_bars_and_total(z):
@@ -176,8 +189,9 @@ def test_softmax_shows_the_article_numbers():
     assert texts(root, "apy-bar__value") == ["p₀ 14.0%", "p₁ 23.1%", "p₂ 62.9%"]
 
 
-@pytest.mark.parametrize(("z", "scale"), [([1.5, 2.0, 3.0], 2.5), ([0, 0, 1], 0.0), ([-4, 0.5, 5], 9.5),
-                                          ([1, 2, 3, 4], 0.3)])
+@pytest.mark.parametrize(
+    ("z", "scale"), [([1.5, 2.0, 3.0], 2.5), ([0, 0, 1], 0.0), ([-4, 0.5, 5], 9.5), ([1, 2, 3, 4], 0.3)]
+)
 def test_softmax_scale_bars_and_scaled_scores(z, scale):
     root = draw("softmax_scale", {"z": z, "scale": scale})
     shares = [number(t.split()[1]) for t in texts(root, "apy-bar__value")]
@@ -187,6 +201,7 @@ def test_softmax_scale_bars_and_scaled_scores(z, scale):
 
 
 # 7 -------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("d_k", [1, 16, 64, 512])
 def test_why_sqrt_dk_spreads_and_softmax(d_k):
@@ -198,8 +213,10 @@ def test_why_sqrt_dk_spreads_and_softmax(d_k):
     raw_std, scaled_std = [number(t) for t in texts(root.by_class("apy-hists")[0], "apy-num")]
     assert raw_std == round(statistics.pstdev(raw), 2)
     assert scaled_std == round(statistics.pstdev([v / root_dk for v in raw]), 2)
-    largest = [number(e.text.split()[-1]) for e in root.by_class("apy-effect")[0].find_all(
-        lambda e: e.tag == "p" and e.has_class("apy-muted"))]
+    largest = [
+        number(e.text.split()[-1])
+        for e in root.by_class("apy-effect")[0].find_all(lambda e: e.tag == "p" and e.has_class("apy-muted"))
+    ]
     scores = raw[:KEYS]
     for shown_top, p in zip(largest, (softmax(scores), softmax(scores, scale=1 / root_dk)), strict=True):
         assert abs(shown_top - 100 * max(p)) < 0.1 + 1e-9
@@ -208,9 +225,11 @@ def test_why_sqrt_dk_spreads_and_softmax(d_k):
 
 # 8 -------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("lang", LANGS)
-@pytest.mark.parametrize(("ending", "layer", "selected"), [("angry", 2, -1), ("rude", 2, -1), ("rude", 1, 3),
-                                                            ("angry", 1, 0)])
+@pytest.mark.parametrize(
+    ("ending", "layer", "selected"), [("angry", 2, -1), ("rude", 2, -1), ("rude", 1, 3), ("angry", 1, 0)]
+)
 def test_attention_sentence_matrix_and_row(ending, layer, selected, lang):
     toks = tokens(lang, ending)
     ref = designed(toks)
@@ -223,11 +242,13 @@ def test_attention_sentence_matrix_and_row(ending, layer, selected, lang):
     assert f"({num(100 * weights[chosen][top], 0)}%)" in root.by_class("apy-fig__readout")[0].text
 
 
-
 # The pronoun's layer-2 weights on (teacher, student) in percent, per ending, as each
 # language's what-matters.md quotes them ("about 70% ... against 12%").
-QUOTED_IN_LAYER_2 = {"en": {"angry": (70, 12), "rude": (11, 69)}, "he": {"angry": (73, 12), "rude": (12, 74)},
-                     "fa": {"angry": (73, 12), "rude": (12, 71)}}
+QUOTED_IN_LAYER_2 = {
+    "en": {"angry": (70, 12), "rude": (11, 69)},
+    "he": {"angry": (73, 12), "rude": (12, 74)},
+    "fa": {"angry": (73, 12), "rude": (12, 71)},
+}
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -236,15 +257,19 @@ def test_attention_sentence_layer_2_numbers_are_the_articles(ending, lang):
     """The sentence figure at the pronoun, layer 2, prints the percentages the first article
     quotes for that ending, and the article quotes them (in the language's digits)."""
     if lang not in QUOTED_IN_LAYER_2:
-        pytest.fail(f"language {lang!r}: add to QUOTED_IN_LAYER_2 in {__file__} the pronoun's layer-2 weights on "
-                    f"teacher and student that docs/{lang}/what-matters.md quotes")
+        pytest.fail(
+            f"language {lang!r}: add to QUOTED_IN_LAYER_2 in {__file__} the pronoun's layer-2 weights on "
+            f"teacher and student that docs/{lang}/what-matters.md quotes"
+        )
     on_teacher, on_student = QUOTED_IN_LAYER_2[lang][ending]
     toks = tokens(lang, ending)
     roles = [t.role for t in toks]
     root = draw("attention_sentence", {"ending": ending, "layer": 2, "selected": -1}, lang=lang)
     shown_weights = texts(root, "apy-token__weight")
     assert (shown_weights[roles.index("teacher")], shown_weights[roles.index("student")]) == (
-        f"{on_teacher}%", f"{on_student}%")
+        f"{on_teacher}%",
+        f"{on_student}%",
+    )
     article = (ROOT / "docs" / lang / "what-matters.md").read_text(encoding="utf-8")
     digits = strings(lang)["common"]["digits"]
     for value in (on_teacher, on_student):
@@ -254,16 +279,19 @@ def test_attention_sentence_layer_2_numbers_are_the_articles(ending, lang):
 
 # 9 -------------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("focus", [0, 1, 2])
-@pytest.mark.parametrize("x", [[[1, 0.5], [0.8, 1], [-0.6, 0.6]], [[0, 0], [1, 1], [3, -3]],
-                               [[2.5, -1], [-2, 2], [0.3, 0.3]]])
+@pytest.mark.parametrize(
+    "x", [[[1, 0.5], [0.8, 1], [-0.6, 0.6]], [[0, 0], [1, 1], [3, -3]], [[2.5, -1], [-2, 2], [0.3, 0.3]]]
+)
 def test_self_attention_simple_scores_weights_and_output(x, focus):
     outputs, weights = scaled_dot_product_attention(x, x, x, scale=1.0)
     scores = matmul(x, transpose(x))
     root = draw("self_attention_simple", {"x": x, "focus": focus})
     table = root.by_class("apy-small")[0]
-    score_row, weight_row = [[c.text for c in row.children if c.tag == "td"]
-                             for row in table.find_all(lambda e: e.tag == "tr")[1:]]
+    score_row, weight_row = [
+        [c.text for c in row.children if c.tag == "td"] for row in table.find_all(lambda e: e.tag == "tr")[1:]
+    ]
     assert score_row == [num(s) for s in scores[focus]]
     assert weight_row == [num(a) for a in weights[focus]]
     y = outputs[focus]
@@ -275,6 +303,7 @@ def test_self_attention_simple_scores_weights_and_output(x, focus):
 
 
 # 10 ------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("seed", [1, 7, 999])
 def test_information_flow_tables_and_explanations(seed):
@@ -303,14 +332,17 @@ def test_information_flow_tables_and_explanations(seed):
         column = [row[j] for row in weights_of[table]]
         products = " + ".join(f"{num(a)}·{num(b, 3)}" for a, b in zip(X[i], column))
         formula = root.by_class("apy-explain")[0].by_class("apy-formula")[0].text
-        assert formula == (f"{table.lower()}{i + 1},{j + 1} = x{i + 1} · W_{table}[:, {j + 1}] = "
-                           f"({', '.join(num(a) for a in X[i])}) · ({', '.join(num(b, 3) for b in column)}) = "
-                           f"{products} = {num(expected[table][i][j], 3)}"), formula
+        assert formula == (
+            f"{table.lower()}{i + 1},{j + 1} = x{i + 1} · W_{table}[:, {j + 1}] = "
+            f"({', '.join(num(a) for a in X[i])}) · ({', '.join(num(b, 3) for b in column)}) = "
+            f"{products} = {num(expected[table][i][j], 3)}"
+        ), formula
         assert abs(math.fsum(a * b for a, b in zip(X[i], column)) - expected[table][i][j]) < 1e-12
         assert num(expected[table][i][j], 3) in root.by_class("apy-fig__readout")[0].text
 
 
 # 11 ------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("causal", [True, False])
@@ -358,9 +390,11 @@ def test_causal_attention_at_the_pronoun_mask_on_and_off(lang):
     """The numbers the article quotes: at the pronoun's step, teacher and student tie with the
     mask; without it the pronoun reads ahead to "angry" and leans towards the teacher."""
     if lang not in QUOTED_AT_THE_PRONOUN:
-        pytest.fail(f"language {lang!r}: add to QUOTED_AT_THE_PRONOUN in {__file__} the pronoun's weights on "
-                    f"teacher and student (percent, mask on and off) that docs/{lang}/what-matters.md and "
-                    "information-flow.md quote; the causal figure of the gallery shows them")
+        pytest.fail(
+            f"language {lang!r}: add to QUOTED_AT_THE_PRONOUN in {__file__} the pronoun's weights on "
+            f"teacher and student (percent, mask on and off) that docs/{lang}/what-matters.md and "
+            "information-flow.md quote; the causal figure of the gallery shows them"
+        )
     masked, full = QUOTED_AT_THE_PRONOUN[lang]
     toks = tokens(lang)
     she = pronoun_index(toks)
@@ -370,14 +404,18 @@ def test_causal_attention_at_the_pronoun_mask_on_and_off(lang):
         root = draw("causal_attention", {"causal": causal, "step": she + 1}, lang=lang)
         row = table_cells(root.by_class("apy-causal")[0])[she]
         assert (round(100 * number(row[teacher])), round(100 * number(row[student]))) == pytest.approx(
-            (on_teacher, on_student), abs=1)
-        percents = [e.text for e in root.by_class("apy-fig__readout")[0].find_all(lambda e: e.attrs.get("dir") == "ltr")]
+            (on_teacher, on_student), abs=1
+        )
+        percents = [
+            e.text for e in root.by_class("apy-fig__readout")[0].find_all(lambda e: e.attrs.get("dir") == "ltr")
+        ]
         assert percents == [f"{on_teacher}%", f"{on_student}%"]
-        later = row[she + 1:]
+        later = row[she + 1 :]
         assert all(cell == strings(lang)["causal_attention"]["masked"] for cell in later) == causal
 
 
 # 12 ------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("heads", [1, 2, 4])
 def test_multi_head_weights_concat_output_and_readout(heads):
@@ -403,9 +441,14 @@ def test_multi_head_weights_concat_output_and_readout(heads):
     assert root.by_class("apy-fig__readout")[0].text == f"Where “{toks[focus].word}” looks: {'; '.join(items)}."
     shapes = [e.text for e in root.by_class("apy-shapes__dim")]
     d_model, d_head = len(x[0]), len(mha.head_outputs[0][0])
-    assert shapes == [f"{n}×{d_model}", f"{heads} × {n}×{d_head}", f"{heads} × {n}×{d_head}",
-                      f"{n}×{len(mha.concat[0])}", f"{len(mha.W_O)}×{len(mha.W_O[0])}",
-                      f"{len(output)}×{len(output[0])}"]
+    assert shapes == [
+        f"{n}×{d_model}",
+        f"{heads} × {n}×{d_head}",
+        f"{heads} × {n}×{d_head}",
+        f"{n}×{len(mha.concat[0])}",
+        f"{len(mha.W_O)}×{len(mha.W_O[0])}",
+        f"{len(output)}×{len(output[0])}",
+    ]
 
 
 @pytest.mark.parametrize("lang", LANGS)

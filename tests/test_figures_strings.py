@@ -41,6 +41,7 @@ def used_keys(name: str, lang: str) -> set[str]:
 # mistakes, the end of training), so the tour also runs them on the build's training cut
 # short after its first checkpoint (an untrained final model, a short run to train).
 
+
 def tour_draw(figure, text, state, instance="tour-strings"):
     clean = figure.normalise(state)
     panel = figure.draw(clean, text, instance) if figure.instanced else figure.draw(clean, text)
@@ -61,8 +62,13 @@ def training_cut_at(lang: str, last: int | None, **changes):
     if last is not None:
         checkpoints = full["checkpoints"][: last + 1]
         step = checkpoints[-1]["step"]
-        cut = {**full, "checkpoints": checkpoints, "model": checkpoints[-1]["model"], "steps": step,
-               "history": [p for p in full["history"] if p["step"] <= step]}
+        cut = {
+            **full,
+            "checkpoints": checkpoints,
+            "model": checkpoints[-1]["model"],
+            "steps": step,
+            "history": [p for p in full["history"] if p["step"] <= step],
+        }
         del cut["mistakes"]  # the reader scores the held-out sentences itself
     provide(key, {**cut, **changes})
     try:
@@ -131,7 +137,9 @@ def test_check_reports_missing_extra_and_placeholder_problems():
     assert any(p.startswith("docs/figure-strings/fa.yml: softmax.readout: uses placeholders") for p in problems)
     assert "docs/figure-strings/fa.yml: softmax.typo: unknown key (nothing reads it)" in problems
     assert "docs/figure-strings/fa.yml: softmax.title: must be a non-empty string" in problems
-    assert "docs/figure-strings/fa.yml: unknown section 'sofmax' (neither a figure nor a section of the page)" in problems
+    assert (
+        "docs/figure-strings/fa.yml: unknown section 'sofmax' (neither a figure nor a section of the page)" in problems
+    )
     assert "docs/figure-strings/fa.yml: common.digits: must be the ten digits 0-9 of the language, in order" in problems
 
 
@@ -162,8 +170,10 @@ def test_the_page_section_must_have_the_english_keys_and_placeholders(tmp_path):
     problems = check_strings_file(tmp_path / "fa.yml")
     where = tmp_path / "fa.yml"
     assert f"{where}: page.stop: missing" in problems
-    assert any(p.startswith(f"{where}: page.done: uses placeholders [] but the English text uses ['seconds']")
-               for p in problems), problems
+    assert any(
+        p.startswith(f"{where}: page.done: uses placeholders [] but the English text uses ['seconds']")
+        for p in problems
+    ), problems
     assert f"{where}: page.stpo: unknown key (nothing reads it)" in problems
     assert len(problems) == 3, problems
 
@@ -189,8 +199,12 @@ def test_persian_strings_write_digits_as_persian_prose_does():
     """Persian prose writes ۰ and ۱ in a sentence; Latin digits belong to the mathematics
     between dollar signs (and to the measured values the figures put in LTR spans)."""
     latin = re.compile("[0-9]")
-    found = [f"{section}.{key}: {value}" for section, table in strings("fa").items() for key, value in table.items()
-             if isinstance(value, str) and latin.search(re.sub(r"\$[^$]*\$", "", value))]
+    found = [
+        f"{section}.{key}: {value}"
+        for section, table in strings("fa").items()
+        for key, value in table.items()
+        if isinstance(value, str) and latin.search(re.sub(r"\$[^$]*\$", "", value))
+    ]
     assert found == []
 
 
@@ -227,8 +241,12 @@ def glossary_text(lang: str) -> str:
 
 def texts_of(lang: str) -> dict[str, str]:
     """Where the words are read: the figure strings and the pages and notebooks, but the glossary."""
-    found = {f"docs/figure-strings/{lang}.yml {section}.{key}": value
-             for section, table in strings(lang).items() for key, value in table.items() if isinstance(value, str)}
+    found = {
+        f"docs/figure-strings/{lang}.yml {section}.{key}": value
+        for section, table in strings(lang).items()
+        for key, value in table.items()
+        if isinstance(value, str)
+    }
     folder = ROOT / "docs" / lang
     for path in sorted([*folder.glob("*.md"), *folder.glob("notebooks/*.ipynb")]):
         if path.name != "glossary.md":
@@ -239,10 +257,15 @@ def texts_of(lang: str) -> dict[str, str]:
 @pytest.mark.parametrize(("lang", "word", "synonym"), GLOSSARY_WORDS)
 def test_figure_strings_and_pages_use_the_glossarys_word(lang, word, synonym):
     assert word in glossary_text(lang), (
-        f"docs/{lang}/glossary.md no longer uses {word!r}: update GLOSSARY_WORDS in {__file__}")
+        f"docs/{lang}/glossary.md no longer uses {word!r}: update GLOSSARY_WORDS in {__file__}"
+    )
     pattern = re.compile(synonym, flags=re.I)
-    offending = [f"{where}: …{text[max(m.start() - 30, 0): m.end() + 30]}…"
-                 for where, text in texts_of(lang).items() for m in [pattern.search(text)] if m]
+    offending = [
+        f"{where}: …{text[max(m.start() - 30, 0) : m.end() + 30]}…"
+        for where, text in texts_of(lang).items()
+        for m in [pattern.search(text)]
+        if m
+    ]
     assert offending == [], f"the glossary's word is {word!r}, not {synonym!r}"
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache
 from html.parser import HTMLParser
 from pathlib import Path
 from xml.etree import ElementTree
@@ -17,7 +17,7 @@ VOID = {"input", "br", "hr", "img", "meta", "link", "wbr", "area", "base", "col"
 NON_FINITE = re.compile(r"(?i)(?<![a-z_])(nan|[+-]?inf(inity)?)(?![a-z_])")
 
 
-@lru_cache(maxsize=None)
+@cache
 def strings(lang: str) -> dict:
     """A language's figure strings as the build hands them to the figures: its file, plus
     ``common.direction``, which the build derives from the language code."""

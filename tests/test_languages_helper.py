@@ -55,17 +55,20 @@ def test_the_built_languages_default_first_in_mkdocs_yml_order(scratch: Path) ->
     found = built_languages(scratch)
     assert [lang.code for lang in found] == ["en", "de", "ur"]  # ar has build: false
     assert [lang.prefix for lang in found] == ["", "de/", "ur/"]
-    assert found[1].in_progress and not found[2].in_progress
+    assert found[1].in_progress
+    assert not found[2].in_progress
     assert found[2].text("made_with") == "بنایا گیا"
     assert found[0].text("made_with") == "Made with"  # the default language may use the site's own
 
 
 def test_missing_data_fails_with_what_to_add(scratch: Path) -> None:
     de = built_languages(scratch)[1]
-    with pytest.raises(MissingLanguageData, match=r"language 'de' \(Deutsch\): add `made_with: \.\.\.`.* under `extra:`"):
+    with pytest.raises(
+        MissingLanguageData, match=r"language 'de' \(Deutsch\): add `made_with: \.\.\.`.* under `extra:`"
+    ):
         de.text("made_with")
     with pytest.raises(MissingLanguageData, match=r"docs/de/index.md is missing"):
-        de.direction
+        _ = de.direction
     with pytest.raises(MissingLanguageData, match=r"docs/figure-strings/de.yml is missing: copy"):
         de.page_string("run")
 
@@ -79,7 +82,9 @@ def test_direction_title_and_search_word_come_from_the_home_page(scratch: Path) 
         encoding="utf-8",
     )
     ur = built_languages(scratch)[2]
-    assert ur.direction == "rtl" and ur.title == "توجہ، ایک سطر ایک وقت" and ur.search_word == "توجہ"
+    assert ur.direction == "rtl"
+    assert ur.title == "توجہ، ایک سطر ایک وقت"
+    assert ur.search_word == "توجہ"
 
 
 def test_the_site_languages_are_those_mkdocs_builds() -> None:
@@ -87,7 +92,9 @@ def test_the_site_languages_are_those_mkdocs_builds() -> None:
     config = load_config(str(ROOT / "mkdocs.yml"))
     entries = config.plugins["i18n"].config.languages
     expected = [e.locale for e in entries if e.default] + [e.locale for e in entries if e.build and not e.default]
-    assert languages.CODES == expected
+    assert expected == languages.CODES
     assert len(languages.CODES) >= 2
     for lang in languages.LANGUAGES:  # every built language has what the browser tests need
-        assert lang.direction in ("ltr", "rtl") and lang.search_word and lang.page_string("run")
+        assert lang.direction in ("ltr", "rtl")
+        assert lang.search_word
+        assert lang.page_string("run")

@@ -24,9 +24,7 @@ DIRECT_READ = re.compile(rf"(?<![\w$.])(?:this\.)?{HOLDER}\.([A-Za-z_]\w*)")
 DYNAMIC_READ = re.compile(rf"(?<![\w$.])(?:this\.)?{HOLDER}\[\s*(\w+)\s*\](?!\s*=(?!=))")
 FUNCTION_HEAD = re.compile(r"\b(\w+)\s*\(([\w\s,=]*)\)\s*\{")
 KEYWORDS = {"if", "for", "while", "switch", "catch", "with", "function"}
-TOKEN = re.compile(
-    r"""//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'|`(?:\\.|[^`\\])*`""", re.S
-)
+TOKEN = re.compile(r"""//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*'|`(?:\\.|[^`\\])*`""", re.S)
 
 
 def without_comments(source: str, blank_strings: bool = False) -> str:
@@ -84,7 +82,8 @@ def dynamic_reads() -> tuple[dict[str, set[str]], list[str]]:
         for read in DYNAMIC_READ.finditer(code):
             variable = read.group(1)
             heads = [
-                head for head in FUNCTION_HEAD.finditer(code, 0, read.start())
+                head
+                for head in FUNCTION_HEAD.finditer(code, 0, read.start())
                 if head.group(1) not in KEYWORDS
                 and variable in [p.split("=")[0].strip() for p in head.group(2).split(",")]
             ]
@@ -140,9 +139,11 @@ def test_the_reads_found_are_the_ones_the_scripts_make():
     # The pattern itself: a comment or a string literal that names a key is not a read.
     code = 'const s = "strings.run"; // strings.stop\n/* this.ui.reset */ strings.done({});\n'
     assert DIRECT_READ.findall(without_comments(code, blank_strings=True)) == ["done"]
-    code = 'function f(x) { return `${this.ui.ready}`; } mystrings.error; g.strings.queued;'
+    code = "function f(x) { return `${this.ui.ready}`; } mystrings.error; g.strings.queued;"
     assert DIRECT_READ.findall(without_comments(code, blank_strings=True)) == ["ready"]
-    code = 'setBusy(busy) { this.s = strings[busy]; strings[key] = 1; }\nsetBusy(false); setBusy(x === "a" ? "b" : "c");'
+    code = (
+        'setBusy(busy) { this.s = strings[busy]; strings[key] = 1; }\nsetBusy(false); setBusy(x === "a" ? "b" : "c");'
+    )
     assert literal_arguments(without_comments(code), "setBusy") == {"b", "c"}
     assert DYNAMIC_READ.findall(code) == ["busy"]
 

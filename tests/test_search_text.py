@@ -21,8 +21,8 @@ from pathlib import Path
 import pytest
 
 from site_hooks.i18n import search, search_text
-from tests.languages import CODES
 from site_hooks.i18n.search_text import index_terms, normalise, query_terms, variants
+from tests.languages import CODES
 
 ROOT = Path(__file__).resolve().parents[1]
 HELPER = Path(__file__).with_name("search_worker.mjs")
@@ -67,13 +67,18 @@ def test_a_clitic_comes_off_only_if_three_letters_remain():
 @pytest.mark.parametrize(
     ("one", "other"),
     [
-        ("أحمد", "احمد"), ("إسلام", "اسلام"), ("آمن", "امن"),  # alef with hamza or madda
-        ("مؤثر", "موثر"), ("پائیز", "پاییز"),  # hamza seats
-        ("في", "فى"), ("في", "فی"),  # yeh, alef maksura, Persian yeh
+        ("أحمد", "احمد"),
+        ("إسلام", "اسلام"),
+        ("آمن", "امن"),  # alef with hamza or madda
+        ("مؤثر", "موثر"),
+        ("پائیز", "پاییز"),  # hamza seats
+        ("في", "فى"),
+        ("في", "فی"),  # yeh, alef maksura, Persian yeh
         ("كتاب", "کتاب"),  # kaf and keheh
         ("مدرسة", "مدرسه"),  # teh marbuta
         ("هٰذا", "هذا"),  # superscript alef
-        ("٣٢", "32"), ("۳۲", "32"),  # Arabic-Indic and Persian digits
+        ("٣٢", "32"),
+        ("۳۲", "32"),  # Arabic-Indic and Persian digits
     ],
 )
 def test_arabic_script_letter_variants_are_one_letter(one, other):
@@ -85,7 +90,8 @@ def test_arabic_script_letter_variants_are_one_letter(one, other):
     [
         ("جزء", "جز"),  # Persian: part / except (standalone hamza stays)
         ("کی", "کے"),  # Urdu: yeh and yeh barree
-        ("schön", "schon"), ("café", "cafe"),  # Latin marks are letters
+        ("schön", "schon"),
+        ("café", "cafe"),  # Latin marks are letters
         ("שלום", "שלומ"),  # Hebrew final letters mark the end of a word
     ],
 )
@@ -125,7 +131,8 @@ def test_persian_ezafe_marks_do_not_matter():
         ("מַחְבֶּרֶת", "מחברת"),
         ("בְּרֵאשִׁ֖ית", "בראשית"),  # niqqud and a cantillation mark
         ("שׁ", "ש"),  # a presentation form (shin with shin dot)
-        ("צה״ל", "צהל"), ('צה"ל', "צהל"),  # gershayim or a straight quote
+        ("צה״ל", "צהל"),
+        ('צה"ל', "צהל"),  # gershayim or a straight quote
     ],
 )
 def test_hebrew_niqqud_cantillation_and_gershayim_do_not_matter(vocalised, plain):
@@ -134,8 +141,15 @@ def test_hebrew_niqqud_cantillation_and_gershayim_do_not_matter(vocalised, plain
 
 @pytest.mark.parametrize(
     ("prefixed", "bare"),
-    [("המחברת", "מחברת"), ("במחברת", "מחברת"), ("והמחברת", "מחברת"), ("שבמחברת", "מחברת"),
-     ("וכשהמחברת", "מחברת"), ("מהמחברת", "מחברת"), ("לַמַּחְבֶּרֶת", "מחברת")],
+    [
+        ("המחברת", "מחברת"),
+        ("במחברת", "מחברת"),
+        ("והמחברת", "מחברת"),
+        ("שבמחברת", "מחברת"),
+        ("וכשהמחברת", "מחברת"),
+        ("מהמחברת", "מחברת"),
+        ("לַמַּחְבֶּרֶת", "מחברת"),
+    ],
 )
 def test_hebrew_prefixes_come_off_when_the_rest_is_a_word(prefixed, bare):
     assert index_terms(prefixed, {bare}) == [normalise(prefixed), bare]
@@ -152,8 +166,16 @@ def test_a_hebrew_query_finds_a_form_without_its_prefix_only_as_a_whole_word():
 
 @pytest.mark.parametrize(
     ("written", "searched"),
-    [("Softmax", "softmax"), ("ＳＯＦＴＭＡＸ", "softmax"), ("ﬁle", "file"), ("(מחברת).", "מחברת"),
-     ("«سازوکار»", "سازوکار"), ("softmax،", "softmax"), ("\u200fקשב\u200e", "קשב"), ("—", "")],
+    [
+        ("Softmax", "softmax"),
+        ("ＳＯＦＴＭＡＸ", "softmax"),
+        ("ﬁle", "file"),
+        ("(מחברת).", "מחברת"),
+        ("«سازوکار»", "سازوکار"),
+        ("softmax،", "softmax"),
+        ("\u200fקשב\u200e", "קשב"),
+        ("—", ""),
+    ],
 )
 def test_case_compatibility_forms_invisible_marks_and_end_punctuation(written, searched):
     assert normalise(written) == searched
@@ -199,9 +221,30 @@ def plugin(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 TEST_WORDS = [
-    "متّجهات", "المتجهات", "للمتجهات", "مي‌شود", "ميشود", "كتاب", "أحمد", "٣٢", "ﻣﺘﺠﻬﺎﺕ",
-    "הַמַּחְבֶּרֶת", "וכשהמחברת", "צה״ל", 'צה"ל', "(מחברת).", "ＳＯＦＴＭＡＸ", "ﬁle", "İstanbul",
-    "ΟΔΟΣ", "schön", "\u200fקשב\u200e", "—", "𝐀𝐁", "e\u0301", "ǅ",
+    "متّجهات",
+    "المتجهات",
+    "للمتجهات",
+    "مي‌شود",
+    "ميشود",
+    "كتاب",
+    "أحمد",
+    "٣٢",
+    "ﻣﺘﺠﻬﺎﺕ",
+    "הַמַּחְבֶּרֶת",
+    "וכשהמחברת",
+    "צה״ל",
+    'צה"ל',
+    "(מחברת).",
+    "ＳＯＦＴＭＡＸ",
+    "ﬁle",
+    "İstanbul",
+    "ΟΔΟΣ",
+    "schön",
+    "\u200fקשב\u200e",
+    "—",
+    "𝐀𝐁",
+    "e\u0301",
+    "ǅ",
 ]
 
 
@@ -212,19 +255,24 @@ def test_the_browser_gives_the_same_answers_as_python(plugin, lang):
     result = subprocess.run(
         [node(), str(HELPER), "text", str(plugin)],
         input=json.dumps({"words": words, "vocabulary": vocabulary}),
-        capture_output=True, text=True, check=True,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     browser = json.loads(result.stdout)
     vocabulary_set = frozenset(vocabulary)
     differ = [
         (word, js, python)
         for word, js in zip(words, browser, strict=True)
-        if js != (python := {
-            "normalise": normalise(word),
-            "variants": variants(word),
-            "indexTerms": index_terms(word, vocabulary_set),
-            "queryTerms": query_terms(word, vocabulary_set),
-        })
+        if js
+        != (
+            python := {
+                "normalise": normalise(word),
+                "variants": variants(word),
+                "indexTerms": index_terms(word, vocabulary_set),
+                "queryTerms": query_terms(word, vocabulary_set),
+            }
+        )
     ]
     assert not differ, differ[:5]
 
@@ -249,13 +297,18 @@ def worker_search(plugin: Path, tmp_path: Path, config: dict, queries: list[str]
     index.write_text(json.dumps({"config": config, "docs": docs}, ensure_ascii=False), encoding="utf-8")
     result = subprocess.run(
         [node(), str(HELPER), "worker", str(material_worker()), str(plugin), str(index)],
-        input=json.dumps(queries), capture_output=True, text=True, check=True,
+        input=json.dumps(queries),
+        capture_output=True,
+        text=True,
+        check=True,
     )
     return json.loads(result.stdout)
 
 
 ARABIC_CONFIG = {
-    "lang": ["en"], "separator": r"[\s\-]+", "pipeline": [],
+    "lang": ["en"],
+    "separator": r"[\s\-]+",
+    "pipeline": [],
     "fields": {"title": {"boost": 1000.0}, "text": {"boost": 1.0}, "tags": {"boost": 1000000.0}},
 }
 

@@ -100,7 +100,8 @@ def call(rt, name: str, args=(), kwargs=None) -> tuple[dict, Page]:
 def assert_no_runtime_frames(rt, traceback_text: str) -> None:
     assert str(RUNTIME_PATH) not in traceback_text
     assert "session_runtime" not in traceback_text
-    assert "importlib/_bootstrap" not in traceback_text and "<frozen importlib" not in traceback_text
+    assert "importlib/_bootstrap" not in traceback_text
+    assert "<frozen importlib" not in traceback_text
 
 
 # --- output cap -------------------------------------------------------------------------------
@@ -117,7 +118,8 @@ def test_many_small_writes_stop_after_the_2000th_line(rt):
     assert page.text("stdout") == "".join(f"{i}\n" for i in range(2000))
     # "truncated" is said once, at once, after the last text: the worker may not live to send
     # its result (a runaway cell's worker is terminated).
-    assert page.streams().count("truncated") == 1 and page.sent[-1] == ("truncated", "")
+    assert page.streams().count("truncated") == 1
+    assert page.sent[-1] == ("truncated", "")
     assert page.text("truncated") == ""
 
 
@@ -129,7 +131,8 @@ def test_line_sends_stay_bounded_by_the_cap(rt):
 def test_exactly_2000_lines_are_not_truncated(rt):
     reply, page = run(rt, "for i in range(2000):\n    print(i)")
     assert reply == {"status": "ok", "value": None}
-    assert page.text("stdout").count("\n") == 2000 and "truncated" not in page.streams()
+    assert page.text("stdout").count("\n") == 2000
+    assert "truncated" not in page.streams()
 
 
 def test_a_2001st_line_without_newline_is_truncated(rt):
@@ -159,7 +162,8 @@ def test_characters_add_up_over_many_small_writes(rt):
 
 def test_exactly_200_000_characters_are_not_truncated(rt):
     reply, page = run(rt, "import sys\nsys.stdout.write('z' * 200_000)")
-    assert "truncated" not in reply and len(page.text("stdout")) == 200_000
+    assert "truncated" not in reply
+    assert len(page.text("stdout")) == 200_000
 
 
 def test_stdout_and_stderr_share_one_cap_and_keep_their_order(rt):
@@ -174,19 +178,22 @@ def test_stdout_and_stderr_share_one_cap_and_keep_their_order(rt):
 def test_stderr_alone_is_capped_too(rt):
     reply, page = run(rt, "import sys\nsys.stderr.write('e' * 250_000)")
     assert reply["truncated"] is True
-    assert page.text("stderr") == "e" * 200_000 and page.text("stdout") == ""
+    assert page.text("stderr") == "e" * 200_000
+    assert page.text("stdout") == ""
 
 
 def test_output_after_the_cap_is_dropped_but_the_code_runs_on(rt):
     reply, page = run(rt, "print('x' * 300_000)\nprint('after')\ndone = True\n'value'")
     assert reply == {"status": "ok", "value": "'value'", "truncated": True}
-    assert "after" not in page.text("stdout") and rt.NAMESPACE["done"] is True
+    assert "after" not in page.text("stdout")
+    assert rt.NAMESPACE["done"] is True
 
 
 def test_the_cap_counts_per_request(rt):
     run(rt, "print('x' * 300_000)")
     reply, page = run(rt, "print('fresh')", cell=2)
-    assert reply == {"status": "ok", "value": None} and page.text("stdout") == "fresh\n"
+    assert reply == {"status": "ok", "value": None}
+    assert page.text("stdout") == "fresh\n"
 
 
 def test_a_huge_value_is_cut_to_the_cap(rt):
@@ -200,11 +207,7 @@ def test_a_line_is_sent_when_it_ends_a_partial_line_waits(rt, monkeypatch):
     monkeypatch.setattr(rt, "FLUSH_SECONDS", 3600)
     rt.NAMESPACE["sent"] = sent = []
     code = (
-        "import sys\n"
-        "sys.stdout.write('partial')\n"
-        "after_partial = len(sent)\n"
-        "print(' line')\n"
-        "after_line = list(sent)\n"
+        "import sys\nsys.stdout.write('partial')\nafter_partial = len(sent)\nprint(' line')\nafter_line = list(sent)\n"
     )
     page = Page()
     page.sent = sent
@@ -326,7 +329,8 @@ def test_the_page_cap_cuts_where_the_python_cap_does(rt, js_fit, scenario):
 def test_a_traceback_starts_at_the_cell_and_keeps_its_source_lines(rt):
     reply, _ = run(rt, "def share(x):\n    return 1 / x\n\nshare(0)", cell=3)
     error = reply["error"]
-    assert reply["status"] == "error" and "value" not in reply
+    assert reply["status"] == "error"
+    assert "value" not in reply
     assert error.startswith('Traceback (most recent call last):\n  File "<cell 3>", line 4, in <module>\n')
     assert 'File "<cell 3>", line 2, in share\n    return 1 / x' in error
     assert error.rstrip().endswith("ZeroDivisionError: division by zero")
@@ -345,21 +349,25 @@ def test_a_function_from_an_earlier_cell_keeps_that_cells_name(rt):
 def test_a_syntax_error_points_at_the_cell_line_and_nothing_runs(rt):
     reply, page = run(rt, "print('before')\nx = (1,\ny = 2 +", cell=4)
     error = reply["error"]
-    assert reply["status"] == "error" and page.sent == []
-    assert 'File "<cell 4>", line' in error and "SyntaxError" in error
+    assert reply["status"] == "error"
+    assert page.sent == []
+    assert 'File "<cell 4>", line' in error
+    assert "SyntaxError" in error
     assert "Traceback (most recent call last)" not in error  # no frames to show at all
     assert_no_runtime_frames(rt, error)
 
 
 def test_an_indentation_error_is_a_syntax_error_of_the_cell(rt):
     reply, _ = run(rt, "if True:\nprint(1)", cell=2)
-    assert 'File "<cell 2>", line 2' in reply["error"] and "IndentationError" in reply["error"]
+    assert 'File "<cell 2>", line 2' in reply["error"]
+    assert "IndentationError" in reply["error"]
 
 
 def test_top_level_await_is_a_syntax_error(rt):
     # Not pyodide.code.eval_code: a cell cannot await at top level (asyncio.run works).
     reply, _ = run(rt, "import asyncio\nawait asyncio.sleep(0)")
-    assert "SyntaxError" in reply["error"] and "outside" in reply["error"]
+    assert "SyntaxError" in reply["error"]
+    assert "outside" in reply["error"]
 
 
 def test_an_error_inside_attention_py_keeps_the_packages_frames(rt):
@@ -398,7 +406,8 @@ def test_an_exception_raised_while_handling_another_hides_runtime_frames_in_both
     reply, _ = run(rt, "try:\n    input()\nexcept RuntimeError:\n    raise ValueError('while handling')")
     error = reply["error"]
     assert "During handling of the above exception, another exception occurred" in error
-    assert "RuntimeError: input() is not available" in error and "ValueError: while handling" in error
+    assert "RuntimeError: input() is not available" in error
+    assert "ValueError: while handling" in error
     assert_no_runtime_frames(rt, error)
 
 
@@ -410,26 +419,31 @@ def test_exception_groups_hide_runtime_frames_in_each_member(rt):
     )
     reply, _ = run(rt, code)
     error = reply["error"]
-    assert "ExceptionGroup: several" in error and "KeyError: 'k'" in error
+    assert "ExceptionGroup: several" in error
+    assert "KeyError: 'k'" in error
     assert "RuntimeError: input() is not available" in error
     assert_no_runtime_frames(rt, error)
 
 
 def test_standard_library_frames_below_the_cell_stay(rt):
     reply, _ = run(rt, "import json\njson.loads('{')")
-    assert "json" in reply["error"].split('File "<cell 1>"')[1] and "JSONDecodeError" in reply["error"]
+    assert "json" in reply["error"].split('File "<cell 1>"')[1]
+    assert "JSONDecodeError" in reply["error"]
 
 
 def test_system_exit_is_reported_and_the_session_lives(rt):
     reply, _ = run(rt, "kept = 1\nraise SystemExit(3)")
-    assert reply["status"] == "error" and reply["error"].rstrip().endswith("SystemExit: 3")
+    assert reply["status"] == "error"
+    assert reply["error"].rstrip().endswith("SystemExit: 3")
     assert run(rt, "kept", cell=2)[0]["value"] == "1"
 
 
 def test_input_raises_a_clear_error(rt):
     reply, _ = run(rt, "name = input('Your name? ')")
-    assert reply["error"].rstrip().endswith(
-        "RuntimeError: input() is not available in a live cell: assign the value in the code instead"
+    assert (
+        reply["error"]
+        .rstrip()
+        .endswith("RuntimeError: input() is not available in a live cell: assign the value in the code instead")
     )
     assert reply["error"].count('File "') == 1  # the cell's line only, not the runtime's input()
     assert builtins.input is not rt._no_input  # only while a request runs: this process keeps its own
@@ -485,7 +499,8 @@ def test_the_value_of_a_last_bare_expression_is_its_repr(rt, code, value):
 
 def test_the_last_expression_runs_after_the_rest_and_sets_underscore(rt):
     reply, page = run(rt, "print('first')\nprint('second') or 41 + 1")
-    assert reply["value"] == "42" and page.text("stdout") == "first\nsecond\n"
+    assert reply["value"] == "42"
+    assert page.text("stdout") == "first\nsecond\n"
     assert run(rt, "_ + 1", cell=2)[0]["value"] == "43"
     run(rt, "None", cell=3)
     assert rt.NAMESPACE["_"] == 43  # as in a REPL, None leaves _ alone
@@ -672,7 +687,8 @@ def test_a_name_through_a_function_says_what_has_no_attribute(rt):
     # attention_py.softmax is the function (the package imports it over its module's name).
     reply, _ = call(rt, "attention_py.softmax.softmax_rows", [[[1.0]]])
     assert reply["status"] == "error"
-    assert "AttributeError" in reply["error"] and "'softmax_rows'" in reply["error"]
+    assert "AttributeError" in reply["error"]
+    assert "'softmax_rows'" in reply["error"]
 
 
 def test_a_failing_call_shows_the_functions_frames_only(rt, package):
@@ -680,7 +696,8 @@ def test_a_failing_call_shows_the_functions_frames_only(rt, package):
     error = reply["error"]
     assert reply["status"] == "error"
     assert error.startswith("Traceback (most recent call last):\n  File ")
-    assert "tools.py" in error and "return 1 / x" in error
+    assert "tools.py" in error
+    assert "return 1 / x" in error
     assert error.rstrip().endswith("ZeroDivisionError: division by zero")
     assert_no_runtime_frames(rt, error)
 
@@ -695,7 +712,8 @@ def test_a_failing_call_shows_the_functions_frames_only(rt, package):
 )
 def test_bad_arguments_or_results_are_error_replies(rt, package, name, args, kwargs, error):
     reply, _ = call(rt, name, args, kwargs)
-    assert reply["status"] == "error" and error in reply["error"]
+    assert reply["status"] == "error"
+    assert error in reply["error"]
 
 
 def test_an_interrupted_call(rt, package):
@@ -704,7 +722,8 @@ def test_an_interrupted_call(rt, package):
 
 def test_a_call_that_raises_keyboard_interrupt_itself_is_an_error(rt, package):
     reply, _ = call(rt, "callee.tools.raises_interrupt")
-    assert reply["status"] == "error" and reply["error"].rstrip().endswith("KeyboardInterrupt")
+    assert reply["status"] == "error"
+    assert reply["error"].rstrip().endswith("KeyboardInterrupt")
 
 
 def test_a_call_interrupted_while_its_output_is_sent(rt, package):
@@ -762,33 +781,43 @@ def test_a_cell_that_rebinds_a_name_does_not_break_later_runs(rt, package, resto
         restore_rebound()
     assert first == {"status": "ok", "value": None}
     assert later == {"status": "ok", "value": "2"}
-    assert later_page.text("stdout") == "printed\n" and later_page.text("stderr") == "warned\n"
-    assert error["status"] == "error" and error["error"].rstrip().endswith("ZeroDivisionError: division by zero")
+    assert later_page.text("stdout") == "printed\n"
+    assert later_page.text("stderr") == "warned\n"
+    assert error["status"] == "error"
+    assert error["error"].rstrip().endswith("ZeroDivisionError: division by zero")
     if (module, attr) not in {("linecache", "cache"), ("ast", "parse")}:
         # (traceback itself needs those two: without them, only the exception's last line)
         assert 'File "<cell 3>", line 1' in error["error"]
-    assert figure == {"status": "ok", "value": "<b>Ada!</b>"} and figure_page.text("stdout") == "greeting Ada\n"
+    assert figure == {"status": "ok", "value": "<b>Ada!</b>"}
+    assert figure_page.text("stdout") == "greeting Ada\n"
 
 
 def test_a_rebound_builtin_lasts_for_its_own_run(rt, restore_rebound):
     try:
-        first, first_page = run(rt, "import builtins\nbuiltins.print = lambda *a: None\nprint('dropped')\nbuiltins.added = 1\n5")
+        first, first_page = run(
+            rt, "import builtins\nbuiltins.print = lambda *a: None\nprint('dropped')\nbuiltins.added = 1\n5"
+        )
         second, second_page = run(rt, "print('back')\nadded", cell=2)
     finally:
         restore_rebound()
         vars(builtins).pop("added", None)
-    assert first == {"status": "ok", "value": "5"} and first_page.text("stdout") == ""
-    assert second == {"status": "ok", "value": "1"} and second_page.text("stdout") == "back\n"
+    assert first == {"status": "ok", "value": "5"}
+    assert first_page.text("stdout") == ""
+    assert second == {"status": "ok", "value": "1"}
+    assert second_page.text("stdout") == "back\n"
 
 
 def test_the_same_run_still_reports_after_breaking_repr_and_traceback(rt, restore_rebound):
     try:
-        value = run(rt, "import builtins, traceback\nbuiltins.repr = None\ntraceback.TracebackException = None\n[1, 2]")[0]
+        value = run(
+            rt, "import builtins, traceback\nbuiltins.repr = None\ntraceback.TracebackException = None\n[1, 2]"
+        )[0]
         error = run(rt, "import traceback\ntraceback.StackSummary = None\n1 / 0", cell=2)[0]
     finally:
         restore_rebound()
     assert value == {"status": "ok", "value": "[1, 2]"}
-    assert error["status"] == "error" and error["error"].rstrip().endswith("ZeroDivisionError: division by zero")
+    assert error["status"] == "error"
+    assert error["error"].rstrip().endswith("ZeroDivisionError: division by zero")
 
 
 # --- values nested too deep to show ---------------------------------------------------------------
@@ -822,7 +851,10 @@ def test_printing_it_is_the_same_error_at_the_print(rt):
         ("{'k': a}", "a"),
         ("frozenset([(a,)])", "a"),
         ("frozenset([a])", "{a}"),  # in a set
-        ("type('L', (list,), {'__iter__': lambda self: iter(())})([a])", "a"),  # a subclass's own __iter__ is not trusted
+        (
+            "type('L', (list,), {'__iter__': lambda self: iter(())})([a])",
+            "a",
+        ),  # a subclass's own __iter__ is not trusted
     ],
 )
 def test_every_kind_of_nesting_counts(rt, wrap, show):
@@ -858,4 +890,5 @@ def test_a_long_flat_value_is_checked_quickly(rt):
 
 def test_a_call_result_nested_too_deep_is_an_error(rt, package):
     reply, _ = call(rt, "callee.tools.deep")
-    assert reply["status"] == "error" and reply["error"].rstrip().endswith(TOO_DEEP)
+    assert reply["status"] == "error"
+    assert reply["error"].rstrip().endswith(TOO_DEEP)

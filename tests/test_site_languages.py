@@ -38,8 +38,18 @@ def entry(locale: str, default: bool = False, build: bool = True, **extra: objec
 
 @pytest.mark.parametrize(
     ("code", "script"),
-    [("en", "latin"), ("pt-BR", "latin"), ("ru", "cyrillic"), ("uk", "cyrillic"), ("he", "hebrew"),
-     ("ar", "arabic"), ("fa", "arabic"), ("ur", "arabic"), ("el", "greek"), ("vi", "vietnamese")],
+    [
+        ("en", "latin"),
+        ("pt-BR", "latin"),
+        ("ru", "cyrillic"),
+        ("uk", "cyrillic"),
+        ("he", "hebrew"),
+        ("ar", "arabic"),
+        ("fa", "arabic"),
+        ("ur", "arabic"),
+        ("el", "greek"),
+        ("vi", "vietnamese"),
+    ],
 )
 def test_the_script_comes_from_the_code(code, script):
     assert script_of(code) == script
@@ -55,7 +65,8 @@ def test_an_unknown_code_asks_for_script_in_the_entry():
         script_of("xx")
     message = str(error.value)
     assert message.startswith("xx: ")
-    assert "`extra: {script: ...}`" in message and "cyrillic" in message
+    assert "`extra: {script: ...}`" in message
+    assert "cyrillic" in message
 
 
 def test_an_unknown_declared_script_lists_the_known_ones():
@@ -80,7 +91,8 @@ def test_a_face_that_does_not_cover_the_script_stops_the_build():
         face_of("fa", "hebrew-face", "arabic", FACES)
     message = str(error.value)
     assert message.startswith("fa: the face 'hebrew-face' does not cover the arabic script")
-    assert "lacks the subsets arabic" in message and "faces that cover arabic: arabic-face" in message
+    assert "lacks the subsets arabic" in message
+    assert "faces that cover arabic: arabic-face" in message
 
 
 def test_a_script_no_face_covers_says_a_maintainer_must_add_one():
@@ -105,7 +117,9 @@ def test_the_offered_faces_cover_latin_hebrew_arabic_and_cyrillic():
 # The direction, from Material, which sets the page's
 
 
-@pytest.mark.parametrize(("code", "direction"), [("en", "ltr"), ("de", "ltr"), ("he", "rtl"), ("fa", "rtl"), ("ar", "rtl"), ("ur", "rtl")])
+@pytest.mark.parametrize(
+    ("code", "direction"), [("en", "ltr"), ("de", "ltr"), ("he", "rtl"), ("fa", "rtl"), ("ar", "rtl"), ("ur", "rtl")]
+)
 def test_the_direction_is_materials_for_the_code(code, direction):
     assert direction_of(code) == direction
 
@@ -116,13 +130,20 @@ def test_a_code_material_does_not_know_stops_the_build():
 
 
 def test_a_script_against_the_pages_direction_stops_the_build():
-    with pytest.raises(LanguageError, match=r"^de: written in arabic, a right-to-left script, but Material lays out 'de' pages ltr"):
+    with pytest.raises(
+        LanguageError, match=r"^de: written in arabic, a right-to-left script, but Material lays out 'de' pages ltr"
+    ):
         resolve(entry("de", font="arabic-face", script="arabic"), FACES)
 
 
 def test_an_entry_resolves_to_script_face_and_direction():
     language = resolve(entry("fa", font="arabic-face"), FACES)
-    assert (language.script, language.direction, language.face.family, language.home) == ("arabic", "rtl", "Arabic Face", "fa/")
+    assert (language.script, language.direction, language.face.family, language.home) == (
+        "arabic",
+        "rtl",
+        "Arabic Face",
+        "fa/",
+    )
     assert language.subsets == ("arabic", "latin", "latin-ext")
 
 
@@ -148,11 +169,19 @@ def test_a_strings_file_that_states_the_direction_is_told_to_remove_it(tmp_path)
 # Texts of the entries
 
 
-DEFAULTS = {"made_with": "Made with", "untranslated_note": "Not translated. [Help]({translate}).", "not_found": "None. [Home]({home})."}
+DEFAULTS = {
+    "made_with": "Made with",
+    "untranslated_note": "Not translated. [Help]({translate}).",
+    "not_found": "None. [Home]({home}).",
+}
 
 
 def test_a_language_lacking_a_text_is_warned_about_by_key():
-    complete = {"made_with": "Gemacht mit", "untranslated_note": "Fehlt. [Hilfe]({translate}).", "not_found": "Nichts. [Start]({home})."}
+    complete = {
+        "made_with": "Gemacht mit",
+        "untranslated_note": "Fehlt. [Hilfe]({translate}).",
+        "not_found": "Nichts. [Start]({home}).",
+    }
     partial = dict(complete)
     del partial["made_with"]
     problems = text_problems(DEFAULTS, [entry("en", default=True), entry("de", font="latin-only", **partial)])
@@ -165,8 +194,19 @@ def test_a_language_lacking_a_text_is_warned_about_by_key():
 
 
 def test_a_text_that_lost_its_link_or_a_misspelt_key_is_warned_about():
-    problems = text_problems(DEFAULTS, [entry("de", font="latin-only", made_with="Gemacht mit", made_width="x",
-                                              untranslated_note="Fehlt.", not_found="Nichts. [Start]({home}).")])
+    problems = text_problems(
+        DEFAULTS,
+        [
+            entry(
+                "de",
+                font="latin-only",
+                made_with="Gemacht mit",
+                made_width="x",
+                untranslated_note="Fehlt.",
+                not_found="Nichts. [Start]({home}).",
+            )
+        ],
+    )
     assert "de: extra.untranslated_note lost {translate} (keep it)" in problems
     assert any(p.startswith("de: extra.made_width is not read by anything") for p in problems)
     assert len(problems) == 2
@@ -182,7 +222,8 @@ def config():
 
 def test_every_built_language_in_mkdocs_yml_has_a_face_covering_its_script(config):
     built = languages.site_languages(config)
-    assert built and sum(language.default for language in built) == 1
+    assert built
+    assert sum(language.default for language in built) == 1
     assert languages.text_problems(languages.texts_of(config.extra), languages.built_entries(config)) == []
 
 
@@ -210,5 +251,7 @@ def test_the_generated_css_gives_each_language_its_face_and_no_hand_written_rule
 
 def test_the_languages_comment_in_mkdocs_yml_names_no_python_or_css():
     text = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
-    comment = text[text.index("# Adding a language"): text.index("- i18n:")]
-    assert "vendored.py" not in comment and "site.css" not in comment and "404.html" not in comment
+    comment = text[text.index("# Adding a language") : text.index("- i18n:")]
+    assert "vendored.py" not in comment
+    assert "site.css" not in comment
+    assert "404.html" not in comment

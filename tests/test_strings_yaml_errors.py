@@ -31,22 +31,54 @@ LAST = len(ENGLISH)
 
 # name: (line to break, how, the line and column reported, words of the hint)
 CASES = {
-    "missing closing quote": (CHIPS, lambda l: l.replace('plane"', "plane"), (CHIPS, 10), "does not end on this line"),
-    "missing closing quote, last line": (LAST, lambda l: l.rstrip("\n")[:-1] + "\n", (LAST, None), "never closed"),
-    "quote inside quotes": (CHIPS, lambda l: l.replace('"Words on the plane"', '"Words "on" the plane"'),
-                            (CHIPS, 18), "text after the closing quote"),
-    "apostrophe in single quotes": (CHIPS, lambda l: l.replace('"Words on the plane"', "'Word's plane'"),
-                                    (CHIPS, 16), "text after the closing quote"),
-    "indented too deep": (FIRST, lambda l: "    " + l, (FIRST, 7), "indented more"),
-    "indented one space too deep": (FIRST, lambda l: " " + l, (FIRST, 4), "indented more"),
-    "indented too little": (FIRST, lambda l: l.lstrip(), (FIRST, 1), "indented less"),
-    "first key indented too little": (TITLE, lambda l: l.lstrip(), (TITLE, 1), "indented less"),
-    "a tab for indentation": (FIRST, lambda l: "\t" + l.lstrip(), (FIRST, 1), "tab"),
-    "unclosed bracket": (CHIPS, lambda l: l.replace('"Words on the plane"', "[Words, on"), (CHIPS, 10), "'[' that starts here"),
-    "unclosed brace": (CHIPS, lambda l: l.replace('"Words on the plane"', "{Words"), (CHIPS, 10), "'{' that starts here"),
-    "colon in unquoted text": (CHIPS, lambda l: l.replace('"Words on the plane"', "Words: on the plane"),
-                               (CHIPS, 15), "put the whole text in quotes"),
-    "key without its colon": (CHIPS, lambda l: l.replace("chips:", "chips"), (CHIPS, 3), "without its ':'"),
+    "missing closing quote": (
+        CHIPS,
+        lambda line: line.replace('plane"', "plane"),
+        (CHIPS, 10),
+        "does not end on this line",
+    ),
+    "missing closing quote, last line": (
+        LAST,
+        lambda line: line.rstrip("\n")[:-1] + "\n",
+        (LAST, None),
+        "never closed",
+    ),
+    "quote inside quotes": (
+        CHIPS,
+        lambda line: line.replace('"Words on the plane"', '"Words "on" the plane"'),
+        (CHIPS, 18),
+        "text after the closing quote",
+    ),
+    "apostrophe in single quotes": (
+        CHIPS,
+        lambda line: line.replace('"Words on the plane"', "'Word's plane'"),
+        (CHIPS, 16),
+        "text after the closing quote",
+    ),
+    "indented too deep": (FIRST, lambda line: "    " + line, (FIRST, 7), "indented more"),
+    "indented one space too deep": (FIRST, lambda line: " " + line, (FIRST, 4), "indented more"),
+    "indented too little": (FIRST, lambda line: line.lstrip(), (FIRST, 1), "indented less"),
+    "first key indented too little": (TITLE, lambda line: line.lstrip(), (TITLE, 1), "indented less"),
+    "a tab for indentation": (FIRST, lambda line: "\t" + line.lstrip(), (FIRST, 1), "tab"),
+    "unclosed bracket": (
+        CHIPS,
+        lambda line: line.replace('"Words on the plane"', "[Words, on"),
+        (CHIPS, 10),
+        "'[' that starts here",
+    ),
+    "unclosed brace": (
+        CHIPS,
+        lambda line: line.replace('"Words on the plane"', "{Words"),
+        (CHIPS, 10),
+        "'{' that starts here",
+    ),
+    "colon in unquoted text": (
+        CHIPS,
+        lambda line: line.replace('"Words on the plane"', "Words: on the plane"),
+        (CHIPS, 15),
+        "put the whole text in quotes",
+    ),
+    "key without its colon": (CHIPS, lambda line: line.replace("chips:", "chips"), (CHIPS, 3), "without its ':'"),
 }
 
 
@@ -63,7 +95,8 @@ def broken(folder: Path, name: str) -> tuple[Path, int, int | None, str]:
 
 
 def assert_one_line_at(message: str, path: Path, line: int, column: int | None, hint: str) -> None:
-    assert "\n" not in message and "Traceback" not in message, message
+    assert "\n" not in message, message
+    assert "Traceback" not in message, message
     where = f"{path}, line {line}, column {column if column is not None else ''}"
     assert message.startswith(where), f"expected {where!r}, got: {message}"
     assert hint in message, message

@@ -20,7 +20,8 @@ def test_the_build_refuses_a_puzzle_with_a_give_away_naming_the_words(tmp_path, 
     monkeypatch.setattr(training, "ROOT", tmp_path.parent)
     with pytest.raises(PluginError, match="told apart by their form") as refused:
         training.checked_puzzle("fa")
-    assert "'دوباره'" in str(refused.value) and f"{tmp_path.name}/fa.yml" in str(refused.value)
+    assert "'دوباره'" in str(refused.value)
+    assert f"{tmp_path.name}/fa.yml" in str(refused.value)
 
 
 @pytest.mark.parametrize("lang", ["en", "he", "fa"])

@@ -16,8 +16,8 @@ from types import SimpleNamespace
 import pytest
 
 from devtools import translation_status as ts
-from site_hooks.i18n import translations
 from site_hooks.content.doctests import fence_doctests
+from site_hooks.i18n import translations
 
 ROOT = Path(__file__).resolve().parents[1]
 GIT_ENV = {
@@ -86,13 +86,16 @@ def test_one_missing_page_and_one_outdated_page(scratch: Path, capsys: pytest.Ca
     assert result.missing == ["notebooks/n.ipynb"]
     assert [item.page for item in result.outdated] == ["a.md"]
     assert result.outdated[0].commits[0].endswith("Page A: clearer")
-    assert not result.anchors and not result.strings and not result.ok
+    assert not result.anchors
+    assert not result.strings
+    assert not result.ok
 
     assert ts.main(["--docs", str(scratch), "--lang", "xx"]) == 1
     out = capsys.readouterr().out
     assert "2/3 pages translated, 1 outdated" in out
     assert "docs/xx/notebooks/n.ipynb" in out
-    assert "git diff" in out and "docs/en/a.md" in out
+    assert "git diff" in out
+    assert "docs/en/a.md" in out
 
 
 def test_languages_are_found_from_the_folders(scratch: Path) -> None:
@@ -127,7 +130,8 @@ def test_a_commit_marked_translations_unaffected_is_ignored(scratch: Path) -> No
 def test_uncommitted_english_edits_outdate_the_translation(scratch: Path) -> None:
     write(scratch / "en" / "index.md", INDEX_EN + "\nMore.\n")
     (outdated,) = ts.outdated_pages(scratch, "xx")
-    assert outdated.page == "index.md" and outdated.commits == []
+    assert outdated.page == "index.md"
+    assert outdated.commits == []
     assert "uncommitted" in outdated.describe("xx")
 
 
@@ -155,7 +159,9 @@ def test_a_shallow_clone_fails_instead_of_guessing(scratch: Path, tmp_path: Path
     shallow = tmp_path / "shallow"
     git(tmp_path, "clone", "-q", "--depth", "1", f"file://{scratch.parent}", str(shallow))
     result = ts.status(shallow / "docs", "xx")
-    assert result.outdated == [] and result.history_missing and not result.ok
+    assert result.outdated == []
+    assert result.history_missing
+    assert not result.ok
     assert any("--unshallow" in note for note in result.notes)
 
 
@@ -163,17 +169,24 @@ def test_outside_git_the_other_checks_still_run(scratch: Path, tmp_path: Path) -
     copy = tmp_path / "export" / "docs"
     shutil.copytree(scratch, copy)
     result = ts.status(copy, "xx")
-    assert result.missing == ["notebooks/n.ipynb"] and not result.history_missing
+    assert result.missing == ["notebooks/n.ipynb"]
+    assert not result.history_missing
     assert any("not in a git work tree" in note for note in result.notes)
 
 
 def test_missing_figure_strings_are_reported(scratch: Path) -> None:
     (scratch / "figure-strings" / "xx.yml").unlink()
-    assert ts.figure_string_problems(scratch, "xx")[0].endswith("missing (copy docs/figure-strings/en.yml and translate the values)")
+    assert ts.figure_string_problems(scratch, "xx")[0].endswith(
+        "missing (copy docs/figure-strings/en.yml and translate the values)"
+    )
     text = (scratch / "figure-strings" / "en.yml").read_text(encoding="utf-8")
-    write(scratch / "figure-strings" / "xx.yml", text.replace("  title: 'Softmax'\n", "", 1).replace('  title: "Softmax"\n', "", 1))
+    write(
+        scratch / "figure-strings" / "xx.yml",
+        text.replace("  title: 'Softmax'\n", "", 1).replace('  title: "Softmax"\n', "", 1),
+    )
     problems = ts.figure_string_problems(scratch, "xx")
-    assert problems and all("xx.yml" in problem for problem in problems)
+    assert problems
+    assert all("xx.yml" in problem for problem in problems)
 
 
 # --------------------------------------------------------------------------- anchors
@@ -188,7 +201,9 @@ def test_the_anchor_check_catches_a_mismatch(scratch: Path) -> None:
     assert ts.anchor_problems(scratch, "xx") == []
     write(scratch / "xx" / "a.md", "# Seite A { #page-a }\n\n## Erstens { #erstens }\n")
     (problem,) = ts.anchor_problems(scratch, "xx")
-    assert problem.startswith("xx/a.md:") and "missing #first" in problem and "not in English #erstens" in problem
+    assert problem.startswith("xx/a.md:")
+    assert "missing #first" in problem
+    assert "not in English #erstens" in problem
 
     write(scratch / "xx" / "a.md", "## Erstens { #first }\n\n# Seite A { #page-a }\n")
     (problem,) = ts.anchor_problems(scratch, "xx")
@@ -261,16 +276,24 @@ def test_without_a_guide_page_the_note_links_nowhere_and_translated_pages_get_no
     page = fake_page("en", "xx", "xx/a/")
     config = SimpleNamespace(extra={"untranslated_note": "Not translated yet. [Help]({translate})"})
     html = translations.on_page_content("<p>x</p>", page, config, FakeFiles(None))
-    assert "Not translated yet" in html and '<a href="#">Help</a>' in html
+    assert "Not translated yet" in html
+    assert '<a href="#">Help</a>' in html
     for own in (fake_page("xx", "xx", "xx/a/"), fake_page("en", "en", "a/")):
         assert translations.on_page_content("<p>x</p>", own, SimpleNamespace(extra={}), FakeFiles(None)) == "<p>x</p>"
 
 
 def test_reference_docstrings_stay_english_inside_other_languages() -> None:
     html = '<div class="doc doc-object doc-function"><p>Stable softmax.</p></div>'
-    out = translations.on_page_content(html, fake_page("xx", "xx", "xx/reference/"), SimpleNamespace(extra={}), FakeFiles(None))
+    out = translations.on_page_content(
+        html, fake_page("xx", "xx", "xx/reference/"), SimpleNamespace(extra={}), FakeFiles(None)
+    )
     assert out.startswith('<div lang="en" dir="ltr" class="doc doc-object doc-function">')
-    assert translations.on_page_content(html, fake_page("en", "en", "reference/"), SimpleNamespace(extra={}), FakeFiles(None)) == html
+    assert (
+        translations.on_page_content(
+            html, fake_page("en", "en", "reference/"), SimpleNamespace(extra={}), FakeFiles(None)
+        )
+        == html
+    )
 
 
 def test_doctest_examples_become_code_blocks() -> None:
@@ -302,13 +325,16 @@ def test_a_copied_page_is_reported_as_copied_not_translated(scratch: Path, capsy
     write(scratch / "xx" / "a.md", PAGE_A_EN.replace("\n", "  \r\n"))
     en_notebook = notebook("# Notebook { #nb }\n", "## Step { #step }\n")
     copied_notebook = json.loads(en_notebook)
-    copied_notebook["cells"].append({"cell_type": "code", "metadata": {}, "source": "1 + 1", "outputs": [],
-                                     "execution_count": None})
+    copied_notebook["cells"].append(
+        {"cell_type": "code", "metadata": {}, "source": "1 + 1", "outputs": [], "execution_count": None}
+    )
     write(scratch / "xx" / "notebooks" / "n.ipynb", json.dumps(copied_notebook))  # same prose, code differs
     commit(scratch.parent, "xx: copies of English")
 
     result = ts.status(scratch, "xx")
-    assert result.copied == ["a.md", "notebooks/n.ipynb"] and result.missing == [] and not result.ok
+    assert result.copied == ["a.md", "notebooks/n.ipynb"]
+    assert result.missing == []
+    assert not result.ok
     assert ts.main(["--docs", str(scratch), "--lang", "xx"]) == 1
     out = capsys.readouterr().out
     assert "== xx: 1/3 pages translated, 0 outdated\n" in out
@@ -331,8 +357,12 @@ def test_a_copied_page_stops_the_build_of_a_shipped_language_only(scratch: Path)
 
 def test_a_copied_page_of_a_language_in_progress_gets_the_untranslated_note(scratch: Path) -> None:
     shutil.copy(scratch / "en" / "a.md", scratch / "xx" / "a.md")
-    config = SimpleNamespace(docs_dir=str(scratch), extra={"untranslated_note": "Noch nicht übersetzt. [Helfen]({translate})"})
-    copied = SimpleNamespace(file=SimpleNamespace(locale="xx", locale_alternate_of="xx", src_uri="xx/a.md"), url="xx/a/")
+    config = SimpleNamespace(
+        docs_dir=str(scratch), extra={"untranslated_note": "Noch nicht übersetzt. [Helfen]({translate})"}
+    )
+    copied = SimpleNamespace(
+        file=SimpleNamespace(locale="xx", locale_alternate_of="xx", src_uri="xx/a.md"), url="xx/a/"
+    )
     html = translations.on_page_content("<h1>Page A</h1>", copied, config, FakeFiles("xx/translate/"))
     assert html.startswith('<div class="admonition info translation-fallback" role="note">')
     assert '<div lang="en" dir="ltr">\n<h1>Page A</h1>\n</div>' in html

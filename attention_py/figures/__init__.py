@@ -26,6 +26,7 @@ from json import dumps as _json_dumps  # bound at import, as in _html.py
 from typing import Any
 
 from . import (
+    _learning,
     attention_sentence,
     causal_attention,
     dot_product,
@@ -41,7 +42,6 @@ from . import (
     weighted_average,
     why_sqrt_dk,
 )
-from . import _learning
 from ._figure import COMMON_STRINGS, Figure, Panel
 from ._state import StateError, apply_changes
 from ._strings import MissingStringError, Text, check_strings
@@ -67,7 +67,7 @@ _ORDER = (
 FIGURES: dict[str, Figure] = {figure.name: figure for figure in _ORDER}
 """Every figure by name, in the order the articles introduce them."""
 
-COMMON_KEYS = COMMON_STRINGS + ("sentence_angry", "sentence_rude")
+COMMON_KEYS = (*COMMON_STRINGS, "sentence_angry", "sentence_rude")
 
 
 def get(name: str) -> Figure:

@@ -42,8 +42,12 @@ def slider(
         position = min(range(len(values)), key=lambda i: abs(values[i] - value))
         bounds = {"min": "0", "max": str(len(values) - 1), "step": "1", "value": str(position)}
     else:
-        bounds = {"min": plain_num(lo, digits), "max": plain_num(hi, digits), "step": plain_num(step, digits),
-                  "value": plain_num(value, digits)}
+        bounds = {
+            "min": plain_num(lo, digits),
+            "max": plain_num(hi, digits),
+            "step": plain_num(step, digits),
+            "value": plain_num(value, digits),
+        }
     return el(
         "label",
         {"class": "apy-slider"},
@@ -109,8 +113,9 @@ def button(
     )
 
 
-def segmented(label: str, options: list[tuple[str, dict[str, Any], bool]], *, key: str,
-              direction: str | None = None) -> str:
+def segmented(
+    label: str, options: list[tuple[str, dict[str, Any], bool]], *, key: str, direction: str | None = None
+) -> str:
     """A group of pressable buttons, one of them pressed: a radio group without radio's traps.
 
     ``direction="ltr"`` keeps mathematical choices (x₁ x₂ x₃) in the order of the drawing.
@@ -139,9 +144,7 @@ def checkbox(name: str, checked: bool, *, label: str) -> str:
 
 def select(name: str, value: str, *, options: list[tuple[str, str]], aria_label: str) -> str:
     """A drop-down of ``(value, visible text)`` pairs."""
-    items = "".join(
-        el("option", {"value": v, "selected": v == value}, esc(text)) for v, text in options
-    )
+    items = "".join(el("option", {"value": v, "selected": v == value}, esc(text)) for v, text in options)
     return el("select", {"name": name, "aria-label": aria_label, "data-focus-key": name}, items)
 
 

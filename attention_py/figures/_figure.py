@@ -78,8 +78,9 @@ class Figure:
         """
         return self.drawn(self.spec.normalise(state), lang=lang, strings=strings, instance=instance)[0]
 
-    def drawn(self, clean: dict[str, Any], *, lang: str, strings: Mapping[str, Any],
-              instance: str | None) -> tuple[str, dict[str, Any]]:
+    def drawn(
+        self, clean: dict[str, Any], *, lang: str, strings: Mapping[str, Any], instance: str | None
+    ) -> tuple[str, dict[str, Any]]:
         """The markup for a normalised state, and the state it shows (an instanced figure's
         draw may move it on: a training chunk advances the step)."""
         text = Text(strings, lang, self.name, self.shared)

@@ -15,10 +15,10 @@ from typing import Any
 
 from ..learning import Model, Puzzle, Sentence
 from ..learning.model import Reading
+from ..resources import derived, resource
 from ._format import num
 from ._html import el, esc, void
-from ._matrix import matrix_table, shade
-from ..resources import derived, resource
+from ._matrix import matrix_table
 from ._strings import Text
 from ._svg import f, svg
 
@@ -55,8 +55,12 @@ def examples(lang: str) -> list[Sentence]:
     kind ("angry", "rude"), then the same with the two people swapped."""
     p = puzzle(lang)
     actor, patient = 0, len(p.reasons_actor)
-    return [p.sentence(0, 0, 1, actor), p.sentence(0, 0, 1, patient),
-            p.sentence(1, 0, 0, actor), p.sentence(1, 0, 0, patient)]
+    return [
+        p.sentence(0, 0, 1, actor),
+        p.sentence(0, 0, 1, patient),
+        p.sentence(1, 0, 0, actor),
+        p.sentence(1, 0, 0, patient),
+    ]
 
 
 def test_sentences(lang: str) -> list[Sentence]:
@@ -74,6 +78,7 @@ def test_size(lang: str) -> int:
 def final_mistakes(lang: str) -> list[Sentence]:
     """The test sentences the trained model answers wrongly: the build's list (``mistakes``
     of train_with_checkpoints, scored once natively), or scored here for data without one."""
+
     def make(d: dict[str, Any]) -> list[Sentence]:
         if "mistakes" in d:
             return [puzzle(lang).sentence(*indices) for indices in d["mistakes"]]
@@ -88,11 +93,16 @@ def sentence_option(s: Sentence) -> str:
 
 def example_menu(name: str, chosen: int, lang: str, t: Text, label_key: str) -> str:
     """A select over the example sentences (their words in the page's direction)."""
-    items = "".join(el("option", {"value": str(i), "selected": i == chosen}, esc(sentence_option(s)))
-                    for i, s in enumerate(examples(lang)))
-    return el("label", {"class": "apy-field"},
-              el("span", {"class": "apy-field__label"}, t.html(label_key)),
-              el("select", {"name": name, "data-focus-key": name}, items))
+    items = "".join(
+        el("option", {"value": str(i), "selected": i == chosen}, esc(sentence_option(s)))
+        for i, s in enumerate(examples(lang))
+    )
+    return el(
+        "label",
+        {"class": "apy-field"},
+        el("span", {"class": "apy-field__label"}, t.html(label_key)),
+        el("select", {"name": name, "data-focus-key": name}, items),
+    )
 
 
 def layer_name(t: Text, layer: int, head: int, heads: int) -> str:
@@ -111,8 +121,12 @@ def attention_maps(reading: Reading, s: Sentence, view: str, t: Text, cls: str) 
             rows = [s.pronoun] if view == "pronoun" else list(range(len(s.tokens)))
             title = layer_name(t, l, h, len(layer))
             table = matrix_table(
-                [weights[i] for i in rows], row_labels=[words[i] for i in rows], col_labels=words, direction=None,
-                caption=esc(title), corner=t.html("training.rows_are"),
+                [weights[i] for i in rows],
+                row_labels=[words[i] for i in rows],
+                col_labels=words,
+                direction=None,
+                caption=esc(title),
+                corner=t.html("training.rows_are"),
                 selected=lambda i, j, rows=rows: rows[i] == s.pronoun,
                 dimmed=(lambda i, j: False) if view == "pronoun" else (lambda i, j, rows=rows: rows[i] != s.pronoun),
                 cls=f"apy-attn {cls}",
@@ -124,10 +138,14 @@ def attention_maps(reading: Reading, s: Sentence, view: str, t: Text, cls: str) 
 def view_menu(view: str, t: Text) -> str:
     from ._controls import segmented
 
-    return segmented(t.plain("training.view"), [
-        (t.html("training.view_pronoun"), {"view": "pronoun"}, view == "pronoun"),
-        (t.html("training.view_full"), {"view": "full"}, view == "full"),
-    ], key="view")
+    return segmented(
+        t.plain("training.view"),
+        [
+            (t.html("training.view_pronoun"), {"view": "pronoun"}, view == "pronoun"),
+            (t.html("training.view_full"), {"view": "full"}, view == "full"),
+        ],
+        key="view",
+    )
 
 
 # The curves of training: loss and accuracy against the step, one drawing, left to right.
@@ -173,14 +191,30 @@ def curves(history: list[dict[str, Any]], *, mark: int | None, last_step: int, t
         line(loss, "apy-curve--loss"),
     ]
     at = 0 if mark is None else mark
-    parts.append(void("line", {"class": "apy-mark", "x1": f(x(at)), "y1": f(y(0)), "x2": f(x(at)), "y2": f(y(1)),
-                               "visibility": None if mark is not None else "hidden"}))
+    parts.append(
+        void(
+            "line",
+            {
+                "class": "apy-mark",
+                "x1": f(x(at)),
+                "y1": f(y(0)),
+                "x2": f(x(at)),
+                "y2": f(y(1)),
+                "visibility": None if mark is not None else "hidden",
+            },
+        )
+    )
     label = t.plain("training.curves_picture", steps=t.count(span))
     drawing = svg("".join(parts), width=W, height=H, label=label, cls="apy-curves")
-    legend = el("p", {"class": "apy-legend"},
-                el("span", {"class": "apy-key apy-key--loss"}, t.html("training.legend_loss")), " ",
-                el("span", {"class": "apy-key apy-key--held"}, t.html("training.legend_held")), " ",
-                el("span", {"class": "apy-key apy-key--train"}, t.html("training.legend_train")))
+    legend = el(
+        "p",
+        {"class": "apy-legend"},
+        el("span", {"class": "apy-key apy-key--loss"}, t.html("training.legend_loss")),
+        " ",
+        el("span", {"class": "apy-key apy-key--held"}, t.html("training.legend_held")),
+        " ",
+        el("span", {"class": "apy-key apy-key--train"}, t.html("training.legend_train")),
+    )
     return drawing + legend
 
 
@@ -194,5 +228,15 @@ def measured(value: float, digits: int = 2) -> str:
 
 
 SHARED_SECTION = "training"  # strings the three figures share (carried by each in data-strings)
-SHARED_STRINGS = ("layer_n", "layer_head_n", "rows_are", "view", "view_pronoun", "view_full", "curves_picture",
-                   "legend_loss", "legend_held", "legend_train")
+SHARED_STRINGS = (
+    "layer_n",
+    "layer_head_n",
+    "rows_are",
+    "view",
+    "view_pronoun",
+    "view_full",
+    "curves_picture",
+    "legend_loss",
+    "legend_held",
+    "legend_train",
+)

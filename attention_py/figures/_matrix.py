@@ -58,8 +58,11 @@ def matrix_table(
     scale = max((abs(v) for row in values for v in row), default=1.0) or 1.0
     pressed = pressed or selected
     # A header cell needs text; without a corner label the corner is an empty data cell.
-    top_left = (el("th", {"class": "apy-matrix__corner", "scope": "col"}, corner) if corner
-                else el("td", {"class": "apy-matrix__corner"}))
+    top_left = (
+        el("th", {"class": "apy-matrix__corner", "scope": "col"}, corner)
+        if corner
+        else el("td", {"class": "apy-matrix__corner"})
+    )
     head = el("tr", {}, top_left, "".join(el("th", {"scope": "col"}, label) for label in col_labels))
     rows = []
     for i, row in enumerate(values):
@@ -83,13 +86,19 @@ def matrix_table(
             text = el("span", {} if show_numbers else {"class": "apy-sr"}, shown)
             change = action(i, j) if action else None
             if change is not None:
-                content = el("button", {
-                    "type": "button", "class": "apy-cell__button", "data-set": to_json(change),
-                    "data-set-on": "focus" if activate_on_focus else None,
-                    "aria-pressed": ("true" if pressed and pressed(i, j) else "false"),
-                    "aria-label": cell_label(i, j, shown) if cell_label else None,
-                    "data-focus-key": f"cell:{cls}:{i}:{j}",
-                }, text)
+                content = el(
+                    "button",
+                    {
+                        "type": "button",
+                        "class": "apy-cell__button",
+                        "data-set": to_json(change),
+                        "data-set-on": "focus" if activate_on_focus else None,
+                        "aria-pressed": ("true" if pressed and pressed(i, j) else "false"),
+                        "aria-label": cell_label(i, j, shown) if cell_label else None,
+                        "data-focus-key": f"cell:{cls}:{i}:{j}",
+                    },
+                    text,
+                )
             else:
                 content = text
             cells.append(el("td", {"class": " ".join(classes), "style": style}, content))
@@ -107,9 +116,15 @@ def vector_cells(values: list[float], *, aria_label: str, scale: float | None = 
     """One vector as a row of shaded cells (a 1 x n matrix without headers)."""
     top = scale or max((abs(v) for v in values), default=1.0) or 1.0
     cells = "".join(
-        el("span", {"class": f"apy-vcell {'apy-cell--pos' if v >= 0 else 'apy-cell--neg'}",
-                    "style": shade(abs(v) / top)}, num(v))
+        el(
+            "span",
+            {"class": f"apy-vcell {'apy-cell--pos' if v >= 0 else 'apy-cell--neg'}", "style": shade(abs(v) / top)},
+            num(v),
+        )
         for v in values
     )
-    return el("div", {"class": "apy-vector", "role": "img", "aria-label": aria_label},
-              el("span", {"class": "apy-vector__cells", "dir": "ltr", "aria-hidden": "true"}, cells))
+    return el(
+        "div",
+        {"class": "apy-vector", "role": "img", "aria-label": aria_label},
+        el("span", {"class": "apy-vector__cells", "dir": "ltr", "aria-hidden": "true"}, cells),
+    )

@@ -30,17 +30,17 @@ D_MODEL = 8
 
 _EMBEDDINGS: dict[str, tuple[float, ...]] = {
     #          noun agent patient pron pred anger rude func
-    "the":     (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0),
+    "the": (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0),
     "teacher": (1.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0),
-    "yell":    (0.0, 0.4, 0.4, 0.0, 0.3, 0.0, 0.0, 0.3),
-    "at":      (0.0, 0.0, 0.3, 0.0, 0.0, 0.0, 0.0, 1.0),
+    "yell": (0.0, 0.4, 0.4, 0.0, 0.3, 0.0, 0.0, 0.3),
+    "at": (0.0, 0.0, 0.3, 0.0, 0.0, 0.0, 0.0, 1.0),
     "student": (1.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0),
     "because": (0.0, 0.0, 0.0, 0.0, 0.2, 0.0, 0.0, 1.0),
-    "she":     (0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.2),
-    "was":     (0.0, 0.0, 0.0, 0.0, 0.4, 0.0, 0.0, 0.8),
-    "angry":   (0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0),
-    "rude":    (0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 1.0, 0.0),
-    "other":   (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0),
+    "she": (0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.2),
+    "was": (0.0, 0.0, 0.0, 0.0, 0.4, 0.0, 0.0, 0.8),
+    "angry": (0.0, 0.0, 0.0, 0.0, 1.0, 1.0, 0.0, 0.0),
+    "rude": (0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 1.0, 0.0),
+    "other": (0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0),
 }
 ROLES = tuple(_EMBEDDINGS)
 ENDINGS = ("angry", "rude")
@@ -87,11 +87,11 @@ def layers() -> tuple[SelfAttention, SelfAttention]:
     first.W_K = _matrix(D_MODEL, 2, {(PREDICATE, 0): 3.0, (FUNCTION, 1): 1.0})
     first.W_V = _matrix(D_MODEL, D_MODEL, {(ANGER, ANGER): 1.0, (RUDENESS, RUDENESS): 1.0})
     second = SelfAttention(D_MODEL, 3, 3)
-    second.W_Q = _matrix(D_MODEL, 3, {(PRONOUN, 0): 2.0, (ANGER, 1): 2.2, (RUDENESS, 2): 2.2,
-                                      (PREDICATE, 0): 0.6})
+    second.W_Q = _matrix(D_MODEL, 3, {(PRONOUN, 0): 2.0, (ANGER, 1): 2.2, (RUDENESS, 2): 2.2, (PREDICATE, 0): 0.6})
     second.W_K = _matrix(D_MODEL, 3, {(NOUN, 0): 1.5, (AGENT, 1): 1.5, (PATIENT, 2): 1.5})
-    second.W_V = _matrix(D_MODEL, 3, {(AGENT, 0): 1.0, (PATIENT, 1): 1.0, (NOUN, 2): 0.5,
-                                      (PRONOUN, 2): 0.5, (PREDICATE, 2): -0.5})
+    second.W_V = _matrix(
+        D_MODEL, 3, {(AGENT, 0): 1.0, (PATIENT, 1): 1.0, (NOUN, 2): 0.5, (PRONOUN, 2): 0.5, (PREDICATE, 2): -0.5}
+    )
     return first, second
 
 
@@ -129,7 +129,9 @@ def read_causal(tokens: list[Token], causal: bool) -> Reading:
     x1 = [[a + b for a, b in zip(row, upd)] for row, upd in zip(x, out1)]
     _, weights2 = second(x1, causal=causal)
     q, k, v = second.Q, second.K, second.V
-    assert q is not None and k is not None and v is not None
+    assert q is not None
+    assert k is not None
+    assert v is not None
     return Reading(x, weights1, x1, q, k, v, weights2)
 
 
@@ -148,8 +150,9 @@ def token_weight(weight: float) -> str:
     return num(100 * weight, 0) + "%"
 
 
-def token_strip(tokens: list[Token], *, selected: int, weights: list[float] | None, label: str,
-                changes, token_label) -> str:
+def token_strip(
+    tokens: list[Token], *, selected: int, weights: list[float] | None, label: str, changes, token_label
+) -> str:
     """The sentence as a row of token buttons in reading order (right to left in he/fa).
 
     With ``weights`` each token carries a bar and a percentage: how much the selected
@@ -164,11 +167,24 @@ def token_strip(tokens: list[Token], *, selected: int, weights: list[float] | No
     for i, token in enumerate(tokens):
         extra = ""
         if weights is not None:
-            extra = (" "
-                     + el("span", {"class": "apy-token__bar", "style": f"--w:{weights[i]:.3f}", "aria-hidden": "true"})
-                     + el("span", {"class": "apy-token__weight", "dir": "ltr"}, token_weight(weights[i])))
-        items.append(el("button", {
-            "type": "button", "class": "apy-token", "aria-pressed": "true" if i == selected else "false",
-            "data-set": to_json(changes(i)), "aria-label": token_label(i), "data-focus-key": f"token:{i}",
-        }, el("span", {"class": "apy-token__word"}, esc(token.word)), extra))
+            extra = (
+                " "
+                + el("span", {"class": "apy-token__bar", "style": f"--w:{weights[i]:.3f}", "aria-hidden": "true"})
+                + el("span", {"class": "apy-token__weight", "dir": "ltr"}, token_weight(weights[i]))
+            )
+        items.append(
+            el(
+                "button",
+                {
+                    "type": "button",
+                    "class": "apy-token",
+                    "aria-pressed": "true" if i == selected else "false",
+                    "data-set": to_json(changes(i)),
+                    "aria-label": token_label(i),
+                    "data-focus-key": f"token:{i}",
+                },
+                el("span", {"class": "apy-token__word"}, esc(token.word)),
+                extra,
+            )
+        )
     return el("div", {"class": "apy-sentence", "role": "group", "aria-label": label}, "".join(items))

@@ -103,7 +103,7 @@ class Integer(Field):
     default: int
 
     def clean(self, value: Any, key: str) -> int:
-        return int(round(clamp(parse_number(value, key), self.lo, self.hi)))
+        return round(clamp(parse_number(value, key), self.lo, self.hi))
 
 
 @dataclass(frozen=True)
@@ -164,9 +164,7 @@ class Numbers(Field):
     def clean(self, value: Any, key: str) -> list[float]:
         items = _items(value, key)
         if not self.min_len <= len(items) <= self.max_len:
-            raise StateError(
-                key, f"expected between {self.min_len} and {self.max_len} numbers, got {len(items)}"
-            )
+            raise StateError(key, f"expected between {self.min_len} and {self.max_len} numbers, got {len(items)}")
         entry = Number(self.lo, self.hi, 0.0, self.quantum)
         return [entry.clean(item, f"{key}.{i}") for i, item in enumerate(items)]
 
@@ -226,9 +224,7 @@ class StateSpec:
             raise StateError("state", f"expected a mapping of keys to values, got {type(state).__name__}")
         unknown = [key for key in state if key not in self.fields]
         if unknown:
-            raise StateError(
-                str(unknown[0]), f"unknown key; known keys are {', '.join(self.fields)}"
-            )
+            raise StateError(str(unknown[0]), f"unknown key; known keys are {', '.join(self.fields)}")
         clean = {}
         for key, spec in self.fields.items():
             value = state[key] if key in state else _listify(spec.default)

@@ -60,7 +60,9 @@ class Text:
 
     def __init__(self, strings: Mapping[str, Any], lang: str, figure: str, shared: tuple[str, ...] = ()) -> None:
         if not isinstance(strings, Mapping):
-            raise TypeError(f"strings must be a mapping (the parsed {strings_file(lang)}), got {type(strings).__name__}")
+            raise TypeError(
+                f"strings must be a mapping (the parsed {strings_file(lang)}), got {type(strings).__name__}"
+            )
         self.strings = strings
         self.lang = lang
         self.figure = figure
@@ -85,7 +87,6 @@ class Text:
         """Unescaped text with ``{placeholders}`` filled in; escape it where it is used."""
         template = self._template(key).replace("$", "")
         return template.format(**values) if values else template
-
 
     def html(self, key: str, **fragments: str) -> str:
         """Escaped text; placeholders are filled with the given (already safe) markup."""

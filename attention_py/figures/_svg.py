@@ -62,23 +62,45 @@ class Plane:
         while k * step <= x1 + 1e-9:
             x = k * step
             a, b = self.px(x, y0), self.px(x, y1)
-            parts.append(void("line", {"class": "apy-axis" if k == 0 else "apy-grid",
-                                       "x1": f(a[0]), "y1": f(a[1]), "x2": f(b[0]), "y2": f(b[1])}))
+            parts.append(
+                void(
+                    "line",
+                    {
+                        "class": "apy-axis" if k == 0 else "apy-grid",
+                        "x1": f(a[0]),
+                        "y1": f(a[1]),
+                        "x2": f(b[0]),
+                        "y2": f(b[1]),
+                    },
+                )
+            )
             if labels and k != 0 and k % 2 == 0:
                 tx, ty = self.px(x, 0)
-                parts.append(el("text", {"class": "apy-tick", "x": f(tx), "y": f(ty + 13), "text-anchor": "middle"},
-                                num(x, 0)))
+                parts.append(
+                    el("text", {"class": "apy-tick", "x": f(tx), "y": f(ty + 13), "text-anchor": "middle"}, num(x, 0))
+                )
             k += 1
         k = math.ceil(y0 / step)
         while k * step <= y1 + 1e-9:
             y = k * step
             a, b = self.px(x0, y), self.px(x1, y)
-            parts.append(void("line", {"class": "apy-axis" if k == 0 else "apy-grid",
-                                       "x1": f(a[0]), "y1": f(a[1]), "x2": f(b[0]), "y2": f(b[1])}))
+            parts.append(
+                void(
+                    "line",
+                    {
+                        "class": "apy-axis" if k == 0 else "apy-grid",
+                        "x1": f(a[0]),
+                        "y1": f(a[1]),
+                        "x2": f(b[0]),
+                        "y2": f(b[1]),
+                    },
+                )
+            )
             if labels and k != 0 and k % 2 == 0:
                 tx, ty = self.px(0, y)
-                parts.append(el("text", {"class": "apy-tick", "x": f(tx - 5), "y": f(ty + 4), "text-anchor": "end"},
-                                num(y, 0)))
+                parts.append(
+                    el("text", {"class": "apy-tick", "x": f(tx - 5), "y": f(ty + 4), "text-anchor": "end"}, num(y, 0))
+                )
             k += 1
         return el("g", {"class": "apy-grid-layer", "aria-hidden": "true"}, "".join(parts))
 
@@ -89,8 +111,14 @@ class Plane:
     def drag(self, x_path: str, y_path: str) -> str:
         """The ``data-drag`` value: state = (svg - origin) / scale on each axis."""
         ox, oy = self.origin
-        return to_json({"x": x_path, "y": y_path, "origin": [round(ox, 4), round(oy, 4)],
-                        "scale": [round(self.unit, 4), round(-self.unit, 4)]})
+        return to_json(
+            {
+                "x": x_path,
+                "y": y_path,
+                "origin": [round(ox, 4), round(oy, 4)],
+                "scale": [round(self.unit, 4), round(-self.unit, 4)],
+            }
+        )
 
 
 def arrow_px(a: tuple[float, float], b: tuple[float, float], *, cls: str, width: float = 2.5) -> str:
@@ -105,8 +133,7 @@ def arrow_px(a: tuple[float, float], b: tuple[float, float], *, cls: str, width:
     half = max(head * 0.55, width)
     left = (base[0] - uy * half, base[1] + ux * half)
     right = (base[0] + uy * half, base[1] - ux * half)
-    line = void("line", {"x1": f(a[0]), "y1": f(a[1]), "x2": f(base[0]), "y2": f(base[1]),
-                         "stroke-width": f(width)})
+    line = void("line", {"x1": f(a[0]), "y1": f(a[1]), "x2": f(base[0]), "y2": f(base[1]), "stroke-width": f(width)})
     tip = void("polygon", {"points": " ".join(f"{f(p[0])},{f(p[1])}" for p in (b, left, right))})
     return el("g", {"class": f"apy-arrow {cls}"}, line, tip)
 
@@ -166,8 +193,7 @@ def handle(
     )
 
 
-def svg(content: str, *, width: float, height: float, label: str, interactive: bool = False,
-        cls: str = "") -> str:
+def svg(content: str, *, width: float, height: float, label: str, interactive: bool = False, cls: str = "") -> str:
     """An SVG root that scales with its container; ``label`` is its accessible name.
 
     Static drawings are a single image to assistive technology (role="img"); drawings

@@ -24,9 +24,26 @@ from ._strings import Text
 
 MAX_TOKENS = 30
 TOP = 2  # the readout names the current word's two largest weights (its only one at step 1)
-STRINGS = ("title", "causal", "step", "previous", "next", "masked", "matrix_caption", "rows_are",
-           "readout_causal", "readout_first", "readout_full", "top_item", "separator", "unchanged", "first", "full_note",
-           "caption", "designed_note")
+STRINGS = (
+    "title",
+    "causal",
+    "step",
+    "previous",
+    "next",
+    "masked",
+    "matrix_caption",
+    "rows_are",
+    "readout_causal",
+    "readout_first",
+    "readout_full",
+    "top_item",
+    "separator",
+    "unchanged",
+    "first",
+    "full_note",
+    "caption",
+    "designed_note",
+)
 
 
 def masked_rows(tokens: list[Token], step: int) -> list[list[float]]:
@@ -45,7 +62,8 @@ def _top(row: list[float], tokens: list[Token], t: Text) -> str:
     order = sorted(range(len(row)), key=lambda j: (-row[j], j))[:TOP]
     return esc(t.plain("separator")).join(
         t.html("top_item", word=esc(tokens[j].word), weight=el("span", {"dir": "ltr"}, num(100 * row[j], 0) + "%"))
-        for j in order)
+        for j in order
+    )
 
 
 def draw(state: dict[str, Any], t: Text) -> Panel:
@@ -59,18 +77,34 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     values = [[weights[i][j] if i < seen and j < seen else 0.0 for j in range(n)] for i in range(n)]
     words = [esc(tok.word) for tok in tokens]
     table = matrix_table(
-        values, row_labels=words, col_labels=words, direction=None, corner=t.html("rows_are"),
+        values,
+        row_labels=words,
+        col_labels=words,
+        direction=None,
+        corner=t.html("rows_are"),
         caption=t.html("matrix_caption"),
         masked=(lambda i, j: i >= step or j > i) if causal else (lambda i, j: False),
         masked_text=t.plain("masked"),
-        selected=lambda i, j: i == current, cls="apy-causal",
+        selected=lambda i, j: i == current,
+        cls="apy-causal",
     )
     controls = el(
-        "div", {"class": "apy-row"},
+        "div",
+        {"class": "apy-row"},
         checkbox("causal", causal, label=t.plain("causal")),
         button(t.html("previous"), {"step": max(step - 1, 1)}, disabled=step <= 1, focus_key="previous"),
-        slider("step", step, lo=1, hi=n, step=1, label=t.html("step"),
-               aria_label=t.plain("step"), shown=f"{step} / {n}", valuetext=tokens[current].word, digits=0),
+        slider(
+            "step",
+            step,
+            lo=1,
+            hi=n,
+            step=1,
+            label=t.html("step"),
+            aria_label=t.plain("step"),
+            shown=f"{step} / {n}",
+            valuetext=tokens[current].word,
+            digits=0,
+        ),
         button(t.html("next"), {"step": min(step + 1, n)}, disabled=step >= n, focus_key="next"),
     )
     word = esc(tokens[current].word)
@@ -89,8 +123,7 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     if seen == 1:  # only the first word read: it sees one word, itself (singular, no count)
         readout = t.html("readout_first", word=word, top=top)
     else:
-        readout = t.html("readout_causal" if causal else "readout_full", word=word, count=esc(t.count(seen)),
-                         top=top)
+        readout = t.html("readout_causal" if causal else "readout_full", word=word, count=esc(t.count(seen)), top=top)
     body = controls + el("div", {"class": "apy-scroll"}, table) + el("p", {"class": "apy-muted"}, stability)
     return Panel(body, readout, [t.html("caption"), t.html("designed_note")])
 

@@ -12,7 +12,8 @@ import math
 from typing import Any
 
 from .. import dot, norm
-from ._controls import button, math as formula, number_box
+from ._controls import button, number_box
+from ._controls import math as formula
 from ._figure import Figure, Panel
 from ._format import num
 from ._html import el, esc
@@ -24,9 +25,24 @@ LIMIT = 3.0
 STEP = 0.1
 PLANE = Plane(width=340, height=340, xlim=(-3.4, 3.4), ylim=(-3.4, 3.4))
 
-STRINGS = ("title", "same", "perpendicular", "opposite", "handle", "handle_role", "vector_label",
-           "picture", "readout", "readout_undefined", "positive", "zero", "negative", "caption", "keys_hint",
-           "presets")
+STRINGS = (
+    "title",
+    "same",
+    "perpendicular",
+    "opposite",
+    "handle",
+    "handle_role",
+    "vector_label",
+    "picture",
+    "readout",
+    "readout_undefined",
+    "positive",
+    "zero",
+    "negative",
+    "caption",
+    "keys_hint",
+    "presets",
+)
 
 
 def _sign_word(product: float, t: Text) -> str:
@@ -55,10 +71,18 @@ def projection(a: list[float], b: list[float]) -> str:
     foot = (t * a[0], t * a[1])
     drop = (PLANE.px(*b), PLANE.px(*foot))
     line = (PLANE.px(0, 0), PLANE.px(*foot))
-    return (
-        el("line", {"class": "apy-drop", "x1": f(drop[0][0]), "y1": f(drop[0][1]), "x2": f(drop[1][0]), "y2": f(drop[1][1])})
-        + el("line", {"class": "apy-shadow " + ("apy-shadow--neg" if t < 0 else "apy-shadow--pos"),
-                      "x1": f(line[0][0]), "y1": f(line[0][1]), "x2": f(line[1][0]), "y2": f(line[1][1])})
+    return el(
+        "line",
+        {"class": "apy-drop", "x1": f(drop[0][0]), "y1": f(drop[0][1]), "x2": f(drop[1][0]), "y2": f(drop[1][1])},
+    ) + el(
+        "line",
+        {
+            "class": "apy-shadow " + ("apy-shadow--neg" if t < 0 else "apy-shadow--pos"),
+            "x1": f(line[0][0]),
+            "y1": f(line[0][1]),
+            "x2": f(line[1][0]),
+            "y2": f(line[1][1]),
+        },
     )
 
 
@@ -72,11 +96,21 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     handles = []
     for name, vec, cls in (("a", a, "apy-c1"), ("b", b, "apy-c2")):
         coords = f"({num(vec[0], 1)}, {num(vec[1], 1)})"
-        handles.append(handle(
-            PLANE, (vec[0], vec[1]), paths=(f"{name}.0", f"{name}.1"), label=name,
-            aria_label=t.plain("handle", name=name), valuetext=f"{name} = {coords}",
-            step=STEP, lo=-LIMIT, hi=LIMIT, cls=cls, roledescription=t.plain("handle_role"),
-        ))
+        handles.append(
+            handle(
+                PLANE,
+                (vec[0], vec[1]),
+                paths=(f"{name}.0", f"{name}.1"),
+                label=name,
+                aria_label=t.plain("handle", name=name),
+                valuetext=f"{name} = {coords}",
+                step=STEP,
+                lo=-LIMIT,
+                hi=LIMIT,
+                cls=cls,
+                roledescription=t.plain("handle_role"),
+            )
+        )
     picture = (
         PLANE.grid()
         + (angle_arc(a, b) if defined else el("path", {"class": "apy-arc", "d": ""}))
@@ -85,39 +119,54 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
         + arrow_px(PLANE.px(0, 0), PLANE.px(*b), cls="apy-c2")
         + "".join(handles)
     )
-    drawing = svg(picture, width=PLANE.width, height=PLANE.height, interactive=True,
-                  label=t.plain("picture"), cls="apy-plane")
+    drawing = svg(
+        picture, width=PLANE.width, height=PLANE.height, interactive=True, label=t.plain("picture"), cls="apy-plane"
+    )
 
     boxes = "".join(
-        el("div", {"class": "apy-vecinput", "dir": "ltr"},
-           el("span", {"class": f"apy-swatch {cls}", "aria-hidden": "true"}),
-           formula(f"{name} = ("),
-           number_box(f"{name}.0", vec[0], aria_label=t.plain("vector_label", name=name, axis="x"), digits=1),
-           formula(","),
-           number_box(f"{name}.1", vec[1], aria_label=t.plain("vector_label", name=name, axis="y"), digits=1),
-           formula(")"))
+        el(
+            "div",
+            {"class": "apy-vecinput", "dir": "ltr"},
+            el("span", {"class": f"apy-swatch {cls}", "aria-hidden": "true"}),
+            formula(f"{name} = ("),
+            number_box(f"{name}.0", vec[0], aria_label=t.plain("vector_label", name=name, axis="x"), digits=1),
+            formula(","),
+            number_box(f"{name}.1", vec[1], aria_label=t.plain("vector_label", name=name, axis="y"), digits=1),
+            formula(")"),
+        )
         for name, vec, cls in (("a", a, "apy-c1"), ("b", b, "apy-c2"))
     )
     presets = el(
-        "div", {"class": "apy-row", "role": "group", "aria-label": t.plain("presets")},
+        "div",
+        {"class": "apy-row", "role": "group", "aria-label": t.plain("presets")},
         button(t.html("same"), {"b": [a[0], a[1]]}, focus_key="same"),
         button(t.html("perpendicular"), {"b": [-a[1], a[0]]}, focus_key="perpendicular"),
         button(t.html("opposite"), {"b": [-a[0], -a[1]]}, focus_key="opposite"),
     )
     stats = el(
-        "dl", {"class": "apy-stats", "dir": "ltr"},
-        el("dt", {}, "a · b"), el("dd", {"class": "apy-stats__big"}, num(product, 2)),
-        el("dt", {}, "|a|"), el("dd", {}, num(len_a, 2)),
-        el("dt", {}, "|b|"), el("dd", {}, num(len_b, 2)),
-        el("dt", {}, "cos θ"), el("dd", {}, num(cosine, 2) if defined else "–"),
-        el("dt", {}, "θ"), el("dd", {}, (num(degrees, 0) + "°") if defined else "–"),
+        "dl",
+        {"class": "apy-stats", "dir": "ltr"},
+        el("dt", {}, "a · b"),
+        el("dd", {"class": "apy-stats__big"}, num(product, 2)),
+        el("dt", {}, "|a|"),
+        el("dd", {}, num(len_a, 2)),
+        el("dt", {}, "|b|"),
+        el("dd", {}, num(len_b, 2)),
+        el("dt", {}, "cos θ"),
+        el("dd", {}, num(cosine, 2) if defined else "–"),
+        el("dt", {}, "θ"),
+        el("dd", {}, (num(degrees, 0) + "°") if defined else "–"),
     )
     side = el("div", {"class": "apy-side"}, boxes, presets, stats, el("p", {"class": "apy-muted"}, t.html("keys_hint")))
     body = el("div", {"class": "apy-split"}, el("div", {"class": "apy-split__main"}, drawing), side)
 
     if defined:
-        readout = t.html("readout", product=formula(f"a · b = {num(product)}"),
-                         angle=formula(num(degrees, 0) + "°"), sign=esc(_sign_word(product, t)))
+        readout = t.html(
+            "readout",
+            product=formula(f"a · b = {num(product)}"),
+            angle=formula(num(degrees, 0) + "°"),
+            sign=esc(_sign_word(product, t)),
+        )
     else:
         readout = t.html("readout_undefined", product=formula(f"a · b = {num(product)}"))
     return Panel(body, readout, [t.html("caption")])
@@ -125,10 +174,12 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
 
 FIGURE = Figure(
     name="dot_product",
-    spec=StateSpec({
-        "a": Numbers(-LIMIT, LIMIT, (2.0, 1.0), 2, 2, quantum=0.01),
-        "b": Numbers(-LIMIT, LIMIT, (1.0, 2.0), 2, 2, quantum=0.01),
-    }),
+    spec=StateSpec(
+        {
+            "a": Numbers(-LIMIT, LIMIT, (2.0, 1.0), 2, 2, quantum=0.01),
+            "b": Numbers(-LIMIT, LIMIT, (1.0, 2.0), 2, 2, quantum=0.01),
+        }
+    ),
     strings=STRINGS,
     draw=draw,
 )

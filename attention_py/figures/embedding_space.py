@@ -34,8 +34,18 @@ WORDS: dict[str, tuple[float, float]] = {
 SLOPE = WORDS["happy"][1] / WORDS["happy"][0]  # the emotion words' line through the origin
 PLANE = Plane(width=360, height=320, xlim=(-3.2, 3.2), ylim=(-2.6, 3.2))
 
-STRINGS = ("title", "chips", "first", "second", "picture", "readout", "readout_none", "caption",
-           "emotion_axis") + tuple(f"word_{w}" for w in WORDS)
+STRINGS = (
+    "title",
+    "chips",
+    "first",
+    "second",
+    "picture",
+    "readout",
+    "readout_none",
+    "caption",
+    "emotion_axis",
+    *tuple(f"word_{w}" for w in WORDS),
+)
 
 
 def _word(t: Text, key: str) -> str:
@@ -58,11 +68,17 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     first, second = state["first"], state["second"]
     pair = len(shown) >= 2 and first in shown and second in shown
     chips = "".join(
-        el("button", {
-            "type": "button", "class": "apy-chip", "aria-pressed": "true" if w in shown else "false",
-            "data-set": to_json({"words": [x for x in WORDS if (x in shown) != (x == w)]}),
-            "data-focus-key": f"chip:{w}",
-        }, esc(_word(t, w)))
+        el(
+            "button",
+            {
+                "type": "button",
+                "class": "apy-chip",
+                "aria-pressed": "true" if w in shown else "false",
+                "data-set": to_json({"words": [x for x in WORDS if (x in shown) != (x == w)]}),
+                "data-focus-key": f"chip:{w}",
+            },
+            esc(_word(t, w)),
+        )
         for w in WORDS
     )
     sx, sy = PLANE.px(-2.9, -2.9 * SLOPE)
@@ -71,11 +87,22 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     # where no word's label can be.
     lx, ly = PLANE.px(-1.15, -1.15 * SLOPE)
     angle = math.degrees(math.atan2(ey - sy, ex - sx))
-    parts = [PLANE.grid(labels=False),
-             el("line", {"class": "apy-guide", "x1": f(sx), "y1": f(sy), "x2": f(ex), "y2": f(ey)}),
-             el("text", {"class": "apy-guide-label", "x": f(lx), "y": f(ly), "dy": "14", "text-anchor": "middle",
-                         "transform": f"rotate({f(angle)} {f(lx)} {f(ly)})"},
-                t.html("emotion_axis"))]
+    parts = [
+        PLANE.grid(labels=False),
+        el("line", {"class": "apy-guide", "x1": f(sx), "y1": f(sy), "x2": f(ex), "y2": f(ey)}),
+        el(
+            "text",
+            {
+                "class": "apy-guide-label",
+                "x": f(lx),
+                "y": f(ly),
+                "dy": "14",
+                "text-anchor": "middle",
+                "transform": f"rotate({f(angle)} {f(lx)} {f(ly)})",
+            },
+            t.html("emotion_axis"),
+        ),
+    ]
     if pair:
         parts.append(arrow_px(PLANE.px(0, 0), PLANE.px(*WORDS[first]), cls="apy-c1", width=2))
         parts.append(arrow_px(PLANE.px(0, 0), PLANE.px(*WORDS[second]), cls="apy-c2", width=2))
@@ -86,24 +113,47 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
             cls += " apy-point--picked"
         anchor = "start" if WORDS[w][0] >= 0 else "end"
         dx = 8 if anchor == "start" else -8
-        parts.append(el("g", {"class": cls},
-                        el("circle", {"cx": f(u), "cy": f(v), "r": "4.5"}),
-                        el("text", {"x": f(u + dx), "y": f(v + 4), "text-anchor": anchor}, esc(_word(t, w)))))
-    drawing = svg("".join(parts), width=PLANE.width, height=PLANE.height, label=t.plain("picture"),
-                  cls="apy-plane")
+        parts.append(
+            el(
+                "g",
+                {"class": cls},
+                el("circle", {"cx": f(u), "cy": f(v), "r": "4.5"}),
+                el("text", {"x": f(u + dx), "y": f(v + 4), "text-anchor": anchor}, esc(_word(t, w))),
+            )
+        )
+    drawing = svg("".join(parts), width=PLANE.width, height=PLANE.height, label=t.plain("picture"), cls="apy-plane")
     options = [(w, _word(t, w)) for w in shown]
-    pickers = el("div", {"class": "apy-row"},
-                 el("label", {"class": "apy-pick"}, el("span", {"class": "apy-swatch apy-c1", "aria-hidden": "true"}),
-                    t.html("first"), " ", select("first", first, options=options, aria_label=t.plain("first"))),
-                 el("label", {"class": "apy-pick"}, el("span", {"class": "apy-swatch apy-c2", "aria-hidden": "true"}),
-                    t.html("second"), " ", select("second", second, options=options, aria_label=t.plain("second"))))
-    body = (el("div", {"class": "apy-chips", "role": "group", "aria-label": t.plain("chips")}, chips)
-            + drawing + pickers)
+    pickers = el(
+        "div",
+        {"class": "apy-row"},
+        el(
+            "label",
+            {"class": "apy-pick"},
+            el("span", {"class": "apy-swatch apy-c1", "aria-hidden": "true"}),
+            t.html("first"),
+            " ",
+            select("first", first, options=options, aria_label=t.plain("first")),
+        ),
+        el(
+            "label",
+            {"class": "apy-pick"},
+            el("span", {"class": "apy-swatch apy-c2", "aria-hidden": "true"}),
+            t.html("second"),
+            " ",
+            select("second", second, options=options, aria_label=t.plain("second")),
+        ),
+    )
+    body = el("div", {"class": "apy-chips", "role": "group", "aria-label": t.plain("chips")}, chips) + drawing + pickers
     if pair:
         a, b = WORDS[first], WORDS[second]
         cosine = dot(a, b) / (norm(a) * norm(b))
-        readout = t.html("readout", first=esc(_word(t, first)), second=esc(_word(t, second)),
-                         dot=value(dot(a, b)), cosine=value(cosine))
+        readout = t.html(
+            "readout",
+            first=esc(_word(t, first)),
+            second=esc(_word(t, second)),
+            dot=value(dot(a, b)),
+            cosine=value(cosine),
+        )
     else:
         readout = t.html("readout_none")
     return Panel(body, readout, [t.html("caption")])
@@ -111,11 +161,14 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
 
 FIGURE = Figure(
     name="embedding_space",
-    spec=StateSpec({
-        "words": Subset(tuple(WORDS), ("happy", "glad", "sad", "car")),
-        "first": Choice(tuple(WORDS), "happy"),
-        "second": Choice(tuple(WORDS), "glad"),
-    }, relate=relate),
+    spec=StateSpec(
+        {
+            "words": Subset(tuple(WORDS), ("happy", "glad", "sad", "car")),
+            "first": Choice(tuple(WORDS), "happy"),
+            "second": Choice(tuple(WORDS), "glad"),
+        },
+        relate=relate,
+    ),
     strings=STRINGS,
     draw=draw,
 )

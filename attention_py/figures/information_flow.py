@@ -13,7 +13,8 @@ import math
 from typing import Any
 
 from .. import SelfAttention
-from ._controls import button, math as formula
+from ._controls import button
+from ._controls import math as formula
 from ._figure import Figure, Panel
 from ._format import num, subscript
 from ._html import el, esc
@@ -24,12 +25,36 @@ from ._strings import Text
 X = [[1.0, 0.0, 1.0, 0.0], [0.0, 2.0, 0.0, 2.0], [1.0, 1.0, 1.0, 1.0]]
 D_K = 3
 PROJECTIONS = ("Q", "K", "V")
-TABLES = PROJECTIONS + ("scores", "weights", "output")
-CAPTIONS = {"Q": "q_caption", "K": "k_caption", "V": "v_caption",
-            "scores": "s_caption", "weights": "a_caption", "output": "o_caption"}
-STRINGS = ("title", "q_caption", "k_caption", "v_caption", "s_caption", "a_caption", "o_caption",
-           "tokens", "reseed", "cell_label", "explain_q", "explain_k", "explain_v", "explain_scores",
-           "explain_weights", "explain_output", "readout", "caption", "row_sum")
+TABLES = (*PROJECTIONS, "scores", "weights", "output")
+CAPTIONS = {
+    "Q": "q_caption",
+    "K": "k_caption",
+    "V": "v_caption",
+    "scores": "s_caption",
+    "weights": "a_caption",
+    "output": "o_caption",
+}
+STRINGS = (
+    "title",
+    "q_caption",
+    "k_caption",
+    "v_caption",
+    "s_caption",
+    "a_caption",
+    "o_caption",
+    "tokens",
+    "reseed",
+    "cell_label",
+    "explain_q",
+    "explain_k",
+    "explain_v",
+    "explain_scores",
+    "explain_weights",
+    "explain_output",
+    "readout",
+    "caption",
+    "row_sum",
+)
 
 
 def _x(i: int) -> str:
@@ -40,8 +65,18 @@ def compute(seed: int) -> dict[str, list[list[float]]]:
     """Every matrix of one call of a head with the weights of ``seed``, as the head computed them."""
     head = SelfAttention(len(X[0]), D_K, seed=seed)
     out, weights = head(X)
-    return {"X": X, "W_Q": head.W_Q, "W_K": head.W_K, "W_V": head.W_V,
-            "Q": head.Q, "K": head.K, "V": head.V, "scores": head.scores, "weights": weights, "output": out}
+    return {
+        "X": X,
+        "W_Q": head.W_Q,
+        "W_K": head.W_K,
+        "W_V": head.W_V,
+        "Q": head.Q,
+        "K": head.K,
+        "V": head.V,
+        "scores": head.scores,
+        "weights": weights,
+        "output": out,
+    }
 
 
 def explain(m: dict[str, list[list[float]]], table: str, i: int, j: int, t: Text) -> str:
@@ -52,8 +87,10 @@ def explain(m: dict[str, list[list[float]]], table: str, i: int, j: int, t: Text
         # Weights with three decimals, like the result, so the shown terms add up to it.
         terms = " + ".join(f"{num(a)}·{num(b, 3)}" for a, b in zip(x, column))
         name = table.lower()
-        text = (f"{name}{i + 1},{j + 1} = x{i + 1} · W_{table}[:, {j + 1}] = ({', '.join(num(a) for a in x)})"
-                f" · ({', '.join(num(b, 3) for b in column)}) = {terms} = {num(m[table][i][j], 3)}")
+        text = (
+            f"{name}{i + 1},{j + 1} = x{i + 1} · W_{table}[:, {j + 1}] = ({', '.join(num(a) for a in x)})"
+            f" · ({', '.join(num(b, 3) for b in column)}) = {terms} = {num(m[table][i][j], 3)}"
+        )
         # The entry's number is a whole number of the sentence (Persian writes ۳), as in cell_label;
         # in a plain span, where the other explanations have x₂, so the markup keeps its structure.
         lead = t.html(f"explain_{name}", i=formula(_x(i)), j=el("span", {}, esc(t.count(j + 1))))
@@ -91,46 +128,68 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
             if table == "output":
                 return (name == "weights" and r == i) or (name == "V" and c == j)
             return False
+
         return chosen
 
     def clickable(name: str, caption: str, cols: list[str], signed: bool) -> str:
         # Every cell is a button that explains itself; only the chosen one is pressed, so
         # focusing a cell that is merely highlighted (one it came from) still chooses it.
         return matrix_table(
-            m[name], row_labels=tokens, col_labels=cols, caption=caption, signed=signed,
-            corner=t.html("tokens"), selected=highlight(name), cls=f"apy-t-{name}",
+            m[name],
+            row_labels=tokens,
+            col_labels=cols,
+            caption=caption,
+            signed=signed,
+            corner=t.html("tokens"),
+            selected=highlight(name),
+            cls=f"apy-t-{name}",
             pressed=lambda r, c: name == table and (r, c) == (i, j),
-            action=lambda r, c: {"table": name, "row": r, "col": c}, activate_on_focus=True,
-            cell_label=lambda r, c, shown: t.plain("cell_label", table=t.plain(CAPTIONS[name]), row=t.count(r + 1),
-                                                   col=t.count(c + 1), value=shown),
+            action=lambda r, c: {"table": name, "row": r, "col": c},
+            activate_on_focus=True,
+            cell_label=lambda r, c, shown: t.plain(
+                "cell_label", table=t.plain(CAPTIONS[name]), row=t.count(r + 1), col=t.count(c + 1), value=shown
+            ),
         )
 
-    top = el("div", {"class": "apy-tables"},
-             clickable("Q", t.html("q_caption") + " " + formula("Q = X W_Q"), dims, True),
-             clickable("K", t.html("k_caption") + " " + formula("K = X W_K"), dims, True),
-             clickable("V", t.html("v_caption") + " " + formula("V = X W_V"), dims, True))
-    sums = el("p", {"class": "apy-muted"}, t.html("row_sum", sums=formula(
-        ", ".join(num(sum(row), 2) for row in m["weights"]))))
-    bottom = el("div", {"class": "apy-tables"},
-                clickable("scores", t.html("s_caption") + " " + formula("Q Kᵀ / √dₖ"), tokens, True),
-                el("div", {}, clickable("weights", t.html("a_caption") + " " + formula("softmax"), tokens, False), sums),
-                clickable("output", t.html("o_caption") + " " + formula("A V"), dims, True))
-    reseed = el("div", {"class": "apy-row"},
-                button(t.html("reseed"), {"seed": (state["seed"] + 1) % 1000}, focus_key="reseed"))
+    top = el(
+        "div",
+        {"class": "apy-tables"},
+        clickable("Q", t.html("q_caption") + " " + formula("Q = X W_Q"), dims, True),
+        clickable("K", t.html("k_caption") + " " + formula("K = X W_K"), dims, True),
+        clickable("V", t.html("v_caption") + " " + formula("V = X W_V"), dims, True),
+    )
+    sums = el(
+        "p",
+        {"class": "apy-muted"},
+        t.html("row_sum", sums=formula(", ".join(num(sum(row), 2) for row in m["weights"]))),
+    )
+    bottom = el(
+        "div",
+        {"class": "apy-tables"},
+        clickable("scores", t.html("s_caption") + " " + formula("Q Kᵀ / √dₖ"), tokens, True),
+        el("div", {}, clickable("weights", t.html("a_caption") + " " + formula("softmax"), tokens, False), sums),
+        clickable("output", t.html("o_caption") + " " + formula("A V"), dims, True),
+    )
+    reseed = el(
+        "div", {"class": "apy-row"}, button(t.html("reseed"), {"seed": (state["seed"] + 1) % 1000}, focus_key="reseed")
+    )
     body = top + bottom + explain(m, table, i, j, t) + reseed
-    readout = t.html("readout", table=esc(t.plain(CAPTIONS[table])), row=formula(_x(i)),
-                     value=formula(num(m[table][i][j], 3)))
+    readout = t.html(
+        "readout", table=esc(t.plain(CAPTIONS[table])), row=formula(_x(i)), value=formula(num(m[table][i][j], 3))
+    )
     return Panel(body, readout, [t.html("caption")])
 
 
 FIGURE = Figure(
     name="information_flow",
-    spec=StateSpec({
-        "seed": Integer(0, 999, 1),
-        "table": Choice(TABLES, "weights"),
-        "row": Integer(0, 2, 0),
-        "col": Integer(0, 2, 1),
-    }),
+    spec=StateSpec(
+        {
+            "seed": Integer(0, 999, 1),
+            "table": Choice(TABLES, "weights"),
+            "row": Integer(0, 2, 0),
+            "col": Integer(0, 2, 1),
+        }
+    ),
     strings=STRINGS,
     draw=draw,
 )

@@ -27,8 +27,19 @@ from ._strings import Text
 
 SEED = 5
 CONTRAST = 3  # input scale so that random (untrained) heads show visible patterns (see caption)
-STRINGS = ("title", "heads", "head", "shapes", "concat", "projection", "output",
-           "readout_item", "separator", "readout", "caption")
+STRINGS = (
+    "title",
+    "heads",
+    "head",
+    "shapes",
+    "concat",
+    "projection",
+    "output",
+    "readout_item",
+    "separator",
+    "readout",
+    "caption",
+)
 
 
 def _shape(matrix: list[list[float]]) -> str:
@@ -44,14 +55,28 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     output, per_head = mha(x)
     focus = pronoun_index(tokens)
     words = [esc(tok.word) for tok in tokens]
-    chooser = segmented(t.plain("heads"), [(math(str(k)), {"heads": k}, k == h) for k in (1, 2, 4)], key="heads",
-                        direction="ltr")
+    chooser = segmented(
+        t.plain("heads"), [(math(str(k)), {"heads": k}, k == h) for k in (1, 2, 4)], key="heads", direction="ltr"
+    )
     grids = "".join(
-        el("div", {"class": f"apy-head apy-h{k}"},
-           el("p", {"class": "apy-head__title"}, esc(t.plain("head", k=t.count(k + 1))), " ", math(_shape(w))),
-           matrix_table(w, row_labels=words, col_labels=words, direction=None, show_numbers=False,
-                        caption="", corner="", selected=lambda i, j: i == focus, cls="apy-mini"))
-        for k, w in enumerate(per_head))
+        el(
+            "div",
+            {"class": f"apy-head apy-h{k}"},
+            el("p", {"class": "apy-head__title"}, esc(t.plain("head", k=t.count(k + 1))), " ", math(_shape(w))),
+            matrix_table(
+                w,
+                row_labels=words,
+                col_labels=words,
+                direction=None,
+                show_numbers=False,
+                caption="",
+                corner="",
+                selected=lambda i, j: i == focus,
+                cls="apy-mini",
+            ),
+        )
+        for k, w in enumerate(per_head)
+    )
     # Shapes as the matrices of this very call have them.
     steps = [
         (f"{CONTRAST}·X", _shape(x)),
@@ -61,24 +86,57 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
         ("· W_O", _shape(mha.W_O)),
         ("=", _shape(output)),
     ]
-    flow = el("ol", {"class": "apy-shapes", "dir": "ltr", "aria-label": t.plain("shapes")}, "".join(
-        el("li", {}, el("span", {"class": "apy-shapes__name"}, esc(name)), el("span", {"class": "apy-shapes__dim"}, esc(dim)))
-        for name, dim in steps))
-    concat = matrix_table(mha.concat, row_labels=words, col_labels=[math(str(c + 1)) for c in range(D_MODEL)],
-                          caption=t.html("concat"), signed=True, show_numbers=False,
-                          cls="apy-mini apy-mini--numeric")
-    out = matrix_table(output, row_labels=words, col_labels=[math(str(c + 1)) for c in range(D_MODEL)],
-                       caption=t.html("output"), signed=True, show_numbers=False, cls="apy-mini")
+    flow = el(
+        "ol",
+        {"class": "apy-shapes", "dir": "ltr", "aria-label": t.plain("shapes")},
+        "".join(
+            el(
+                "li",
+                {},
+                el("span", {"class": "apy-shapes__name"}, esc(name)),
+                el("span", {"class": "apy-shapes__dim"}, esc(dim)),
+            )
+            for name, dim in steps
+        ),
+    )
+    concat = matrix_table(
+        mha.concat,
+        row_labels=words,
+        col_labels=[math(str(c + 1)) for c in range(D_MODEL)],
+        caption=t.html("concat"),
+        signed=True,
+        show_numbers=False,
+        cls="apy-mini apy-mini--numeric",
+    )
+    out = matrix_table(
+        output,
+        row_labels=words,
+        col_labels=[math(str(c + 1)) for c in range(D_MODEL)],
+        caption=t.html("output"),
+        signed=True,
+        show_numbers=False,
+        cls="apy-mini",
+    )
     items = []
     for k, w in enumerate(per_head):
         row = w[focus]
         top = max(range(n), key=lambda j: row[j])
-        items.append(t.html("readout_item", k=esc(t.count(k + 1)), target=esc(tokens[top].word),
-                            weight=el("span", {"dir": "ltr"}, num(100 * row[top], 0) + "%")))
+        items.append(
+            t.html(
+                "readout_item",
+                k=esc(t.count(k + 1)),
+                target=esc(tokens[top].word),
+                weight=el("span", {"dir": "ltr"}, num(100 * row[top], 0) + "%"),
+            )
+        )
     readout = t.html("readout", word=esc(tokens[focus].word), items=esc(t.plain("separator")).join(items))
-    body = (chooser + el("div", {"class": "apy-heads apy-scroll"}, grids) + flow
-            + el("div", {"class": "apy-tables apy-scroll"}, concat, out)
-            + el("p", {"class": "apy-muted"}, t.html("projection")))
+    body = (
+        chooser
+        + el("div", {"class": "apy-heads apy-scroll"}, grids)
+        + flow
+        + el("div", {"class": "apy-tables apy-scroll"}, concat, out)
+        + el("p", {"class": "apy-muted"}, t.html("projection"))
+    )
     return Panel(body, readout, [t.html("caption", factor=esc(t.count(CONTRAST)))])
 
 

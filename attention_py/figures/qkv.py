@@ -22,9 +22,21 @@ from ._strings import Text
 MAX_TOKENS = 30
 GLOSS_GROUPS = ("teacher", "student", "she", "angry", "other")
 ROLE_NAMES = ("query", "key", "value")
-STRINGS = (("title", "sentence", "token_label", "input", "input_label", "query", "key", "value",
-            "vector_label", "readout", "honest_note", "analogy")
-           + tuple(f"gloss_{r}_{g}" for g in GLOSS_GROUPS for r in ROLE_NAMES))
+STRINGS = (
+    "title",
+    "sentence",
+    "token_label",
+    "input",
+    "input_label",
+    "query",
+    "key",
+    "value",
+    "vector_label",
+    "readout",
+    "honest_note",
+    "analogy",
+    *tuple(f"gloss_{r}_{g}" for g in GLOSS_GROUPS for r in ROLE_NAMES),
+)
 
 
 def _group(role: str) -> str:
@@ -37,28 +49,44 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     chosen = pronoun_index(tokens) if state["word"] < 0 else min(state["word"], len(tokens) - 1)
     word = tokens[chosen].word
     group = _group(tokens[chosen].role)
-    strip = token_strip(tokens, selected=chosen, weights=None, label=t.plain("sentence"),
-                        changes=lambda i: {"word": i},
-                        token_label=lambda i: t.plain("token_label", word=tokens[i].word))
+    strip = token_strip(
+        tokens,
+        selected=chosen,
+        weights=None,
+        label=t.plain("sentence"),
+        changes=lambda i: {"word": i},
+        token_label=lambda i: t.plain("token_label", word=tokens[i].word),
+    )
     # One shared scale for q, k, v so their shading can be compared.
     vectors = {"query": reading.q[chosen], "key": reading.k[chosen], "value": reading.v[chosen]}
     top = max(abs(v) for vec in vectors.values() for v in vec) or 1.0
-    x_row = el("div", {"class": "apy-qkv__input"},
-               el("p", {"class": "apy-qkv__role"}, t.html("input"), " ", math("x")),
-               vector_cells(reading.x1[chosen],
-                            aria_label=t.plain("input_label", word=word,
-                                               values=", ".join(plain_num(v) for v in reading.x1[chosen]))))
+    x_row = el(
+        "div",
+        {"class": "apy-qkv__input"},
+        el("p", {"class": "apy-qkv__role"}, t.html("input"), " ", math("x")),
+        vector_cells(
+            reading.x1[chosen],
+            aria_label=t.plain("input_label", word=word, values=", ".join(plain_num(v) for v in reading.x1[chosen])),
+        ),
+    )
     cards = []
     for role, symbol, matrix in (("query", "q", "W_Q"), ("key", "k", "W_K"), ("value", "v", "W_V")):
         vec = vectors[role]
-        cards.append(el(
-            "div", {"class": f"apy-qkv__card apy-qkv--{role}"},
-            el("p", {"class": "apy-qkv__role"}, esc(t.plain(role)), " ", math(f"{symbol} = x {matrix}")),
-            vector_cells(vec, scale=top,
-                         aria_label=t.plain("vector_label", role=t.plain(role), word=word,
-                                            values=", ".join(plain_num(v) for v in vec))),
-            el("p", {"class": "apy-qkv__gloss"}, t.html(f"gloss_{role}_{group}")),
-        ))
+        cards.append(
+            el(
+                "div",
+                {"class": f"apy-qkv__card apy-qkv--{role}"},
+                el("p", {"class": "apy-qkv__role"}, esc(t.plain(role)), " ", math(f"{symbol} = x {matrix}")),
+                vector_cells(
+                    vec,
+                    scale=top,
+                    aria_label=t.plain(
+                        "vector_label", role=t.plain(role), word=word, values=", ".join(plain_num(v) for v in vec)
+                    ),
+                ),
+                el("p", {"class": "apy-qkv__gloss"}, t.html(f"gloss_{role}_{group}")),
+            )
+        )
     body = strip + x_row + el("div", {"class": "apy-qkv"}, "".join(cards))
     readout = t.html("readout", word=esc(word))
     return Panel(body, readout, [t.html("honest_note"), t.html("analogy")])

@@ -21,8 +21,7 @@ from ._svg import f, svg
 
 WIDTH, HEIGHT = 420.0, 210.0
 BOX_Y, BOX_W, BOX_H = 150.0, 84.0, 40.0
-STRINGS = ("title", "focus", "vector_label", "picture", "readout", "table_score", "table_weight",
-           "caption", "token")
+STRINGS = ("title", "focus", "vector_label", "picture", "readout", "table_score", "table_weight", "caption", "token")
 
 
 def _name(j: int) -> str:
@@ -41,8 +40,10 @@ def arcs(focus: int, shares: list[float]) -> str:
         w = 1.2 + 9.0 * share / 100
         x1 = _centre(j)
         if j == focus:
-            d = (f"M{f(x0 - 14)},{f(BOX_Y)} C{f(x0 - 48)},{f(BOX_Y - 78)} {f(x0 + 48)},{f(BOX_Y - 78)} "
-                 f"{f(x0 + 14)},{f(BOX_Y - 4)}")
+            d = (
+                f"M{f(x0 - 14)},{f(BOX_Y)} C{f(x0 - 48)},{f(BOX_Y - 78)} {f(x0 + 48)},{f(BOX_Y - 78)} "
+                f"{f(x0 + 14)},{f(BOX_Y - 4)}"
+            )
             label_x, label_y = x0, BOX_Y - 64
             tip = (x0 + 14, BOX_Y - 2)
         else:
@@ -54,8 +55,13 @@ def arcs(focus: int, shares: list[float]) -> str:
         left, right, top = tip[0] - 5 - w / 2, tip[0] + 5 + w / 2, tip[1] - 9 - w
         points = f"{f(left)},{f(top)} {f(right)},{f(top)} {f(tip[0])},{f(tip[1])}"
         parts.append(el("polygon", {"class": "apy-flow__tip", "points": points}))
-        parts.append(el("text", {"class": "apy-flow__label", "x": f(label_x), "y": f(label_y), "text-anchor": "middle"},
-                        pct(share, 0)))
+        parts.append(
+            el(
+                "text",
+                {"class": "apy-flow__label", "x": f(label_x), "y": f(label_y), "text-anchor": "middle"},
+                pct(share, 0),
+            )
+        )
     return "".join(parts)
 
 
@@ -64,13 +70,23 @@ def boxes(xs: list[list[float]], focus: int) -> str:
     for j, x in enumerate(xs):
         cx = _centre(j)
         cls = "apy-tokbox" + (" apy-tokbox--focus" if j == focus else "")
-        parts.append(el("g", {"class": cls},
-                        el("rect", {"x": f(cx - BOX_W / 2), "y": f(BOX_Y), "width": f(BOX_W), "height": f(BOX_H),
-                                    "rx": "8"}),
-                        el("text", {"x": f(cx), "y": f(BOX_Y + 17), "text-anchor": "middle",
-                                    "class": "apy-tokbox__name"}, _name(j)),
-                        el("text", {"x": f(cx), "y": f(BOX_Y + 33), "text-anchor": "middle", "class": "apy-tokbox__vec"},
-                           f"({num(x[0], 1)}, {num(x[1], 1)})")))
+        parts.append(
+            el(
+                "g",
+                {"class": cls},
+                el("rect", {"x": f(cx - BOX_W / 2), "y": f(BOX_Y), "width": f(BOX_W), "height": f(BOX_H), "rx": "8"}),
+                el(
+                    "text",
+                    {"x": f(cx), "y": f(BOX_Y + 17), "text-anchor": "middle", "class": "apy-tokbox__name"},
+                    _name(j),
+                ),
+                el(
+                    "text",
+                    {"x": f(cx), "y": f(BOX_Y + 33), "text-anchor": "middle", "class": "apy-tokbox__vec"},
+                    f"({num(x[0], 1)}, {num(x[1], 1)})",
+                ),
+            )
+        )
     return "".join(parts)
 
 
@@ -81,41 +97,77 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     scores = [dot(xs[focus], xj) for xj in xs]
     alphas, output = weights[focus], outputs[focus]
     shares = percent_shares(alphas)
-    picture = svg(arcs(focus, shares) + boxes(xs, focus), width=WIDTH, height=HEIGHT,
-                  label=t.plain("picture", token=_name(focus)), cls="apy-flowpic")
-    chooser = segmented(t.plain("focus"), [(math(_name(j)), {"focus": j}, j == focus) for j in range(3)], key="focus",
-                        direction="ltr")
-    inputs = el("div", {"class": "apy-row apy-vecinputs", "dir": "ltr"}, "".join(
-        el("div", {"class": "apy-vecinput", "dir": "ltr"}, math(f"{_name(j)} = ("),
-           number_box(f"x.{j}.0", xs[j][0], aria_label=t.plain("vector_label", token=_name(j), axis=t.count(1)), digits=1),
-           math(","),
-           number_box(f"x.{j}.1", xs[j][1], aria_label=t.plain("vector_label", token=_name(j), axis=t.count(2)), digits=1),
-           math(")"))
-        for j in range(3)))
-    head = el("tr", {}, el("th", {"scope": "col"}, t.html("token")),
-              "".join(el("th", {"scope": "col"}, math(_name(j))) for j in range(3)))
-    rows = (el("tr", {}, el("th", {"scope": "row"}, t.html("table_score"), " ", math(f"{_name(focus)}·xⱼ")),
-               "".join(el("td", {}, num(s, 2)) for s in scores))
-            + el("tr", {}, el("th", {"scope": "row"}, t.html("table_weight"), " ", math("αⱼ")),
-                 "".join(el("td", {"class": "apy-cell", "style": f"--w:{a:.3f}"}, num(a, 2)) for a in alphas)))
+    picture = svg(
+        arcs(focus, shares) + boxes(xs, focus),
+        width=WIDTH,
+        height=HEIGHT,
+        label=t.plain("picture", token=_name(focus)),
+        cls="apy-flowpic",
+    )
+    chooser = segmented(
+        t.plain("focus"), [(math(_name(j)), {"focus": j}, j == focus) for j in range(3)], key="focus", direction="ltr"
+    )
+    inputs = el(
+        "div",
+        {"class": "apy-row apy-vecinputs", "dir": "ltr"},
+        "".join(
+            el(
+                "div",
+                {"class": "apy-vecinput", "dir": "ltr"},
+                math(f"{_name(j)} = ("),
+                number_box(
+                    f"x.{j}.0", xs[j][0], aria_label=t.plain("vector_label", token=_name(j), axis=t.count(1)), digits=1
+                ),
+                math(","),
+                number_box(
+                    f"x.{j}.1", xs[j][1], aria_label=t.plain("vector_label", token=_name(j), axis=t.count(2)), digits=1
+                ),
+                math(")"),
+            )
+            for j in range(3)
+        ),
+    )
+    head = el(
+        "tr",
+        {},
+        el("th", {"scope": "col"}, t.html("token")),
+        "".join(el("th", {"scope": "col"}, math(_name(j))) for j in range(3)),
+    )
+    rows = el(
+        "tr",
+        {},
+        el("th", {"scope": "row"}, t.html("table_score"), " ", math(f"{_name(focus)}·xⱼ")),
+        "".join(el("td", {}, num(s, 2)) for s in scores),
+    ) + el(
+        "tr",
+        {},
+        el("th", {"scope": "row"}, t.html("table_weight"), " ", math("αⱼ")),
+        "".join(el("td", {"class": "apy-cell", "style": f"--w:{a:.3f}"}, num(a, 2)) for a in alphas),
+    )
     table = el("table", {"class": "apy-matrix apy-small", "dir": "ltr"}, el("thead", {}, head), el("tbody", {}, rows))
     mix = " + ".join(f"{num(a, 2)}·{_name(j)}" for j, a in enumerate(alphas))
     y_name = f"y{subscript(focus + 1)}"
     mixed = el("p", {"class": "apy-formula"}, math(f"{y_name} = {mix} = ({num(output[0])}, {num(output[1])})"))
     body = chooser + picture + table + mixed + inputs
     top = max(range(3), key=lambda j: alphas[j])
-    readout = t.html("readout", token=math(_name(focus)), target=math(_name(top)),
-                     share=el("span", {"dir": "ltr"}, pct(shares[top], 0)),
-                     output=math(f"({num(output[0])}, {num(output[1])})"))
+    readout = t.html(
+        "readout",
+        token=math(_name(focus)),
+        target=math(_name(top)),
+        share=el("span", {"dir": "ltr"}, pct(shares[top], 0)),
+        output=math(f"({num(output[0])}, {num(output[1])})"),
+    )
     return Panel(body, readout, [t.html("caption")])
 
 
 FIGURE = Figure(
     name="self_attention_simple",
-    spec=StateSpec({
-        "x": Vectors(-3.0, 3.0, ((1.0, 0.5), (0.8, 1.0), (-0.6, 0.6)), quantum=0.01),
-        "focus": Integer(0, 2, 0),
-    }),
+    spec=StateSpec(
+        {
+            "x": Vectors(-3.0, 3.0, ((1.0, 0.5), (0.8, 1.0), (-0.6, 0.6)), quantum=0.01),
+            "focus": Integer(0, 2, 0),
+        }
+    ),
     strings=STRINGS,
     draw=draw,
 )

@@ -23,7 +23,7 @@ Z_RANGE = (-5.0, 5.0)
 MAX_ENTRIES = 6
 
 STRINGS = ("title", "formula_label", "score_label", "add", "remove", "readout", "caption")
-SCALE_STRINGS = STRINGS + ("scale_label", "scale_caption", "scaled_scores")
+SCALE_STRINGS = (*STRINGS, "scale_label", "scale_caption", "scaled_scores")
 
 
 def bars(z: list[float], probs: list[float], t: Text) -> str:
@@ -32,23 +32,38 @@ def bars(z: list[float], probs: list[float], t: Text) -> str:
     rows = []
     for i, (zi, share) in enumerate(zip(z, shares)):
         name = f"z{subscript(i)}"
-        rows.append(el(
-            "div", {"class": "apy-barrow"},
-            slider(f"z.{i}", zi, lo=Z_RANGE[0], hi=Z_RANGE[1], step=0.1, label=math(name),
-                   aria_label=t.plain("score_label", name=name),
-                   shown=num(zi, 1), digits=1),
-            el("div", {"class": "apy-bar", "aria-hidden": "true"},
-               el("span", {"class": "apy-bar__fill", "style": f"--p:{share / 100:.4f}"})),
-            el("span", {"class": "apy-bar__value", "dir": "ltr"}, f"p{subscript(i)} {pct(share)}"),
-        ))
+        rows.append(
+            el(
+                "div",
+                {"class": "apy-barrow"},
+                slider(
+                    f"z.{i}",
+                    zi,
+                    lo=Z_RANGE[0],
+                    hi=Z_RANGE[1],
+                    step=0.1,
+                    label=math(name),
+                    aria_label=t.plain("score_label", name=name),
+                    shown=num(zi, 1),
+                    digits=1,
+                ),
+                el(
+                    "div",
+                    {"class": "apy-bar", "aria-hidden": "true"},
+                    el("span", {"class": "apy-bar__fill", "style": f"--p:{share / 100:.4f}"}),
+                ),
+                el("span", {"class": "apy-bar__value", "dir": "ltr"}, f"p{subscript(i)} {pct(share)}"),
+            )
+        )
     return el("div", {"class": "apy-bars"}, "".join(rows))
 
 
 def entry_buttons(z: list[float], t: Text) -> str:
     """Add a score (starting at 0) or remove the last one, within 2..6 entries."""
     return el(
-        "div", {"class": "apy-row"},
-        button(t.html("add"), {"z": z + [0.0]}, disabled=len(z) >= MAX_ENTRIES, focus_key="add"),
+        "div",
+        {"class": "apy-row"},
+        button(t.html("add"), {"z": [*z, 0.0]}, disabled=len(z) >= MAX_ENTRIES, focus_key="add"),
         button(t.html("remove"), {"z": z[:-1]}, disabled=len(z) <= 2, focus_key="remove"),
     )
 
@@ -57,16 +72,18 @@ def readout(probs: list[float], t: Text) -> str:
     """The shares as listed, and the total of softmax's own output (not of the rounded shares)."""
     shares = percent_shares(probs)
     listing = ", ".join(f"p{subscript(i)} = {pct(s)}" for i, s in enumerate(shares))
-    return t.html("readout", values=el("span", {"dir": "ltr"}, esc(listing)),
-                  total=el("span", {"class": "apy-num", "dir": "ltr"}, esc(pct(100 * fsum(probs)))))
+    return t.html(
+        "readout",
+        values=el("span", {"dir": "ltr"}, esc(listing)),
+        total=el("span", {"class": "apy-num", "dir": "ltr"}, esc(pct(100 * fsum(probs)))),
+    )
 
 
 def draw_plain(state: dict[str, Any], t: Text) -> Panel:
     z = state["z"]
     probs = softmax(z)
     body = (
-        el("p", {"class": "apy-formula"}, t.html("formula_label"), " ",
-           math("softmax(z)ᵢ = exp(zᵢ) / Σⱼ exp(zⱼ)"))
+        el("p", {"class": "apy-formula"}, t.html("formula_label"), " ", math("softmax(z)ᵢ = exp(zᵢ) / Σⱼ exp(zⱼ)"))
         + bars(z, probs, t)
         + entry_buttons(z, t)
     )
@@ -78,13 +95,29 @@ def draw_scaled(state: dict[str, Any], t: Text) -> Panel:
     probs = softmax(z, scale=scale)
     scaled = ", ".join(num(scale * zi, 2) for zi in z)
     body = (
-        el("p", {"class": "apy-formula"}, t.html("formula_label"), " ",
-           math("pᵢ = exp(s·zᵢ) / Σⱼ exp(s·zⱼ)"))
-        + el("div", {"class": "apy-scale"},
-             slider("scale", scale, lo=0.0, hi=10.0, step=0.1, label=math("s ="),
-                    aria_label=t.plain("scale_label"), shown=f"× {num(scale, 1)}", digits=1),
-             el("p", {"class": "apy-muted"}, t.html("scale_caption"), " ",
-                t.html("scaled_scores", values=math(f"s·z = [{scaled}]"))))
+        el("p", {"class": "apy-formula"}, t.html("formula_label"), " ", math("pᵢ = exp(s·zᵢ) / Σⱼ exp(s·zⱼ)"))
+        + el(
+            "div",
+            {"class": "apy-scale"},
+            slider(
+                "scale",
+                scale,
+                lo=0.0,
+                hi=10.0,
+                step=0.1,
+                label=math("s ="),
+                aria_label=t.plain("scale_label"),
+                shown=f"× {num(scale, 1)}",
+                digits=1,
+            ),
+            el(
+                "p",
+                {"class": "apy-muted"},
+                t.html("scale_caption"),
+                " ",
+                t.html("scaled_scores", values=math(f"s·z = [{scaled}]")),
+            ),
+        )
         + bars(z, probs, t)
         + entry_buttons(z, t)
     )

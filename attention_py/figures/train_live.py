@@ -28,8 +28,22 @@ from ._strings import Text
 
 BUDGET = 0.1  # seconds of training per call (at least one step)
 MAX_STEPS = 100_000
-STRINGS = ("title", "train", "pause", "resume", "reset", "sentence", "status_idle", "status_running",
-           "status_paused", "status_done", "readout", "readout_start", "caption", "maps_caption")
+STRINGS = (
+    "title",
+    "train",
+    "pause",
+    "resume",
+    "reset",
+    "sentence",
+    "status_idle",
+    "status_running",
+    "status_paused",
+    "status_done",
+    "readout",
+    "readout_start",
+    "caption",
+    "maps_caption",
+)
 
 _TRAINERS: dict[tuple[str | None, str], Trainer] = {}
 
@@ -100,35 +114,50 @@ def draw(state: dict[str, Any], t: Text, instance: str | None) -> Panel:
     else:
         label, status = t.html("resume"), t.html("status_paused")
     controls = el(
-        "div", {"class": "apy-row"},
-        button(label, {"running": not running}, pressed=running, focus_key="train",
-               disabled=step >= end and not running),
-        button(t.html("reset"), {"running": False, "step": 0}, focus_key="reset",
-               disabled=step == 0 and not running),
+        "div",
+        {"class": "apy-row"},
+        button(
+            label, {"running": not running}, pressed=running, focus_key="train", disabled=step >= end and not running
+        ),
+        button(t.html("reset"), {"running": False, "step": 0}, focus_key="reset", disabled=step == 0 and not running),
         el("span", {"class": "apy-status", "role": "status"}, status),
     )
-    menus = el("div", {"class": "apy-row"}, L.example_menu("sentence", chosen, lang, t, "sentence"),
-               L.view_menu(state["view"], t))
+    menus = el(
+        "div",
+        {"class": "apy-row"},
+        L.example_menu("sentence", chosen, lang, t, "sentence"),
+        L.view_menu(state["view"], t),
+    )
     if point["step"] == 0:
         readout = t.html("readout_start", accuracy=L.percent(point["test_accuracy"]))
     else:
-        readout = t.html("readout", step=esc(t.count(point["step"])), loss=L.measured(point["loss"]),
-                         accuracy=L.percent(point["test_accuracy"]))
-    body = (controls + L.curves(history, mark=step, last_step=end, t=t) + menus
-            + el("p", {"class": "apy-muted"}, t.html("maps_caption", step=esc(t.count(step))))
-            + L.attention_maps(reading, s, state["view"], t, "apy-live"))
+        readout = t.html(
+            "readout",
+            step=esc(t.count(point["step"])),
+            loss=L.measured(point["loss"]),
+            accuracy=L.percent(point["test_accuracy"]),
+        )
+    body = (
+        controls
+        + L.curves(history, mark=step, last_step=end, t=t)
+        + menus
+        + el("p", {"class": "apy-muted"}, t.html("maps_caption", step=esc(t.count(step))))
+        + L.attention_maps(reading, s, state["view"], t, "apy-live")
+    )
     shown = {**state, "running": running, "step": step, "sentence": chosen}
     return Panel(body, readout, [t.html("caption")], state=shown)
 
 
 FIGURE = Figure(
     name="train_live",
-    spec=StateSpec({
-        "running": Flag(False),
-        "step": Integer(0, MAX_STEPS, 0),
-        "sentence": Integer(0, L.EXAMPLES - 1, 0),
-        "view": Choice(("pronoun", "full"), "pronoun"),
-    }),
+    spec=StateSpec(
+        {
+            "running": Flag(False),
+            "step": Integer(0, MAX_STEPS, 0),
+            "sentence": Integer(0, L.EXAMPLES - 1, 0),
+            "view": Choice(("pronoun", "full"), "pronoun"),
+        }
+    ),
     strings=STRINGS,
     draw=draw,
     resource=L.key,

@@ -16,14 +16,34 @@ from . import _learning as L
 from ._controls import button
 from ._figure import Figure, Panel
 from ._html import el, esc
+from ._matrix import shade
 from ._state import Integer, StateSpec
 from ._strings import Text
 
 MAX = 63  # menu positions; each is clamped to the language's own list
 SHOWN_MISTAKES = 6
-STRINGS = ("title", "first", "action", "second", "reason", "sentence", "bars_label", "readout",
-           "right", "wrong", "points_actor", "points_patient", "others", "probabilities", "mistakes_none",
-           "mistakes", "mistakes_more", "load_label", "caption", "same_person")
+STRINGS = (
+    "title",
+    "first",
+    "action",
+    "second",
+    "reason",
+    "sentence",
+    "bars_label",
+    "readout",
+    "right",
+    "wrong",
+    "points_actor",
+    "points_patient",
+    "others",
+    "probabilities",
+    "mistakes_none",
+    "mistakes",
+    "mistakes_more",
+    "load_label",
+    "caption",
+    "same_person",
+)
 
 
 def choice(state: dict[str, Any], name: str, options: tuple[str, ...]) -> int:
@@ -31,10 +51,15 @@ def choice(state: dict[str, Any], name: str, options: tuple[str, ...]) -> int:
 
 
 def menu(name: str, chosen: int, options: tuple[str, ...], label: str) -> str:
-    items = "".join(el("option", {"value": str(i), "selected": i == chosen}, esc(text))
-                    for i, text in enumerate(options))
-    return el("label", {"class": "apy-field"}, el("span", {"class": "apy-field__label"}, label),
-              el("select", {"name": name, "data-focus-key": name}, items))
+    items = "".join(
+        el("option", {"value": str(i), "selected": i == chosen}, esc(text)) for i, text in enumerate(options)
+    )
+    return el(
+        "label",
+        {"class": "apy-field"},
+        el("span", {"class": "apy-field__label"}, label),
+        el("select", {"name": name, "data-focus-key": name}, items),
+    )
 
 
 def action_text(action: str) -> str:
@@ -58,13 +83,19 @@ def bars(tokens: tuple[str, ...], weights: list[float], pronoun: int, label: str
     """The pronoun's attention over the sentence: each word with a bar and its share."""
     items = []
     for i, (word, w) in enumerate(zip(tokens, weights)):
-        items.append(el(
-            "span", {"class": "apy-token apy-token--static" + (" apy-token--self" if i == pronoun else ""),
-                     "role": "listitem"},
-            el("span", {"class": "apy-token__word"}, esc(word)), " ",
-            el("span", {"class": "apy-token__bar", "style": f"--w:{w:.3f}", "aria-hidden": "true"}),
-            el("span", {"class": "apy-token__weight", "dir": "ltr"}, L.num(100 * w, 0) + "%"),
-        ))
+        items.append(
+            el(
+                "span",
+                {
+                    "class": "apy-token apy-token--static" + (" apy-token--self" if i == pronoun else ""),
+                    "role": "listitem",
+                },
+                el("span", {"class": "apy-token__word"}, esc(word)),
+                " ",
+                el("span", {"class": "apy-token__bar", "style": f"--w:{w:.3f}", "aria-hidden": "true"}),
+                el("span", {"class": "apy-token__weight", "dir": "ltr"}, L.num(100 * w, 0) + "%"),
+            )
+        )
     return el("div", {"class": "apy-sentence", "role": "list", "aria-label": label}, "".join(items))
 
 
@@ -76,7 +107,8 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     s = p.sentence(first, action, second, reason)
     reading = model.read(s)
     menus = el(
-        "div", {"class": "apy-row"},
+        "div",
+        {"class": "apy-row"},
         menu("first", first, p.people, t.html("first")),
         menu("action", action, tuple(action_text(a) for a in p.actions), t.html("action")),
         menu("second", second, p.people, t.html("second")),
@@ -86,60 +118,109 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     for l, layer in enumerate(reading.attention):
         for h, weights in enumerate(layer):
             name = L.layer_name(t, l, h, len(layer))
-            layers.append(el("div", {"class": "apy-layer"},
-                             el("p", {"class": "apy-layer__name"}, esc(name)),
-                             bars(s.tokens, weights[s.pronoun], s.pronoun,
-                                  t.plain("bars_label", layer=name, pronoun=s.tokens[s.pronoun]), t)))
+            layers.append(
+                el(
+                    "div",
+                    {"class": "apy-layer"},
+                    el("p", {"class": "apy-layer__name"}, esc(name)),
+                    bars(
+                        s.tokens,
+                        weights[s.pronoun],
+                        s.pronoun,
+                        t.plain("bars_label", layer=name, pronoun=s.tokens[s.pronoun]),
+                        t,
+                    ),
+                )
+            )
     probs = reading.probabilities
     guess = reading.prediction
     others = 1.0 - probs[first] - probs[second]
-    table = el("table", {"class": "apy-probs"},
-               el("caption", {}, t.html("probabilities")),
-               el("tbody", {}, "".join(
-                   el("tr", {"class": "apy-probs__row" + (" apy-probs__row--guess" if i == guess else "")},
-                      el("th", {"scope": "row"}, word),
-                      el("td", {"class": "apy-cell", "style": L.shade(value)}, L.percent(value, 1)))
-                   for i, word, value in ((first, esc(p.people[first]), probs[first]),
-                                          (second, esc(p.people[second]), probs[second]),
-                                          (-1, t.html("others"), max(others, 0.0))))))
+    table = el(
+        "table",
+        {"class": "apy-probs"},
+        el("caption", {}, t.html("probabilities")),
+        el(
+            "tbody",
+            {},
+            "".join(
+                el(
+                    "tr",
+                    {"class": "apy-probs__row" + (" apy-probs__row--guess" if i == guess else "")},
+                    el("th", {"scope": "row"}, word),
+                    el("td", {"class": "apy-cell", "style": shade(value)}, L.percent(value, 1)),
+                )
+                for i, word, value in (
+                    (first, esc(p.people[first]), probs[first]),
+                    (second, esc(p.people[second]), probs[second]),
+                    (-1, t.html("others"), max(others, 0.0)),
+                )
+            ),
+        ),
+    )
     right = guess == s.label
-    points = t.html("points_actor" if s.points_at == "actor" else "points_patient",
-                    reason=esc(s.reason), truth=esc(s.referent))
-    readout = (t.html("readout", word=esc(p.people[guess]), probability=L.percent(probs[guess], 1)) + " "
-               + t.html("right" if right else "wrong", truth=esc(s.referent)))
+    points = t.html(
+        "points_actor" if s.points_at == "actor" else "points_patient", reason=esc(s.reason), truth=esc(s.referent)
+    )
+    readout = (
+        t.html("readout", word=esc(p.people[guess]), probability=L.percent(probs[guess], 1))
+        + " "
+        + t.html("right" if right else "wrong", truth=esc(s.referent))
+    )
     mistakes = L.final_mistakes(lang)
     total = L.test_size(lang)
     if mistakes:
         loads = "".join(
-            el("li", {}, button(esc(m.text), {"first": m.first, "second": m.second,
-                                              "action": p.actions.index(m.action), "reason": p.reasons.index(m.reason)},
-                                focus_key=f"mistake:{k}"))
-            for k, m in enumerate(mistakes[:SHOWN_MISTAKES]))
-        more = (t.html("mistakes_more", count=esc(t.count(len(mistakes) - SHOWN_MISTAKES)))
-                if len(mistakes) > SHOWN_MISTAKES else "")
-        failures = (el("p", {}, t.html("mistakes", wrong=esc(t.count(len(mistakes))), total=esc(t.count(total))))
-                    + el("ul", {"class": "apy-mistakes", "aria-label": t.plain("load_label")}, loads)
-                    + (el("p", {}, more) if more else ""))
+            el(
+                "li",
+                {},
+                button(
+                    esc(m.text),
+                    {
+                        "first": m.first,
+                        "second": m.second,
+                        "action": p.actions.index(m.action),
+                        "reason": p.reasons.index(m.reason),
+                    },
+                    focus_key=f"mistake:{k}",
+                ),
+            )
+            for k, m in enumerate(mistakes[:SHOWN_MISTAKES])
+        )
+        more = (
+            t.html("mistakes_more", count=esc(t.count(len(mistakes) - SHOWN_MISTAKES)))
+            if len(mistakes) > SHOWN_MISTAKES
+            else ""
+        )
+        failures = (
+            el("p", {}, t.html("mistakes", wrong=esc(t.count(len(mistakes))), total=esc(t.count(total))))
+            + el("ul", {"class": "apy-mistakes", "aria-label": t.plain("load_label")}, loads)
+            + (el("p", {}, more) if more else "")
+        )
     else:
         failures = el("p", {}, t.html("mistakes_none", total=esc(t.count(total))))
-    sentence_line = el("p", {"class": "apy-reader__sentence"}, t.html("sentence"), " ",
-                       el("q", {}, esc(s.text)))
-    body = (menus + sentence_line
-            + el("p", {"class": "apy-muted", "hidden": not same}, t.html("same_person"))
-            + el("div", {"class": "apy-layers"}, "".join(layers))
-            + table + el("p", {}, points)
-            + el("div", {"class": "apy-failures"}, failures))
+    sentence_line = el("p", {"class": "apy-reader__sentence"}, t.html("sentence"), " ", el("q", {}, esc(s.text)))
+    body = (
+        menus
+        + sentence_line
+        + el("p", {"class": "apy-muted", "hidden": not same}, t.html("same_person"))
+        + el("div", {"class": "apy-layers"}, "".join(layers))
+        + table
+        + el("p", {}, points)
+        + el("div", {"class": "apy-failures"}, failures)
+    )
     return Panel(body, readout, [t.html("caption")])
 
 
 FIGURE = Figure(
     name="trained_reader",
-    spec=StateSpec({
-        "first": Integer(0, MAX, 0),
-        "action": Integer(0, MAX, 0),
-        "second": Integer(0, MAX, 1),
-        "reason": Integer(0, MAX, 0),
-    }),
+    spec=StateSpec(
+        {
+            "first": Integer(0, MAX, 0),
+            "action": Integer(0, MAX, 0),
+            "second": Integer(0, MAX, 1),
+            "reason": Integer(0, MAX, 0),
+        }
+    ),
     strings=STRINGS,
     draw=draw,
     resource=L.key,

@@ -19,8 +19,19 @@ from ._state import Choice, Integer, StateSpec
 from ._strings import Text
 
 LAST = 9999  # the default checkpoint: clamped to the last one, the trained model
-STRINGS = ("title", "checkpoint", "previous", "next", "step_value", "sentence", "readout", "answer_right",
-           "answer_wrong", "caption", "maps_caption")
+STRINGS = (
+    "title",
+    "checkpoint",
+    "previous",
+    "next",
+    "step_value",
+    "sentence",
+    "readout",
+    "answer_right",
+    "answer_wrong",
+    "caption",
+    "maps_caption",
+)
 
 
 def draw(state: dict[str, Any], t: Text) -> Panel:
@@ -40,35 +51,68 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     # Left to right in every language: the slider and its buttons move along the curves'
     # step axis, which is drawn left to right like all the figures' numbers.
     controls = el(
-        "div", {"class": "apy-row", "dir": "ltr"},
+        "div",
+        {"class": "apy-row", "dir": "ltr"},
         button(t.html("previous"), {"checkpoint": max(index - 1, 0)}, disabled=index <= 0, focus_key="previous"),
-        slider("checkpoint", index, lo=0, hi=len(saved) - 1, step=1, label=t.html("checkpoint"),
-               aria_label=t.plain("checkpoint"), shown=f"{step}",
-               valuetext=t.plain("step_value", step=shown_step), digits=0),
-        button(t.html("next"), {"checkpoint": min(index + 1, len(saved) - 1)}, disabled=index >= len(saved) - 1,
-               focus_key="next"),
+        slider(
+            "checkpoint",
+            index,
+            lo=0,
+            hi=len(saved) - 1,
+            step=1,
+            label=t.html("checkpoint"),
+            aria_label=t.plain("checkpoint"),
+            shown=f"{step}",
+            valuetext=t.plain("step_value", step=shown_step),
+            digits=0,
+        ),
+        button(
+            t.html("next"),
+            {"checkpoint": min(index + 1, len(saved) - 1)},
+            disabled=index >= len(saved) - 1,
+            focus_key="next",
+        ),
     )
-    menus = el("div", {"class": "apy-row"}, L.example_menu("sentence", chosen, lang, t, "sentence"),
-               L.view_menu(state["view"], t))
+    menus = el(
+        "div",
+        {"class": "apy-row"},
+        L.example_menu("sentence", chosen, lang, t, "sentence"),
+        L.view_menu(state["view"], t),
+    )
     people = model.people
     guess = reading.prediction
     verdict = t.html("answer_right" if guess == s.label else "answer_wrong", truth=esc(s.referent))
-    readout = t.html("readout", step=esc(shown_step), loss=L.measured(point["loss"]),
-                     accuracy=L.percent(point["test_accuracy"]), word=esc(people[guess]),
-                     probability=L.percent(reading.probabilities[guess])) + " " + verdict
-    body = (controls + L.curves(history, mark=step, last_step=last_step, t=t) + menus
-            + el("p", {"class": "apy-muted"}, t.html("maps_caption"))
-            + L.attention_maps(reading, s, state["view"], t, "apy-replay"))
+    readout = (
+        t.html(
+            "readout",
+            step=esc(shown_step),
+            loss=L.measured(point["loss"]),
+            accuracy=L.percent(point["test_accuracy"]),
+            word=esc(people[guess]),
+            probability=L.percent(reading.probabilities[guess]),
+        )
+        + " "
+        + verdict
+    )
+    body = (
+        controls
+        + L.curves(history, mark=step, last_step=last_step, t=t)
+        + menus
+        + el("p", {"class": "apy-muted"}, t.html("maps_caption"))
+        + L.attention_maps(reading, s, state["view"], t, "apy-replay")
+    )
     return Panel(body, readout, [t.html("caption")])
 
 
 FIGURE = Figure(
     name="training_replay",
-    spec=StateSpec({
-        "checkpoint": Integer(0, LAST, LAST),
-        "sentence": Integer(0, L.EXAMPLES - 1, 0),
-        "view": Choice(("pronoun", "full"), "pronoun"),
-    }),
+    spec=StateSpec(
+        {
+            "checkpoint": Integer(0, LAST, LAST),
+            "sentence": Integer(0, L.EXAMPLES - 1, 0),
+            "view": Choice(("pronoun", "full"), "pronoun"),
+        }
+    ),
     strings=STRINGS,
     draw=draw,
     resource=L.key,

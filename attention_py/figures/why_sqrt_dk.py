@@ -17,7 +17,8 @@ from functools import lru_cache
 from typing import Any
 
 from .. import dot_product_samples, softmax
-from ._controls import button, math as formula, slider, value
+from ._controls import button, slider, value
+from ._controls import math as formula
 from ._figure import Figure, Panel
 from ._format import num, pct, percent_shares
 from ._html import el, esc
@@ -34,12 +35,27 @@ def pair_count(d_k: int) -> int:
     """
     return min(600, max(200, 50_000 // d_k))
 
+
 CHOICES = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512]
 RAW_LIMIT, SCALED_LIMIT = 60.0, 4.0
 BINS = 30
 KEYS = 8
-STRINGS = ("title", "dk_label", "presets", "raw", "scaled", "measured", "softmax_raw",
-           "softmax_scaled", "readout", "caption", "picture_raw", "picture_scaled", "largest", "overflow")
+STRINGS = (
+    "title",
+    "dk_label",
+    "presets",
+    "raw",
+    "scaled",
+    "measured",
+    "softmax_raw",
+    "softmax_scaled",
+    "readout",
+    "caption",
+    "picture_raw",
+    "picture_scaled",
+    "largest",
+    "overflow",
+)
 
 
 @dataclass(frozen=True)
@@ -77,26 +93,45 @@ def histogram(values: tuple[float, ...], limit: float, *, label: str, std: float
     parts = []
     for i, c in enumerate(counts):
         h = (base - 8) * c / top
-        parts.append(el("rect", {"class": "apy-hist__bar", "x": f(pad + i * bar + 0.5), "y": f(base - h),
-                                 "width": f(bar - 1), "height": f(h)}))
+        parts.append(
+            el(
+                "rect",
+                {
+                    "class": "apy-hist__bar",
+                    "x": f(pad + i * bar + 0.5),
+                    "y": f(base - h),
+                    "width": f(bar - 1),
+                    "height": f(h),
+                },
+            )
+        )
     parts.append(el("line", {"class": "apy-axis", "x1": f(pad), "y1": f(base), "x2": f(width - pad), "y2": f(base)}))
     for tick in (-limit, -limit / 2, 0.0, limit / 2, limit):
         x = pad + (tick + limit) / (2 * limit) * (width - 2 * pad)
-        parts.append(el("text", {"class": "apy-tick", "x": f(x), "y": f(base + 14), "text-anchor": "middle"},
-                        num(tick, 0)))
+        parts.append(
+            el("text", {"class": "apy-tick", "x": f(x), "y": f(base + 14), "text-anchor": "middle"}, num(tick, 0))
+        )
     for sign in (-1, 1):
         s = sign * min(std, limit)
         x = pad + (s + limit) / (2 * limit) * (width - 2 * pad)
         parts.append(el("line", {"class": "apy-std", "x1": f(x), "y1": "6", "x2": f(x), "y2": f(base)}))
-    parts.append(el("text", {"class": "apy-tick", "x": f(width - pad), "y": "12", "text-anchor": "end"},
-                    esc(overflow_text) if outside else ""))
+    parts.append(
+        el(
+            "text",
+            {"class": "apy-tick", "x": f(width - pad), "y": "12", "text-anchor": "end"},
+            esc(overflow_text) if outside else "",
+        )
+    )
     return svg("".join(parts), width=width, height=height, label=label, cls="apy-hist")
 
 
 def mini_bars(probs: list[float]) -> str:
     shares = percent_shares(probs)
-    return el("div", {"class": "apy-minibars", "dir": "ltr", "aria-hidden": "true"}, "".join(
-        el("span", {"class": "apy-minibar", "style": f"--p:{s / 100:.4f}"}) for s in shares))
+    return el(
+        "div",
+        {"class": "apy-minibars", "dir": "ltr", "aria-hidden": "true"},
+        "".join(el("span", {"class": "apy-minibar", "style": f"--p:{s / 100:.4f}"}) for s in shares),
+    )
 
 
 def draw(state: dict[str, Any], t: Text) -> Panel:
@@ -106,38 +141,92 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     raw_std, scaled_std = measured.raw_std, measured.scaled_std
     root = math.sqrt(d_k)
     outside = sum(1 for v in raw if abs(v) >= RAW_LIMIT)
-    presets = el("div", {"class": "apy-row", "role": "group", "aria-label": t.plain("presets")}, "".join(
-        button(formula(str(d)), {"d_k": d}, pressed=d == d_k, focus_key=f"dk:{d}", classes="apy-seg__button")
-        for d in (1, 16, 64, 512)))
-    control = slider("d_k", d_k, lo=1, hi=512, step=1, label=formula("dₖ ="), values=CHOICES,
-                     aria_label=t.plain("dk_label"), shown=str(d_k), digits=0)
+    presets = el(
+        "div",
+        {"class": "apy-row", "role": "group", "aria-label": t.plain("presets")},
+        "".join(
+            button(formula(str(d)), {"d_k": d}, pressed=d == d_k, focus_key=f"dk:{d}", classes="apy-seg__button")
+            for d in (1, 16, 64, 512)
+        ),
+    )
+    control = slider(
+        "d_k",
+        d_k,
+        lo=1,
+        hi=512,
+        step=1,
+        label=formula("dₖ ="),
+        values=CHOICES,
+        aria_label=t.plain("dk_label"),
+        shown=str(d_k),
+        digits=0,
+    )
     panels = el(
-        "div", {"class": "apy-hists"},
-        el("div", {"class": "apy-hists__one"},
-           el("p", {"class": "apy-hists__title"}, t.html("raw"), ": ", formula("q·k")),
-           histogram(raw, RAW_LIMIT, label=t.plain("picture_raw", std=num(raw_std, 1)), std=raw_std,
-                     overflow_text=t.plain("overflow", count=t.count(outside))),
-           el("p", {"class": "apy-muted"}, t.html("measured", std=value(raw_std, 2)), " · ",
-              formula(f"√dₖ = {num(root, 2)}"))),
-        el("div", {"class": "apy-hists__one"},
-           el("p", {"class": "apy-hists__title"}, t.html("scaled"), ": ", formula("q·k / √dₖ")),
-           histogram(scaled, SCALED_LIMIT, label=t.plain("picture_scaled", std=num(scaled_std, 2)), std=scaled_std,
-                     overflow_text=""),
-           el("p", {"class": "apy-muted"}, t.html("measured", std=value(scaled_std, 2)))),
+        "div",
+        {"class": "apy-hists"},
+        el(
+            "div",
+            {"class": "apy-hists__one"},
+            el("p", {"class": "apy-hists__title"}, t.html("raw"), ": ", formula("q·k")),
+            histogram(
+                raw,
+                RAW_LIMIT,
+                label=t.plain("picture_raw", std=num(raw_std, 1)),
+                std=raw_std,
+                overflow_text=t.plain("overflow", count=t.count(outside)),
+            ),
+            el(
+                "p",
+                {"class": "apy-muted"},
+                t.html("measured", std=value(raw_std, 2)),
+                " · ",
+                formula(f"√dₖ = {num(root, 2)}"),
+            ),
+        ),
+        el(
+            "div",
+            {"class": "apy-hists__one"},
+            el("p", {"class": "apy-hists__title"}, t.html("scaled"), ": ", formula("q·k / √dₖ")),
+            histogram(
+                scaled,
+                SCALED_LIMIT,
+                label=t.plain("picture_scaled", std=num(scaled_std, 2)),
+                std=scaled_std,
+                overflow_text="",
+            ),
+            el("p", {"class": "apy-muted"}, t.html("measured", std=value(scaled_std, 2))),
+        ),
     )
     scores = list(raw[:KEYS])
     p_raw, p_scaled = softmax(scores), softmax(scores, scale=1 / root)
     top_raw, top_scaled = max(percent_shares(p_raw)), max(percent_shares(p_scaled))
     effect = el(
-        "div", {"class": "apy-effect"},
-        el("div", {}, el("p", {}, t.html("softmax_raw"), " ", formula("softmax(q·k)")), mini_bars(p_raw),
-           el("p", {"class": "apy-muted"}, t.html("largest", share=el("span", {"dir": "ltr"}, pct(top_raw))))),
-        el("div", {}, el("p", {}, t.html("softmax_scaled"), " ", formula("softmax(q·k / √dₖ)")), mini_bars(p_scaled),
-           el("p", {"class": "apy-muted"}, t.html("largest", share=el("span", {"dir": "ltr"}, pct(top_scaled))))),
+        "div",
+        {"class": "apy-effect"},
+        el(
+            "div",
+            {},
+            el("p", {}, t.html("softmax_raw"), " ", formula("softmax(q·k)")),
+            mini_bars(p_raw),
+            el("p", {"class": "apy-muted"}, t.html("largest", share=el("span", {"dir": "ltr"}, pct(top_raw)))),
+        ),
+        el(
+            "div",
+            {},
+            el("p", {}, t.html("softmax_scaled"), " ", formula("softmax(q·k / √dₖ)")),
+            mini_bars(p_scaled),
+            el("p", {"class": "apy-muted"}, t.html("largest", share=el("span", {"dir": "ltr"}, pct(top_scaled)))),
+        ),
     )
     body = el("div", {"class": "apy-row"}, control, presets) + panels + effect
-    readout = t.html("readout", dk=formula(f"dₖ = {d_k}"), std=value(raw_std, 1), root=formula(f"√dₖ = {num(root, 1)}"),
-                     raw=el("span", {"dir": "ltr"}, pct(top_raw)), scaled=el("span", {"dir": "ltr"}, pct(top_scaled)))
+    readout = t.html(
+        "readout",
+        dk=formula(f"dₖ = {d_k}"),
+        std=value(raw_std, 1),
+        root=formula(f"√dₖ = {num(root, 1)}"),
+        raw=el("span", {"dir": "ltr"}, pct(top_raw)),
+        scaled=el("span", {"dir": "ltr"}, pct(top_scaled)),
+    )
     return Panel(body, readout, [t.html("caption", count=esc(t.count(len(raw))))])
 
 

@@ -113,8 +113,9 @@ def backward(model: Model, run: Pass, label: int, grads: Gradients, weight: floa
     people = pointer.candidates  # the only keys the last layer scores
     for h, head in enumerate(pointer.heads):
         d_S = [[0.0] * len(people) for _ in pointer.rows]
-        d_S[k] = softmax_backward([head.weights[k][j] for j in people], [d_A[j] for j in people],
-                                  1 / math.sqrt(model.d_head))
+        d_S[k] = softmax_backward(
+            [head.weights[k][j] for j in people], [d_A[j] for j in people], 1 / math.sqrt(model.d_head)
+        )
         add_scores_backward(model, l, h, pointer.x, pointer.rows, head, d_S, grads, d_x, keys=people)
     for l in reversed(range(model.layers - 1)):
         d_x = layer_backward(model, l, run.layers[l], d_x, grads)
@@ -130,8 +131,18 @@ def softmax_backward(A_row: list[float], dA_row: list[float], scale: float) -> l
     return [a * (g - mean) * scale for a, g in zip(A_row, dA_row)]
 
 
-def add_scores_backward(model: Model, l: int, h: int, x: Matrix, rows: list[int], head: HeadPass, d_S: Matrix,
-                        grads: Gradients, d_x: Matrix, keys: list[int] | None = None) -> None:
+def add_scores_backward(
+    model: Model,
+    l: int,
+    h: int,
+    x: Matrix,
+    rows: list[int],
+    head: HeadPass,
+    d_S: Matrix,
+    grads: Gradients,
+    d_x: Matrix,
+    keys: list[int] | None = None,
+) -> None:
     """Through S = Q Kᵀ (already scaled in ``d_S``), Q = x[rows] W_Q, K = x[keys] W_K (every row
     of x unless ``keys``): records dW_Q and dW_K in ``grads`` and adds dx into ``d_x``."""
     W_Q, W_K, _ = model.head(l, h)

@@ -191,7 +191,9 @@ class Model:
         ``ablation`` switches paths off (attention_py/learning/ablation.py; not for training).
         """
         if len(sentence.tokens) > self.max_length:
-            raise ValueError(f"the sentence has {len(sentence.tokens)} tokens; this model reads at most {self.max_length}")
+            raise ValueError(
+                f"the sentence has {len(sentence.tokens)} tokens; this model reads at most {self.max_length}"
+            )
         ids = self.tokens_of(sentence.tokens)
         candidates = self.candidates(ids)
         if not candidates:
@@ -205,15 +207,18 @@ class Model:
                 layer = self.layer_forward(l, x, everyone)
             else:
                 layer = self.layer_forward(l, x, everyone, ablation.allowed(l, sentence, everyone))
-                layer.output = [out if keep else list(old) for out, old, keep
-                                in zip(layer.output, x, ablation.kept(l, sentence))]
+                layer.output = [
+                    out if keep else list(old) for out, old, keep in zip(layer.output, x, ablation.kept(l, sentence))
+                ]
             layers.append(layer)
             x = layer.output
         rows = everyone if every_row else [sentence.pronoun]
         blocked = None if ablation is None else ablation.allowed(self.layers - 1, sentence, rows)
         pointer = self.pointer_forward(x, rows, candidates, blocked)
-        weights = [sum(head.weights[rows.index(sentence.pronoun)][j] for head in pointer.heads) / self.heads
-                   for j in range(len(ids))]  # the pronoun's weights, averaged over heads
+        weights = [
+            sum(head.weights[rows.index(sentence.pronoun)][j] for head in pointer.heads) / self.heads
+            for j in range(len(ids))
+        ]  # the pronoun's weights, averaged over heads
         probabilities = [0.0] * len(self.people)
         for j in candidates:
             probabilities[self._person_of[ids[j]]] += weights[j]
@@ -237,8 +242,9 @@ class Model:
         output = [[a + b for a, b in zip(x[i], u)] for i, u in zip(rows, update)]  # the residual connection
         return LayerPass(x, rows, heads, concat, output)
 
-    def pointer_forward(self, x: Matrix, rows: list[int], candidates: list[int],
-                        blocked: list[list[bool]] | None = None) -> PointerPass:
+    def pointer_forward(
+        self, x: Matrix, rows: list[int], candidates: list[int], blocked: list[list[bool]] | None = None
+    ) -> PointerPass:
         """The last layer: each head's attention from the query rows ``rows`` of x, allowed to
         look only at the ``candidates`` (the people in the sentence; and only where ``blocked``
         allows, for an ablation). Its weights are the answer."""

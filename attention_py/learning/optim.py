@@ -18,8 +18,14 @@ Matrix = list[list[float]]
 
 
 class Adam:
-    def __init__(self, parameters: dict[str, Matrix], lr: float = 0.01, beta1: float = 0.9,
-                 beta2: float = 0.999, eps: float = 1e-8) -> None:
+    def __init__(
+        self,
+        parameters: dict[str, Matrix],
+        lr: float = 0.01,
+        beta1: float = 0.9,
+        beta2: float = 0.999,
+        eps: float = 1e-8,
+    ) -> None:
         self.parameters = parameters  # updated in place
         self.lr, self.beta1, self.beta2, self.eps = lr, beta1, beta2, eps
         self.t = 0

@@ -65,7 +65,11 @@ class Trainer:
         self._scored = [("validation", self.validation), ("test", self.test)]
         rng = random.Random(seed)
         self.model = Model.initial(
-            _Shape(puzzle, self.train + self.validation + self.test), seed=rng.getrandbits(32), d_model=s["d_model"], layers=s["layers"], heads=s["heads"],
+            _Shape(puzzle, self.train + self.validation + self.test),
+            seed=rng.getrandbits(32),
+            d_model=s["d_model"],
+            layers=s["layers"],
+            heads=s["heads"],
             embedding_scale=s["embedding_scale"],
         )
         self.optimiser = Adam(self.model.parameters, lr=s["learning_rate"])
@@ -163,9 +167,15 @@ class Trainer:
         validation and test sentence, measured on the model as it is now."""
         seen = max(self._since["seen"], 1)
         self._scoring = {
-            "point": {"step": self.step, "loss": self._since["loss"] / seen,
-                      "train_accuracy": self._since["correct"] / seen},
-            "part": 0, "next": 0, "loss": 0.0, "right": 0,
+            "point": {
+                "step": self.step,
+                "loss": self._since["loss"] / seen,
+                "train_accuracy": self._since["correct"] / seen,
+            },
+            "part": 0,
+            "next": 0,
+            "loss": 0.0,
+            "right": 0,
         }
         self._since = {"loss": 0.0, "correct": 0, "seen": 0, "steps": 0}
 
@@ -237,7 +247,10 @@ def train_with_checkpoints(
         raise TypeError("give either steps= or until_accuracy=")
     trainer = Trainer(puzzle, seed, **settings)
     if checkpoint_every % trainer.settings["eval_every"]:
-        raise ValueError(f"checkpoint_every={checkpoint_every} must be a multiple of eval_every={trainer.settings['eval_every']}")
+        raise ValueError(
+            f"checkpoint_every={checkpoint_every} must be a multiple of eval_every={trainer.settings['eval_every']}"
+        )
+
     def saved() -> dict[str, Any]:
         return {"step": trainer.step, "model": trainer.model.to_dict()}
 

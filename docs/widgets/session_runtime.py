@@ -269,10 +269,10 @@ def _readable_traceback(exc: BaseException, from_cell: bool = True) -> str:
     """
     try:
         return _format_traceback(exc, from_cell)
-    except Exception:  # noqa: BLE001
+    except Exception:
         try:
             return f"{type(exc).__name__}: {exc}\n"
-        except Exception:  # noqa: BLE001 - a __str__ that fails too
+        except Exception:
             return f"{type(exc).__name__}\n"
 
 
@@ -284,9 +284,7 @@ def _format_traceback(exc: BaseException, from_cell: bool) -> str:
         exc.__traceback__ = tb
     summary = _TracebackException.from_exception(exc)
     for part in _chain(summary):
-        part.stack = _StackSummary.from_list(
-            [frame for frame in part.stack if not _is_internal(frame.filename)]
-        )
+        part.stack = _StackSummary.from_list([frame for frame in part.stack if not _is_internal(frame.filename)])
     return "".join(summary.format())
 
 
@@ -338,7 +336,7 @@ def _execute(code: str, filename: str) -> dict:
         if _was_stopped():
             return {"status": "interrupted"}
         return {"status": "error", "error": _readable_traceback(exc)}  # raised by the code itself
-    except BaseException as exc:  # noqa: BLE001 - SystemExit too: the reader sees it, the session lives
+    except BaseException as exc:
         return {"status": "error", "error": _readable_traceback(exc)}
 
 
@@ -395,7 +393,7 @@ def call(dotted: str, args_json: str, kwargs_json: str, emit) -> str:
             if _was_stopped():
                 return {"status": "interrupted"}
             return {"status": "error", "error": _readable_traceback(exc, from_cell=False)}
-        except BaseException as exc:  # noqa: BLE001
+        except BaseException as exc:
             return {"status": "error", "error": _readable_traceback(exc, from_cell=False)}
 
     saved = _begin_request()
@@ -406,7 +404,6 @@ def call(dotted: str, args_json: str, kwargs_json: str, emit) -> str:
     finally:
         _end_request(saved)
     return _dumps(result, ensure_ascii=False)
-
 
 
 def use_site_files(read_site_file) -> None:

@@ -12,6 +12,7 @@ the download fails, that import raises ImportError saying so, and the next one t
 
 
 def _stdlib_on_demand(install):
+    import contextlib
     import importlib
     import linecache
     import sys
@@ -35,7 +36,9 @@ def _stdlib_on_demand(install):
             try:
                 cls.ensure()
             except Exception as error:
-                raise ImportError(f"cannot import {name!r}: the standard library could not be downloaded ({error})") from None
+                raise ImportError(
+                    f"cannot import {name!r}: the standard library could not be downloaded ({error})"
+                ) from None
             return None
 
     sys.meta_path.insert(sys.meta_path.index(PathFinder), StdlibOnDemand)
@@ -45,10 +48,8 @@ def _stdlib_on_demand(install):
 
     def updatecache(filename, module_globals=None):
         if filename.startswith(archive + "/"):
-            try:
+            with contextlib.suppress(Exception):  # the traceback goes without those lines
                 StdlibOnDemand.ensure()
-            except Exception:
-                pass  # the traceback goes without those lines
         return update(filename, module_globals)
 
     linecache.updatecache = updatecache

@@ -28,7 +28,9 @@ from site_hooks.assets import products, snapshot, vendored
 from site_hooks.i18n import languages
 
 
-def _publish(files: Files, config: MkDocsConfig, dest_uri: str, *, path: Path | None = None, content: str | None = None) -> None:
+def _publish(
+    files: Files, config: MkDocsConfig, dest_uri: str, *, path: Path | None = None, content: str | None = None
+) -> None:
     existing = files.get_file_from_path(dest_uri)
     if existing is not None:
         files.remove(existing)

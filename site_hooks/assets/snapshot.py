@@ -85,7 +85,9 @@ def snapshot(wheel: Path) -> Snapshot | None:
     """The gzipped image for ``wheel`` and the current runtime, made if absent; None (with an
     info line) where it cannot be made here."""
     if shutil.which("node") is None or not (NODE_MODULES / "pyodide" / "pyodide.mjs").is_file():
-        log.info("no Python memory snapshot: Node.js or node_modules/pyodide is missing; pages boot Python the normal way")
+        log.info(
+            "no Python memory snapshot: Node.js or node_modules/pyodide is missing; pages boot Python the normal way"
+        )
         return None
     key = key_for(wheel)
     try:

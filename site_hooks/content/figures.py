@@ -108,7 +108,7 @@ def with_derived(strings: Mapping[str, Any], *, direction: str) -> dict[str, Any
 def validate(language: str, inputs: dict[str, str], options: dict[str, Any], attrs: dict[str, Any], md: Any) -> bool:
     if set(inputs) != {"name"}:
         raise SuperFencesException(
-            f"{_page['src']}: a figure block takes exactly one option, name=\"...\"; got {sorted(inputs) or 'none'}"
+            f'{_page["src"]}: a figure block takes exactly one option, name="..."; got {sorted(inputs) or "none"}'
         )
     options["name"] = inputs["name"]
     return True
@@ -131,7 +131,7 @@ def render_block(name: str, source: str, lang: str, strings: dict[str, Any], ins
         raise ValueError(f"figure {name!r}: {error}") from None
 
 
-def format(source: str, language: str, class_name: str, options: dict[str, Any], md: Any, **kwargs: Any) -> str:  # noqa: A001
+def format(source: str, language: str, class_name: str, options: dict[str, Any], md: Any, **kwargs: Any) -> str:
     src = _page["src"]
     number = getattr(md, _COUNTER, 0) + 1
     setattr(md, _COUNTER, number)
@@ -139,7 +139,7 @@ def format(source: str, language: str, class_name: str, options: dict[str, Any],
         return render_block(options["name"], source, _page["lang"], strings_for(_page["lang"]), f"figure-{number}")
     except SuperFencesException:
         raise
-    except Exception as error:  # noqa: BLE001 - any failure must stop the build, loudly
+    except Exception as error:
         raise SuperFencesException(f"{src}: {error}") from error
 
 

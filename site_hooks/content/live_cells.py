@@ -88,7 +88,7 @@ def _example(name: str | None) -> str:
     if not name:
         raise SuperFencesException(
             'python-live: no example="<page>/<name>"; the code of a live cell lives in '
-            "docs/examples/<page>/<name>.py (see docs/widgets/README.md, \"Examples\")"
+            'docs/examples/<page>/<name>.py (see docs/widgets/README.md, "Examples")'
         )
     if not EXAMPLE_NAME.fullmatch(name):
         raise SuperFencesException(
@@ -115,9 +115,7 @@ def _timeout(text: str) -> float:
     return seconds
 
 
-def format(  # noqa: A001 - the name superfences' configuration uses
-    source: str, language: str, class_name: str, options: dict[str, Any], md: Any, **kwargs: Any
-) -> str:
+def format(source: str, language: str, class_name: str, options: dict[str, Any], md: Any, **kwargs: Any) -> str:
     name = options["example"]
     if source.strip():
         raise SuperFencesException(

@@ -44,8 +44,8 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from markdown import markdown as render_markdown
 import mkdocs.utils
+from markdown import markdown as render_markdown
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
@@ -110,7 +110,9 @@ def download_uri(page_file: File) -> str:
 def on_files(files: Files, config: MkDocsConfig) -> Files:
     for page_file in list(files.documentation_pages()):
         if page_file.src_uri.endswith(".ipynb"):
-            files.append(NotebookDownload.generated(config, download_uri(page_file), abs_src_path=page_file.abs_src_path))
+            files.append(
+                NotebookDownload.generated(config, download_uri(page_file), abs_src_path=page_file.abs_src_path)
+            )
     return files
 
 
@@ -125,7 +127,9 @@ def download_box(page: Any, config: MkDocsConfig, files: Files) -> str:
     wheel = files.get_file_from_path(f"assets/wheels/{wheel_name}") if wheel_name else None
     notebook = files.get_file_from_path(download_uri(page.file))
     if wheel is None or notebook is None:
-        raise PluginError(f"{page.file.src_uri}: the notebook or the wheel it needs is not published ({WHEEL_MANIFEST})")
+        raise PluginError(
+            f"{page.file.src_uri}: the notebook or the wheel it needs is not published ({WHEEL_MANIFEST})"
+        )
 
     def link(file: File, icon: str, label: str, primary: bool) -> str:
         href = html.escape(get_relative_url(file.url, page.url))

@@ -29,11 +29,12 @@ from pymdownx.superfences import SuperFencesException
 from site_hooks import ROOT
 
 
-
 def validate(language: str, inputs: dict[str, str], options: dict[str, Any], attrs: dict[str, Any], md: Any) -> bool:
     unknown = set(inputs) - {"name"}
     if unknown or "name" not in inputs:
-        raise SuperFencesException('python-source: write ```python-source name="package.module.object"``` and nothing else')
+        raise SuperFencesException(
+            'python-source: write ```python-source name="package.module.object"``` and nothing else'
+        )
     options["name"] = inputs["name"]
     return True
 
@@ -52,9 +53,7 @@ def resolve(name: str) -> Any:
     raise ImportError(name)
 
 
-def format(  # noqa: A001 - the name superfences' configuration uses
-    source: str, language: str, class_name: str, options: dict[str, Any], md: Any, **kwargs: Any
-) -> str:
+def format(source: str, language: str, class_name: str, options: dict[str, Any], md: Any, **kwargs: Any) -> str:
     name = options["name"]
     if source.strip():
         raise SuperFencesException(f"python-source {name}: the fence must be empty (the code comes from the package)")
@@ -68,7 +67,7 @@ def format(  # noqa: A001 - the name superfences' configuration uses
     caption = f"{path.as_posix()}:{first}"  # file:line, the same in every language
     return (
         '<figure class="source-code" dir="ltr">'
-        f'<figcaption><code>{html.escape(caption)}</code></figcaption>'
+        f"<figcaption><code>{html.escape(caption)}</code></figcaption>"
         f'<div class="highlight"><pre><code class="language-python">{code}</code></pre></div>'
         "</figure>"
     )

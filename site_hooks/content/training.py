@@ -42,9 +42,7 @@ PUZZLES = ROOT / "docs" / "puzzles"
 FALLBACK = "en"
 # What the training depends on besides the puzzle file: the learning code and the parts of
 # attention_py it is built on.
-CODE = tuple(
-    ROOT / "attention_py" / name for name in ("learning", "attention.py", "linalg.py", "softmax.py", "rng.py")
-)
+CODE = tuple(ROOT / "attention_py" / name for name in ("learning", "attention.py", "linalg.py", "softmax.py", "rng.py"))
 SETTINGS: dict[str, Any] = {
     "seed": 0,
     "steps": 120,  # past the first 95% held-out (70-80 steps), so the final model is settled
@@ -68,7 +66,9 @@ def puzzle_data(lang: str) -> dict[str, Any]:
     except (OSError, yaml.YAMLError) as error:
         raise PluginError(f"{path.relative_to(ROOT)}: {error}") from error
     if not isinstance(data, dict):
-        raise PluginError(f"{path.relative_to(ROOT)}: expected a mapping of sentence, pronoun, people, actions, reasons")
+        raise PluginError(
+            f"{path.relative_to(ROOT)}: expected a mapping of sentence, pronoun, people, actions, reasons"
+        )
     return data
 
 
@@ -120,7 +120,9 @@ def _train(name: str, folder: Path) -> None:
         f"trained the {name} puzzle model: {result['steps']} steps, validation accuracy "
         f"{last['validation_accuracy']:.1%}, test accuracy {last['test_accuracy']:.1%}"
     )
-    (folder / "training.json").write_text(json.dumps(result, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+    (folder / "training.json").write_text(
+        json.dumps(result, ensure_ascii=False, separators=(",", ":")), encoding="utf-8"
+    )
 
 
 def trained_file(name: str) -> Path:
@@ -132,7 +134,7 @@ def trained_file(name: str) -> Path:
     if not (PUZZLES / f"{lang}.yml").is_file():
         if lang != FALLBACK:
             _say_fallback(lang)
-            return trained_file(FALLBACK + name[len(lang):])
+            return trained_file(FALLBACK + name[len(lang) :])
         raise PluginError(f"docs/puzzles/{FALLBACK}.yml is missing: the build trains its model from it")
     folder = cached_product(f"training-{name}", key(name), lambda folder: _train(name, folder))
     return folder / "training.json"
@@ -174,7 +176,8 @@ def _built_languages(config: MkDocsConfig) -> list[str]:
 def train_missing(names: list[str]) -> None:
     """Train every model whose result is not cached yet, side by side on the machine's cores."""
     missing = sorted(
-        name for name in set(names)
+        name
+        for name in set(names)
         if (PUZZLES / f"{language_of(name)}.yml").is_file()
         and not cached_product_folder(f"training-{name}", key(name)).is_dir()
     )

@@ -92,8 +92,10 @@ def locate(error: yaml.YAMLError, text: str) -> tuple[int, int, str]:
         return at(mark, "a tab character: indent with spaces only")
     if context in _FLOW and start is not None:
         bracket = "[" if "sequence" in context else "{"
-        return at(start, f"the '{bracket}' that starts here is never closed; text that begins with "
-                         f"'[' or '{{' must be in quotes")
+        return at(
+            start,
+            f"the '{bracket}' that starts here is never closed; text that begins with '[' or '{{' must be in quotes",
+        )
     if context == "while scanning a simple key" and start is not None:
         return at(start, "a key without its ':' (or text that runs on over two lines)")
     if context == "while scanning a quoted scalar" and start is not None:
@@ -107,11 +109,16 @@ def locate(error: yaml.YAMLError, text: str) -> tuple[int, int, str]:
             and token.style in _QUOTES
             and token.start_mark.line != token.end_mark.line
         ):
-            return at(token.start_mark, "the quoted text that starts here does not end on this line "
-                                        "(a missing closing quote?)")
+            return at(
+                token.start_mark,
+                "the quoted text that starts here does not end on this line (a missing closing quote?)",
+            )
         if "<scalar>" in problem:
-            return at(mark, "text after the closing quote: write a quote inside the text as \\\" (in "
-                            "\"...\") or '' (in '...'), or use typographic quotes")
+            return at(
+                mark,
+                'text after the closing quote: write a quote inside the text as \\" (in '
+                "\"...\") or '' (in '...'), or use typographic quotes",
+            )
         shallow = _too_little_indented(text, mark.line)
         if shallow is not None:
             lines = text.splitlines()

@@ -26,7 +26,9 @@ _LOADERS = (
         re.I,
     ),
     re.compile(rf"""(?:@import\s+|url\(\s*)["']?({_EXTERNAL})""", re.I),
-    re.compile(r"""["'](https://cdn\.jsdelivr\.net/[^"']*|https://fonts\.(?:googleapis|gstatic)\.com/[^"']*)["']""", re.I),
+    re.compile(
+        r"""["'](https://cdn\.jsdelivr\.net/[^"']*|https://fonts\.(?:googleapis|gstatic)\.com/[^"']*)["']""", re.I
+    ),
 )
 
 

@@ -25,7 +25,7 @@ _ALTERNATE_HEAD_LINK = re.compile(r'[ \t]*<link rel="alternate" href="[^"]*" hre
 def _site_relative(link: str, base_path: str) -> str:
     if urlsplit(link).scheme or not link.startswith("/"):
         return link
-    return link[len(base_path):] if link.startswith(base_path) else link.lstrip("/")
+    return link[len(base_path) :] if link.startswith(base_path) else link.lstrip("/")
 
 
 @event_priority(0)  # after static-i18n (priority 50) has set this page's alternates

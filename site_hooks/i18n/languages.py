@@ -67,18 +67,61 @@ ALWAYS_SHIPPED = ("latin", "latin-ext")
 # The script each common language is written in (ISO 639-1 code, or Material's code).
 LANGUAGE_SCRIPTS: dict[str, str] = {
     **dict.fromkeys(
-        "af az ca cs cy da de en eo es et eu fi fr ga gl hr hu id is it lb lt lv ms mt nb nl nn no "
-        "pl pt pt-BR ro sh sk sl sq sv sw tl tr uz".split(),
+        [
+            "af",
+            "az",
+            "ca",
+            "cs",
+            "cy",
+            "da",
+            "de",
+            "en",
+            "eo",
+            "es",
+            "et",
+            "eu",
+            "fi",
+            "fr",
+            "ga",
+            "gl",
+            "hr",
+            "hu",
+            "id",
+            "is",
+            "it",
+            "lb",
+            "lt",
+            "lv",
+            "ms",
+            "mt",
+            "nb",
+            "nl",
+            "nn",
+            "no",
+            "pl",
+            "pt",
+            "pt-BR",
+            "ro",
+            "sh",
+            "sk",
+            "sl",
+            "sq",
+            "sv",
+            "sw",
+            "tl",
+            "tr",
+            "uz",
+        ],
         "latin",
     ),
     "vi": "vietnamese",
-    **dict.fromkeys("be bg kk ky mk mn ru sr tg uk".split(), "cyrillic"),
+    **dict.fromkeys(["be", "bg", "kk", "ky", "mk", "mn", "ru", "sr", "tg", "uk"], "cyrillic"),
     "el": "greek",
     "hy": "armenian",
     "ka": "georgian",
-    **dict.fromkeys("he yi".split(), "hebrew"),
-    **dict.fromkeys("ar fa ku-IQ ps sd ug ur".split(), "arabic"),
-    **dict.fromkeys("hi mr ne sa".split(), "devanagari"),
+    **dict.fromkeys(["he", "yi"], "hebrew"),
+    **dict.fromkeys(["ar", "fa", "ku-IQ", "ps", "sd", "ug", "ur"], "arabic"),
+    **dict.fromkeys(["hi", "mr", "ne", "sa"], "devanagari"),
     "th": "thai",
 }
 
@@ -154,8 +197,9 @@ def face_of(locale: str, font: object, script: str, faces: Mapping[str, FontFace
     """The face the entry names, checked: it exists and covers ``script``."""
     fitting = [name for name, face in sorted(faces.items()) if script in covered_scripts(face)]
     advice = (
-        f"faces that cover {script}: {', '.join(fitting)}" if fitting else
-        f"no face the site offers covers {script}: a maintainer adds one by pinning a @fontsource package "
+        f"faces that cover {script}: {', '.join(fitting)}"
+        if fitting
+        else f"no face the site offers covers {script}: a maintainer adds one by pinning a @fontsource package "
         f"with the subsets {', '.join(SCRIPT_SUBSETS[script])} in package.json"
     )
     if font is None:
@@ -255,7 +299,9 @@ def text_problems(defaults: Mapping[str, str], entries: Iterable[Any]) -> list[s
                 continue
             lost = sorted(set(re.findall(r"\{(\w+)\}", english)) - set(re.findall(r"\{(\w+)\}", extra[key])))
             if lost:
-                problems.append(f"{entry.locale}: extra.{key} lost {', '.join('{' + name + '}' for name in lost)} (keep it)")
+                problems.append(
+                    f"{entry.locale}: extra.{key} lost {', '.join('{' + name + '}' for name in lost)} (keep it)"
+                )
         unknown = sorted(set(extra) - set(defaults) - set(SETTINGS))
         problems.extend(
             f"{entry.locale}: extra.{key} is not read by anything (the texts are: {', '.join(defaults)}; "

@@ -54,11 +54,13 @@ def messages(config: MkDocsConfig, base_url: str) -> list[dict[str, Any]]:
         speaker = language if isinstance(own, str) and own.strip() else default or language
         text = own if speaker is language and isinstance(own, str) else english
         home = posixpath.join(base_url, language.home)
-        result.append({
-            "lang": speaker.locale,
-            "dir": speaker.direction,
-            "html": Markup(_inline(text.replace("{home}", home))),
-        })
+        result.append(
+            {
+                "lang": speaker.locale,
+                "dir": speaker.direction,
+                "html": Markup(_inline(text.replace("{home}", home))),
+            }
+        )
     return result
 
 

@@ -85,7 +85,8 @@ def on_config(config: MkDocsConfig) -> None:
     problems = translation_problems(Path(config.docs_dir), i18n_languages(config))
     if problems:
         raise PluginError(
-            "translations out of step with English:\n  " + "\n  ".join(problems)
+            "translations out of step with English:\n  "
+            + "\n  ".join(problems)
             + "\n(python -m devtools.translation_status shows every language's status)"
         )
 
@@ -109,7 +110,7 @@ def is_english_copy(page: Any, config: MkDocsConfig) -> bool:
     docs = getattr(config, "docs_dir", None)
     if not lang or lang == SOURCE_LANG or not docs or not src.startswith(f"{lang}/"):
         return False
-    return is_copy(Path(docs), lang, src[len(lang) + 1:])
+    return is_copy(Path(docs), lang, src[len(lang) + 1 :])
 
 
 def fallback_note(page: Any, config: MkDocsConfig, files: Files) -> str:

@@ -167,4 +167,3 @@ class PythonGate:
         for route in self.held:
             route.continue_()
         self.held.clear()
-

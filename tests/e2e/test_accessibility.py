@@ -22,8 +22,20 @@ from tests.languages import DEFAULT, LANGUAGES
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
 PREFIX = {lang.code: lang.prefix for lang in LANGUAGES}  # every built language (mkdocs.yml)
-PAGES = ("", "what-matters/", "information-flow/", "learning/", "gallery/", "playground/", "glossary/",
-         "translate/", "notebooks/first-steps/", "notebooks/information-flow/", "notebooks/learning/", "reference/")
+PAGES = (
+    "",
+    "what-matters/",
+    "information-flow/",
+    "learning/",
+    "gallery/",
+    "playground/",
+    "glossary/",
+    "translate/",
+    "notebooks/first-steps/",
+    "notebooks/information-flow/",
+    "notebooks/learning/",
+    "reference/",
+)
 # The reference is generated from the English docstrings in every language: English only.
 CASES = [(lang, path) for lang in PREFIX for path in PAGES if lang == DEFAULT.code or path != "reference/"]
 CASES.append((DEFAULT.code, "404.html"))  # the one "not found" page, for every language folder
@@ -35,8 +47,10 @@ def scheme_page(request, browser) -> Iterator[object]:
     if not AXE.exists():
         pytest.fail(f"{AXE} is missing: run `npm ci` (./run test does)")
     context = browser.new_context(color_scheme=request.param)
-    context.route("**/assets/widgets/python-worker.js",
-                  lambda route: route.fulfill(body=SILENT_WORKER, content_type="text/javascript"))
+    context.route(
+        "**/assets/widgets/python-worker.js",
+        lambda route: route.fulfill(body=SILENT_WORKER, content_type="text/javascript"),
+    )
     page = context.new_page()
     page.scheme = request.param
     yield page

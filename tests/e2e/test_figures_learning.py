@@ -11,7 +11,6 @@ article's cells that open the trained model print in Chromium what they print na
 from __future__ import annotations
 
 import json
-import re
 import time
 from pathlib import Path
 
@@ -20,7 +19,6 @@ from playwright.sync_api import Page, expect
 
 from tests.e2e.test_figures_live import GALLERY, PYTHON_READY_MS, open_gallery, wait_until_live
 from tests.languages import LANGUAGES, language
-
 
 
 def root(page: Page, name: str):
@@ -34,7 +32,10 @@ def state(page: Page, name: str) -> dict:
 def settled(page: Page, name: str, timeout: float = PYTHON_READY_MS) -> None:
     page.wait_for_function(
         """(name) => attentionPy.figures.hosts.filter((h) => h.name === name)
-                       .every((h) => !h.inFlight && !h.pending)""", arg=name, timeout=timeout)
+                       .every((h) => !h.inFlight && !h.pending)""",
+        arg=name,
+        timeout=timeout,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -101,12 +102,15 @@ def test_reader_menus_change_the_sentence_and_the_verdict(gallery, lang):
 def build_steps(page: Page, lang: str) -> int:
     """How far train_live goes: as far as the build trained (the last checkpoint of the
     figure's own data, assets/training/<lang>.json)."""
-    return page.evaluate("""async (key) => {
+    return page.evaluate(
+        """async (key) => {
         const host = [...document.scripts].find((s) => s.src.includes("/assets/widgets/"));
         const response = await fetch(new URL(`../${key}.json`, host.src));  // as the host resolves it
         const data = await response.json();
         return data.checkpoints.at(-1).step;
-    }""", f"training/{lang}")
+    }""",
+        f"training/{lang}",
+    )
 
 
 def readout_numbers(fig) -> list[float]:
@@ -159,8 +163,9 @@ def test_train_live_trains_pauses_resumes_resets_and_the_page_keeps_answering(ga
     page.wait_for_timeout(1000)
     assert step_of(page, "train_live") == paused_at, "no updates while paused"
     train.click()  # Resume: training goes on from where it stopped
-    page.wait_for_function("([el, at]) => JSON.parse(el.dataset.state).step > at", arg=[handle, paused_at],
-                           timeout=60_000)
+    page.wait_for_function(
+        "([el, at]) => JSON.parse(el.dataset.state).step > at", arg=[handle, paused_at], timeout=60_000
+    )
     train.click()  # Pause again
     page.wait_for_function("(el) => JSON.parse(el.dataset.state).running === false", arg=handle, timeout=10_000)
     settled(page, "train_live")
@@ -195,7 +200,8 @@ def test_train_live_runs_to_the_end_loss_falls_accuracy_rises(gallery, lang):
     seconds = time.monotonic() - started
     settled(page, "train_live")
     last = readout_numbers(fig)
-    assert state(page, "train_live")["step"] == end and len(last) == len(early) == 2, (early, last)
+    assert state(page, "train_live")["step"] == end, (early, last)
+    assert len(last) == len(early) == 2, (early, last)
     assert last[0] < early[0], f"the loss falls: {early} -> {last}"
     assert last[1] >= 95 > start_accuracy, f"held-out accuracy rises to at least 95%: {start_accuracy} -> {last}"
     assert fig.locator('[data-focus-key="train"]').is_disabled(), "done: nothing more to train"
@@ -212,8 +218,12 @@ def test_touch_taps_load_a_mistake_and_start_and_pause_training(browser, site_ur
     context = browser.new_context(has_touch=True, viewport={"width": 900, "height": 1000})
     try:
         page = context.new_page()
-        page.route("**/assets/training/he.json", lambda route: route.fulfill(
-            status=200, body=json.dumps(data, ensure_ascii=False), content_type="application/json"))
+        page.route(
+            "**/assets/training/he.json",
+            lambda route: route.fulfill(
+                status=200, body=json.dumps(data, ensure_ascii=False), content_type="application/json"
+            ),
+        )
         page.goto(f"{site_url}/{GALLERY['he']}")
         page.wait_for_function("window.attentionPy?.figures !== undefined")
         wait_until_live(page)
@@ -224,8 +234,11 @@ def test_touch_taps_load_a_mistake_and_start_and_pause_training(browser, site_ur
         expected = json.loads(mistake.get_attribute("data-set"))
         assert [expected[k] for k in ("first", "action", "second", "reason")] == listed
         mistake.tap()
-        page.wait_for_function("([el, want]) => Object.entries(want).every(([k, v]) => JSON.parse(el.dataset.state)[k] === v)",
-                               arg=[reader.element_handle(), expected], timeout=30_000)
+        page.wait_for_function(
+            "([el, want]) => Object.entries(want).every(([k, v]) => JSON.parse(el.dataset.state)[k] === v)",
+            arg=[reader.element_handle(), expected],
+            timeout=30_000,
+        )
         assert reader.locator(".apy-reader__sentence q").inner_text() == mistake.inner_text()
         live = root(page, "train_live")
         handle = live.element_handle()
@@ -245,13 +258,18 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples" / "learning
 
 def run_cell(page: Page, name: str, timeout: float = PYTHON_READY_MS) -> str:
     """Runs the live cell of docs/examples/learning/<name>.py on the page; its output text."""
-    index = page.evaluate("""(code) => attentionPy.cells.findIndex((c) => c.editor.state.doc.toString().trim() === code.trim())""",
-                          (EXAMPLES / f"{name}.py").read_text(encoding="utf-8"))
+    index = page.evaluate(
+        """(code) => attentionPy.cells.findIndex((c) => c.editor.state.doc.toString().trim() === code.trim())""",
+        (EXAMPLES / f"{name}.py").read_text(encoding="utf-8"),
+    )
     assert index >= 0, f"no cell of the page holds {name}.py"
     cell = page.locator(".live-cell").nth(index)
     cell.locator(".live-cell__run").click()
-    page.wait_for_function("(el) => el.dataset.busy === '' && el.querySelector('.live-cell__output').textContent !== ''",
-                           arg=cell.element_handle(), timeout=timeout)
+    page.wait_for_function(
+        "(el) => el.dataset.busy === '' && el.querySelector('.live-cell__output').textContent !== ''",
+        arg=cell.element_handle(),
+        timeout=timeout,
+    )
     return cell.locator(".live-cell__output").inner_text()
 
 
@@ -297,11 +315,15 @@ def test_a_missing_data_file_is_a_clear_error_in_a_cell_and_in_a_figure(browser,
         page.goto(f"{site_url}/learning/")
         page.locator(".live-cell--mounted").first.wait_for()
         output = run_cell(page, "trained_weights")
-        assert "Traceback" in output and "training/en.json: HTTP 404" in output, output
+        assert "Traceback" in output, output
+        assert "training/en.json: HTTP 404" in output, output
         cell = page.locator(".live-cell").first
         cell.locator(".live-cell__run").click()  # Python is fine: the first cell still runs
-        page.wait_for_function("(el) => el.dataset.busy === '' && el.querySelector('.live-cell__output').textContent !== ''",
-                               arg=cell.element_handle(), timeout=PYTHON_READY_MS)
+        page.wait_for_function(
+            "(el) => el.dataset.busy === '' && el.querySelector('.live-cell__output').textContent !== ''",
+            arg=cell.element_handle(),
+            timeout=PYTHON_READY_MS,
+        )
         assert "Traceback" not in cell.locator(".live-cell__output").inner_text()
     finally:
         context.close()
@@ -327,7 +349,8 @@ def test_a_slow_data_file_never_gets_the_worker_replaced(browser, site_dir):
             reader.locator('select[name="reason"]').select_option("1")
             page.wait_for_function(
                 "(el) => JSON.parse(el.dataset.state).reason === 1 && !el.hasAttribute('data-busy')",
-                arg=reader.element_handle(), timeout=60_000,
+                arg=reader.element_handle(),
+                timeout=60_000,
             )
             assert page.evaluate("attentionPy.session.generation") == first, "the worker was replaced"
             expect(reader.locator("[data-role=error]")).to_be_hidden()

@@ -201,7 +201,7 @@ def test_every_figure_is_in_the_page_without_javascript(browser, site_url, site_
 @pytest.mark.parametrize("lang", LANGS)
 def test_figures_become_live(galleries, checked, lang):
     page = galleries(lang)
-    for i, name in enumerate(NAMES):
+    for i, _name in enumerate(NAMES):
         root = page.locator(f"#figure-{i + 1}")
         expect(root).to_have_attribute("data-live", "")
         expect(root.locator("[data-role=static-hint]")).to_be_hidden()
@@ -296,7 +296,8 @@ def test_a_bad_number_shows_a_translated_error(galleries, checked, lang):
     box.press("Enter")
     changes = merged_changes(wait_for_update(page, before))
     expected = native_update(page, fid, before_state, changes)
-    assert expected["ok"] and expected["state"]["a"][0] == 1.5
+    assert expected["ok"]
+    assert expected["state"]["a"][0] == 1.5
     expect(error).to_be_hidden()
     expect(box).not_to_have_attribute("aria-invalid", "true")
     assert_page_matches(page, fid, expected["html"])
@@ -306,8 +307,10 @@ def test_a_bad_number_shows_a_translated_error(galleries, checked, lang):
 def test_a_query_cell_explains_itself_on_focus_and_a_key_cell_on_hover(galleries, checked, lang):
     page = galleries(lang)
     fid = figure_id("information_flow")
-    for key, how, table, row, col in (("cell:apy-t-Q:1:2", "focus", "Q", 1, 2),
-                                      ("cell:apy-t-K:2:0", "hover", "K", 2, 0)):
+    for key, how, table, row, col in (
+        ("cell:apy-t-Q:1:2", "focus", "Q", 1, 2),
+        ("cell:apy-t-K:2:0", "hover", "K", 2, 0),
+    ):
         cell = page.locator(f"#{fid} [data-focus-key='{key}']")
         cell.scroll_into_view_if_needed()
         # The pointer out of the way: a cell scrolled under it would count as hovered.
@@ -438,7 +441,8 @@ def test_figure_recovers_when_the_session_restarts(page, site_url):
     changes = merged_changes(wait_for_update(page, before))
     assert page.evaluate("attentionPy.session.generation") == 2
     expected = native_update(page, fid, before_state, changes)
-    assert expected["ok"] and state_of(page, fid) == expected["state"] != before_state
+    assert expected["ok"]
+    assert state_of(page, fid) == expected["state"] != before_state
     assert_page_matches(page, fid, expected["html"])
 
 

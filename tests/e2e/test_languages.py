@@ -36,7 +36,8 @@ IDS = [language.locale for language, _ in BUILT]
 
 def test_mkdocs_yml_builds_more_than_one_language():
     """Guards the tests below against checking nothing."""
-    assert len(BUILT) >= 2 and any(language.direction == "rtl" for language, _ in BUILT)
+    assert len(BUILT) >= 2
+    assert any(language.direction == "rtl" for language, _ in BUILT)
 
 
 @pytest.fixture
@@ -79,7 +80,8 @@ def test_body_text_is_drawn_in_the_declared_face_from_its_self_hosted_file(quiet
     drawn = _glyphs_by_font(quiet_page, selector)
     assert set(drawn) == {language.face.family}, f"{language.locale}: the paragraph was drawn with {drawn}"
     files = [(status, url) for status, url in fetched if f"/assets/fonts/{language.face.name}-" in url]
-    assert files and all(status == 200 for status, _ in files), fetched
+    assert files, fetched
+    assert all(status == 200 for status, _ in files), fetched
 
 
 @pytest.mark.parametrize(("language", "texts"), BUILT, ids=IDS)
@@ -87,13 +89,16 @@ def test_page_and_figures_take_the_direction_of_the_language_code(quiet_page, si
     quiet_page.goto(f"{site_url}/{language.home}{FIGURE_PAGE}")
     assert quiet_page.evaluate("document.documentElement.lang") == language.locale
     assert quiet_page.evaluate("document.body.dir") == language.direction
-    assert quiet_page.evaluate("getComputedStyle(document.querySelector('.md-content')).direction") == language.direction
+    assert (
+        quiet_page.evaluate("getComputedStyle(document.querySelector('.md-content')).direction") == language.direction
+    )
     figures = quiet_page.eval_on_selector_all(
         "div.apy-fig[data-figure]", "els => els.map(e => [e.dir, JSON.parse(e.dataset.strings).common.direction])"
     )
     assert figures, "the gallery shows figures"
-    assert {tuple(pair) for pair in figures} == {(language.direction, language.direction)}, \
+    assert {tuple(pair) for pair in figures} == {(language.direction, language.direction)}, (
         "prerendered figures and the strings the live redraw uses follow the page"
+    )
 
 
 @pytest.mark.parametrize(("language", "texts"), BUILT, ids=IDS)

@@ -88,9 +88,7 @@ def run_and_wait(page: Page, code: str | None = None, timeout: float = PYTHON_RE
         set_code(page, code)
     cell = first_cell(page)
     cell.locator(".live-cell__run").click()
-    page.wait_for_function(
-        "document.querySelector('.live-cell').dataset.busy === ''", timeout=timeout
-    )
+    page.wait_for_function("document.querySelector('.live-cell').dataset.busy === ''", timeout=timeout)
     return cell.locator(".live-cell__output").inner_text()
 
 
@@ -121,13 +119,16 @@ def test_run_before_python_is_ready_waits_then_runs(warm_page, site_url):
         "aria-valuetext", re.compile(r"Loading Python|Starting Python|Installing attention_py")
     )
     gate.release()
-    expect(first_cell(warm_page).locator(".live-cell__output")).to_contain_text(
-        SOFTMAX_OUTPUT, timeout=PYTHON_READY_MS
-    )
+    expect(first_cell(warm_page).locator(".live-cell__output")).to_contain_text(SOFTMAX_OUTPUT, timeout=PYTHON_READY_MS)
 
 
 def test_edited_code_runs_and_cells_share_one_session(python_page):
-    assert run_and_wait(python_page, "from attention_py import softmax\nweights = softmax([0.0, 0.0])\nprint(weights)").strip() == "[0.5, 0.5]"
+    assert (
+        run_and_wait(
+            python_page, "from attention_py import softmax\nweights = softmax([0.0, 0.0])\nprint(weights)"
+        ).strip()
+        == "[0.5, 0.5]"
+    )
     # Definitions persist between runs, like a notebook.
     assert run_and_wait(python_page, "sum(weights)").strip() == "1.0"
 
@@ -143,9 +144,7 @@ def test_an_edit_survives_a_reload_and_reset_restores_the_original(warm_page, si
     open_home(warm_page, site_url)
     original = editor_text(warm_page)
     set_code(warm_page, "softmax([0.0, 1.0])")
-    warm_page.wait_for_function(
-        "Object.values(localStorage).some(v => v.includes('softmax([0.0, 1.0])'))"
-    )
+    warm_page.wait_for_function("Object.values(localStorage).some(v => v.includes('softmax([0.0, 1.0])'))")
     warm_page.reload()
     warm_page.locator(".live-cell--mounted").first.wait_for()
     assert editor_text(warm_page) == "softmax([0.0, 1.0])"
@@ -204,7 +203,8 @@ def test_long_output_is_truncated_with_a_note(python_page):
     run_and_wait(python_page, "for i in range(5000):\n    print(i)")
     text = first_cell(python_page).locator(".live-cell__output pre").text_content()
     lines = text.splitlines()
-    assert len(lines) == 2000 and lines[-1] == "1999"
+    assert len(lines) == 2000
+    assert lines[-1] == "1999"
     expect(first_cell(python_page).locator(".live-cell__note")).to_contain_text("Output truncated")
 
 
@@ -213,9 +213,7 @@ def test_long_output_is_truncated_with_a_note(python_page):
 
 @pytest.mark.parametrize("isolated", [False, True], ids=["plain", "cross-origin-isolated"])
 @pytest.mark.parametrize("how", ["stop-button", "time-limit"])
-def test_an_endless_loop_is_stopped_and_the_page_stays_usable(
-    warm_page, site_url, isolated_site_url, isolated, how
-):
+def test_an_endless_loop_is_stopped_and_the_page_stays_usable(warm_page, site_url, isolated_site_url, isolated, how):
     page = warm_page
     open_home(page, isolated_site_url if isolated else site_url)
     assert page.evaluate("crossOriginIsolated") is isolated
@@ -296,8 +294,9 @@ def test_code_is_readable_without_scripts_and_nothing_moves_when_the_editor_moun
         context = browser.new_context(java_script_enabled=scripts)
         page = context.new_page()
         if not widgets:  # the page as it is before the widget script has run
-            page.route("**/assets/widgets/live-cells.js", lambda route: route.fulfill(
-                body="", content_type="text/javascript"))
+            page.route(
+                "**/assets/widgets/live-cells.js", lambda route: route.fulfill(body="", content_type="text/javascript")
+            )
         page.goto(f"{site_url}/")
         cell = page.locator(".live-cell").first
         if widgets:
@@ -348,7 +347,9 @@ def test_a_runtime_whose_wasm_fails_ends_the_start_with_a_message_and_restart(br
     page.route(WASM_ROUTE, BROKEN_WASM[answer])
     open_home(page, site_url)
     first_cell(page).locator(".live-cell__run").click()
-    expect(first_cell(page).locator(".live-cell__status")).to_contain_text("Python could not start", timeout=PYTHON_READY_MS)
+    expect(first_cell(page).locator(".live-cell__status")).to_contain_text(
+        "Python could not start", timeout=PYTHON_READY_MS
+    )
     expect(first_cell(page).locator(".live-cell__restart")).to_be_visible()
     page.unroute(WASM_ROUTE)
     first_cell(page).locator(".live-cell__restart").click()

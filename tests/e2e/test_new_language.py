@@ -48,13 +48,31 @@ from tests.languages import built_languages
 ROOT = Path(__file__).resolve().parents[2]
 GUIDE = ROOT / "docs" / "en" / "translate.md"
 CODE = "ur"
-COPIED = ("docs", "mkdocs.yml", "site_hooks", "attention_py", "devtools", "scripts", "pyproject.toml",
-          "README.md", "package.json", "package-lock.json", "setup.cfg", "setup.py", "MANIFEST.in", "LICENSE")
+COPIED = (
+    "docs",
+    "mkdocs.yml",
+    "site_hooks",
+    "attention_py",
+    "devtools",
+    "scripts",
+    "pyproject.toml",
+    "README.md",
+    "package.json",
+    "package-lock.json",
+    "setup.cfg",
+    "setup.py",
+    "MANIFEST.in",
+    "LICENSE",
+)
 LINKED = ("node_modules", ".venv")
 # The throwaway copy: rebuilt from the repository on every run, at one place outside it (see
 # make_copy), per user and per checkout.
-SCRATCH = (Path(tempfile.gettempdir()) / f"attention_py-new-language-{os.getuid()}"
-           / hashlib.sha256(str(ROOT).encode()).hexdigest()[:12] / "repo")
+SCRATCH = (
+    Path(tempfile.gettempdir())
+    / f"attention_py-new-language-{os.getuid()}"
+    / hashlib.sha256(str(ROOT).encode()).hexdigest()[:12]
+    / "repo"
+)
 PYTHON_STARTERS = ("**/assets/widgets/live-cells.js", "**/assets/widgets/figures.js")
 
 # What a translator into Urdu would write. Texts of the top-level `extra` not listed here (a
@@ -170,9 +188,13 @@ def add_entry(mkdocs_yml: Path, entry: dict) -> None:
     lines = mkdocs_yml.read_text(encoding="utf-8").splitlines(keepends=True)
     first = next(i for i, line in enumerate(lines) if re.match(r"^\s*- locale: ", line))
     indent = len(lines[first]) - len(lines[first].lstrip())
-    end = next(i for i in range(first + 1, len(lines))
-               if lines[i].strip() and not lines[i].lstrip().startswith("#")
-               and len(lines[i]) - len(lines[i].lstrip()) < indent)
+    end = next(
+        i
+        for i in range(first + 1, len(lines))
+        if lines[i].strip()
+        and not lines[i].lstrip().startswith("#")
+        and len(lines[i]) - len(lines[i].lstrip()) < indent
+    )
     text = yaml.safe_dump([entry], allow_unicode=True, sort_keys=False, width=1000)
     lines[end:end] = [textwrap.indent(text, " " * indent)]
     mkdocs_yml.write_text("".join(lines), encoding="utf-8")
@@ -181,7 +203,7 @@ def add_entry(mkdocs_yml: Path, entry: dict) -> None:
 def translate_strings(english: str) -> str:
     """en.yml copied and translated (here: the Run button, enough for the page to show it)."""
     translated, count = re.subn(r'^(  run: )"Run"$', rf'\1"{RUN}"', english, flags=re.MULTILINE)
-    assert count == 1, "en.yml's page section no longer has `run: \"Run\"`"
+    assert count == 1, 'en.yml\'s page section no longer has `run: "Run"`'
     return translated
 
 
@@ -213,14 +235,16 @@ def add_language(repo: Path) -> dict:
     docs = repo / "docs"
     first = guide_first_page()
     (docs / CODE).mkdir()
-    (docs / CODE / first).write_text(translate_markdown((docs / "en" / first).read_text(encoding="utf-8")),
-                                     encoding="utf-8")
+    (docs / CODE / first).write_text(
+        translate_markdown((docs / "en" / first).read_text(encoding="utf-8")), encoding="utf-8"
+    )
     config = yaml.load((repo / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_Tolerant)
     entry = urdu_entry(guide_entry(), config.get("extra") or {})
     add_entry(repo / "mkdocs.yml", entry)
     strings = docs / "figure-strings"
-    (strings / f"{CODE}.yml").write_text(translate_strings((strings / "en.yml").read_text(encoding="utf-8")),
-                                         encoding="utf-8")
+    (strings / f"{CODE}.yml").write_text(
+        translate_strings((strings / "en.yml").read_text(encoding="utf-8")), encoding="utf-8"
+    )
     return entry
 
 
@@ -250,11 +274,16 @@ def new_language(tmp_path_factory: pytest.TempPathFactory) -> Iterator[NewLangua
         site = tmp_path_factory.mktemp("with-urdu") / "site"
         result = subprocess.run(
             [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],
-            cwd=SCRATCH, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"}, capture_output=True, text=True,
+            cwd=SCRATCH,
+            env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+            capture_output=True,
+            text=True,
         )
         if result.returncode:
-            pytest.fail(f"the site with a language added as the guide says does not build:\n{result.stdout}\n"
-                        f"{result.stderr[-6000:]}")
+            pytest.fail(
+                f"the site with a language added as the guide says does not build:\n{result.stdout}\n"
+                f"{result.stderr[-6000:]}"
+            )
         with serve(site) as server:
             yield NewLanguageSite(SCRATCH, site, entry, server.url)
 
@@ -280,8 +309,11 @@ def test_the_steps_follow_the_guide(new_language):
     (every per-language test's source) reads it; English is unchanged."""
     languages = built_languages(new_language.repo / "mkdocs.yml")
     urdu = next(lang for lang in languages if lang.code == CODE)
-    assert languages[0].code == "en" and urdu.direction == "rtl" and urdu.in_progress
-    assert urdu.title == TITLE and urdu.page_string("run") == RUN
+    assert languages[0].code == "en"
+    assert urdu.direction == "rtl"
+    assert urdu.in_progress
+    assert urdu.title == TITLE
+    assert urdu.page_string("run") == RUN
     assert sorted(p.name for p in (new_language.repo / "docs" / CODE).iterdir()) == [guide_first_page()]
 
 
@@ -304,14 +336,17 @@ def test_its_home_page_is_urdu_right_to_left_in_its_face(quiet_page, new_languag
     family = re.search(rf"font-family:\s*['\"]([^'\"]+)['\"][^}}]*src:url\({package}-", css).group(1)
     first = page.evaluate("getComputedStyle(document.querySelector('.md-content p')).fontFamily")
     assert first.split(",")[0].strip().strip("'\"") == family, first
-    loaded = page.evaluate("document.fonts.ready.then(f => [...f].filter(x => x.status === 'loaded').map(x => x.family))")
+    loaded = page.evaluate(
+        "document.fonts.ready.then(f => [...f].filter(x => x.status === 'loaded').map(x => x.family))"
+    )
     assert family in {name.strip("'\"") for name in loaded}
 
 
 def test_an_untranslated_page_is_english_under_the_urdu_note(quiet_page, new_language):
     page, url = quiet_page, new_language.url
     response = page.goto(f"{url}/{CODE}/glossary/")
-    assert response is not None and response.ok
+    assert response is not None
+    assert response.ok
     assert page.evaluate("document.documentElement.lang") == CODE
     note = page.locator(".translation-fallback")
     assert note.count() == 1
@@ -319,8 +354,9 @@ def test_an_untranslated_page_is_english_under_the_urdu_note(quiet_page, new_lan
     guide = note.locator("a").get_attribute("href")
     assert urlsplit(page.url).path == f"/{CODE}/glossary/"
     assert page.request.get(f"{url}/{CODE}/glossary/{guide}").ok
-    english = page.locator(f".md-content div[lang='en'][dir='ltr']")
-    assert english.count() == 1 and english.locator("h1").count() == 1
+    english = page.locator(".md-content div[lang='en'][dir='ltr']")
+    assert english.count() == 1
+    assert english.locator("h1").count() == 1
 
 
 def test_search_on_its_pages_finds_its_pages(quiet_page, new_language):
@@ -336,7 +372,8 @@ def test_search_on_its_pages_finds_its_pages(quiet_page, new_language):
         results = page.locator(".md-search-result__list a.md-search-result__link")
         results.first.wait_for(timeout=10_000)
         paths = [urlsplit(href).path for href in results.evaluate_all("links => links.map(a => a.href)")]
-        assert paths and all(path.startswith(f"/{CODE}/") for path in paths), (query, paths)
+        assert paths, (query, paths)
+        assert all(path.startswith(f"/{CODE}/") for path in paths), (query, paths)
         if query == word:
             assert f"/{CODE}/" in paths
         page.keyboard.press("Escape")
@@ -346,10 +383,12 @@ def test_the_not_found_page_has_its_message_leading_to_its_home(quiet_page, new_
     page, url = quiet_page, new_language.url
     page.goto(f"{url}/404.html")  # what a static host serves for any missing address
     message = page.locator(f".md-content p[lang='{CODE}']")
-    assert message.count() == 1 and message.get_attribute("dir") == "rtl"
+    assert message.count() == 1
+    assert message.get_attribute("dir") == "rtl"
     assert message.inner_text().strip() == _markdown_words(TEXTS["not_found"])
     href = message.locator("a").get_attribute("href")
-    assert href == f"/{CODE}/" and page.request.get(f"{url}{href}").ok
+    assert href == f"/{CODE}/"
+    assert page.request.get(f"{url}{href}").ok
 
 
 def test_the_language_menu_leads_to_it(quiet_page, new_language):
@@ -363,9 +402,12 @@ def test_the_language_menu_leads_to_it(quiet_page, new_language):
 def test_the_status_command_sees_one_page_translated(new_language):
     result = subprocess.run(
         [sys.executable, "-m", "devtools.translation_status", "--lang", CODE],
-        cwd=new_language.repo, capture_output=True, text=True,
+        cwd=new_language.repo,
+        capture_output=True,
+        text=True,
     )
     assert result.returncode == 1, result.stdout + result.stderr
     total = len([p for p in (new_language.repo / "docs" / "en").rglob("*") if p.suffix in (".md", ".ipynb")])
     assert result.stdout.startswith(f"== {CODE}: 1/{total} pages translated, 0 outdated\n"), result.stdout
-    assert "figure strings" not in result.stdout and "copied, not translated" not in result.stdout
+    assert "figure strings" not in result.stdout
+    assert "copied, not translated" not in result.stdout

@@ -87,7 +87,8 @@ def test_notebook_page_links_its_notebook_and_the_wheel(site_url, wheel_name, la
     links = download_links(site_url, lang, name)
     assert links["wheel"] == f"{site_url}/assets/wheels/{wheel_name}"
     status, wheel = _get(links["wheel"])
-    assert status == 200 and wheel[:2] == b"PK", f"{links['wheel']}: HTTP {status}"
+    assert status == 200, f"{links['wheel']}: HTTP {status}"
+    assert wheel[:2] == b"PK", f"{links['wheel']}: HTTP {status}"
     status, notebook = _get(links["notebook"])
     assert status == 200, f"{links['notebook']}: HTTP {status}"
     assert json.loads(notebook)["cells"], links["notebook"]
@@ -104,7 +105,17 @@ def installed_wheel(site_url: str, wheel_name: str, tmp_path_factory: pytest.Tem
     (folder / wheel_name).write_bytes(wheel)
     target = folder / "site-packages"
     subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--no-index", "--quiet", "--target", str(target), str(folder / wheel_name)],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--no-index",
+            "--quiet",
+            "--target",
+            str(target),
+            str(folder / wheel_name),
+        ],
         check=True,
         env={**os.environ, "PIP_DISABLE_PIP_VERSION_CHECK": "1"},
     )
@@ -129,7 +140,9 @@ def test_downloaded_notebook_runs_with_the_published_wheel(site_url, installed_w
 
     env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
     env["PYTHONPATH"] = str(installed_wheel)  # the wheel and nothing else: not this repository
-    client = NotebookClient(notebook, timeout=60, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}})
+    client = NotebookClient(
+        notebook, timeout=60, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
+    )
     try:
         client.execute(env=env)
         failure = None

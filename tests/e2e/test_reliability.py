@@ -25,6 +25,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import ClassVar
 
 import pytest
 from playwright.sync_api import Page, expect
@@ -240,9 +241,12 @@ def test_output_past_sys_stdout_is_capped_and_the_page_stays_responsive(tab, sit
     seconds = probe.wait(idle(0), 30)
     # The limit fires on time: a few tenths after it, not tens of seconds.
     assert seconds < (limit_s + 2 if how == "time-limit" else 2), seconds
-    assert says("stopped" if how == "stop-button" else "timeout", cell(page, 0).locator(".live-cell__status").inner_text())
+    assert says(
+        "stopped" if how == "stop-button" else "timeout", cell(page, 0).locator(".live-cell__status").inner_text()
+    )
     text = cell(page, 0).locator(".live-cell__output pre").text_content()
-    assert 0 < text.count("\n") <= 2000 and len(text) <= 200_000
+    assert 0 < text.count("\n") <= 2000
+    assert len(text) <= 200_000
     assert any(says("truncated", note) for note in cell(page, 0).locator(".live-cell__note").all_inner_texts())
     # Python comes back (a fresh worker, or the same after KeyboardInterrupt) for the next cell.
     probe.wait("attentionPy.session.state === 'ready'")
@@ -265,7 +269,8 @@ def test_a_fatal_error_restarts_python_says_so_and_keeps_the_code(tab, site_url)
     for attempt in (1, 2):  # the second time is what used to hang: Pyodide dies inside its fatal-error handler
         run_cell(page, 0, probe)
         status = cell(page, 0).locator(".live-cell__status").inner_text()
-        assert says("crashed", status) and "Maximum call stack size exceeded" in status, status
+        assert says("crashed", status), status
+        assert "Maximum call stack size exceeded" in status, status
         assert generation(page) == first + attempt
         notes = " ".join(cell(page, 0).locator(".live-cell__note").all_inner_texts())
         assert STRING("session_lost") in notes
@@ -362,7 +367,8 @@ def test_code_cannot_reach_the_workers_channel_to_the_page(tab, site_url, attack
     status = cell(page, 0).locator(".live-cell__status").inner_text()
     assert says("error", status), status
     last = output.strip().splitlines()[-1]
-    assert last.startswith("pyodide.ffi.JsException") and ("not defined" in last or "not a function" in last or "undefined" in last), output
+    assert last.startswith("pyodide.ffi.JsException"), output
+    assert "not defined" in last or "not a function" in last or "undefined" in last, output
     assert generation(page) == first, "the same Python goes on"
     type_code(page, 1, CHANNEL_GONE)
     assert run_cell(page, 1, probe).strip() == " ".join(["undefined"] * 5)
@@ -395,9 +401,9 @@ def test_a_figure_call_that_hangs_is_timed_out_and_sent_again_to_a_fresh_python(
 
 
 class _Recorder(http.server.BaseHTTPRequestHandler):
-    seen: list[str] = []
+    seen: ClassVar[list[str]] = []
 
-    def do_GET(self) -> None:  # noqa: N802
+    def do_GET(self) -> None:
         self.seen.append(self.path)
         self.send_response(200)
         self.send_header("Access-Control-Allow-Origin", "*")
@@ -448,7 +454,11 @@ def test_code_may_request_files_of_this_site_only(tab, site_url):
         # A dynamic import() is out of any wrapper's reach: the page's Content-Security-Policy,
         # which the worker inherits, stops it in the browser (and reports it on the console).
         page.expected_errors.append(re.compile(r"Content Security Policy|Failed to fetch dynamically imported module"))
-        type_code(page, 0, f"import js\njs.eval(\"import('{other}/module.js').then(() => self.importResult = 'loaded', (e) => self.importResult = String(e))\"); None")
+        type_code(
+            page,
+            0,
+            f"import js\njs.eval(\"import('{other}/module.js').then(() => self.importResult = 'loaded', (e) => self.importResult = String(e))\"); None",
+        )
         run_cell(page, 0, probe)
         time.sleep(1)  # the import settles between two runs (running Python blocks the worker)
         type_code(page, 0, "import js\ngetattr(js, 'importResult', 'unsettled')")
@@ -459,7 +469,8 @@ def test_code_may_request_files_of_this_site_only(tab, site_url):
         probe.check()
         assert seen == [], f"requests reached another host: {seen}"
     csp = page.locator("meta[http-equiv='Content-Security-Policy']").get_attribute("content")
-    assert "connect-src 'self'" in csp and "'wasm-unsafe-eval'" in csp
+    assert "connect-src 'self'" in csp
+    assert "'wasm-unsafe-eval'" in csp
 
 
 def test_a_worker_that_floods_the_page_is_replaced(browser, site_url):
@@ -471,9 +482,13 @@ def test_a_worker_that_floods_the_page_is_replaced(browser, site_url):
 
     def flooding_worker(route):
         response = route.fetch()
-        flood = ("\nconst __flood = self.postMessage.bind(self);\n"
-                 "setTimeout(() => { for (let i = 0; i < 1e6; i++) __flood({ type: 'junk', text: 'x' }); }, 4000);\n")
-        route.fulfill(response=response, body=response.text() + flood, headers={**response.headers, "cache-control": "no-store"})
+        flood = (
+            "\nconst __flood = self.postMessage.bind(self);\n"
+            "setTimeout(() => { for (let i = 0; i < 1e6; i++) __flood({ type: 'junk', text: 'x' }); }, 4000);\n"
+        )
+        route.fulfill(
+            response=response, body=response.text() + flood, headers={**response.headers, "cache-control": "no-store"}
+        )
 
     context.route("**/assets/widgets/python-worker.js", flooding_worker)
     try:

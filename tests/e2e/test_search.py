@@ -88,21 +88,30 @@ def open_home(page, site_url: str, lang: str) -> None:
 def test_search_loads_the_plugin_and_finds_the_language_s_own_words(search_page, site_url, site_dir, lang):
     assert index(site_dir, lang)["config"]["lang"] == [search.LUNR_LANGUAGE]
     english = set() if lang == DEFAULT else set(words_of(index_text(site_dir, DEFAULT)))
-    word = next(w for w, _ in collections.Counter(words_of(index_text(site_dir, lang))).most_common() if w not in english)
+    word = next(
+        w for w, _ in collections.Counter(words_of(index_text(site_dir, lang))).most_common() if w not in english
+    )
     open_home(search_page, site_url, lang)
     found = search_for(search_page, word)
-    assert found.count > 0 and found.marks > 0 and not found.missing, (word, found)
-    assert any(url.endswith(search.PLUGIN_URI) for url in search_page.requested), "the search worker did not load the plugin"
+    assert found.count > 0, (word, found)
+    assert found.marks > 0, (word, found)
+    assert not found.missing, (word, found)
+    assert any(url.endswith(search.PLUGIN_URI) for url in search_page.requested), (
+        "the search worker did not load the plugin"
+    )
 
 
 def same_results(page, queries: list[str]) -> Results:
     """Every query finds the same pages, some, with highlights and no "Missing" line."""
     first = search_for(page, queries[0])
-    assert first.count > 0 and first.marks > 0 and not first.missing, (queries[0], first)
+    assert first.count > 0, (queries[0], first)
+    assert first.marks > 0, (queries[0], first)
+    assert not first.missing, (queries[0], first)
     for query in queries[1:]:
         found = search_for(page, query)
         assert (found.count, found.paths) == (first.count, first.paths), (query, found, queries[0], first)
-        assert found.marks > 0 and not found.missing, (query, found)
+        assert found.marks > 0, (query, found)
+        assert not found.missing, (query, found)
     return first
 
 
@@ -124,7 +133,9 @@ def test_hebrew_with_a_prefix_finds_the_word(search_page, site_url, site_dir):
     for query in ["ובקשב", "כשהקשב", "לַמַּחְבֶּרֶת"]:  # prefixes ו+ב, כש+ה, ל+ה (the site writes none of these forms)
         assert query not in text, f"the site writes {query}: pick a form it does not"
         found = search_for(search_page, query)
-        assert found.count > 0 and found.marks > 0 and not found.missing, (query, found)
+        assert found.count > 0, (query, found)
+        assert found.marks > 0, (query, found)
+        assert not found.missing, (query, found)
     # the word typed with a prefix finds pages where the word is, not others (the word typed
     # alone finds more: it also matches longer words, as the beginning of a word)
     assert set(search_for(search_page, "כשהקשב").paths) <= set(bare.paths)
@@ -136,7 +147,9 @@ PERSIAN = "fa"
 @pytest.mark.skipif(PERSIAN not in LANGUAGES, reason="no Persian pages")
 def test_persian_with_arabic_letters_and_with_or_without_zwnj(search_page, site_url, site_dir):
     text = index_text(site_dir, PERSIAN)
-    assert "می\u200cشود" in text and "ي" not in text and "ك" not in text
+    assert "می\u200cشود" in text
+    assert "ي" not in text
+    assert "ك" not in text
     open_home(search_page, site_url, PERSIAN)
     same_results(search_page, ["می\u200cشود", "میشود", "مي\u200cشود", "ميشود"])
     same_results(search_page, ["سازوکار", "سازوكار"])

@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.languages import CODES, DEFAULT, LANGUAGES, OTHERS, language, language_of_path
+from tests.languages import CODES, DEFAULT, LANGUAGES, language, language_of_path
 from tests.test_figures_support import ROOT, strings
 
 # The languages come from mkdocs.yml (tests/languages.py), with what each test needs to know
@@ -41,7 +41,9 @@ _language_of = language_of_path
 
 def test_languages_are_read_from_mkdocs_yml():
     """Guards every parametrized test below against checking nothing."""
-    assert len(CODES) >= 2 and DEFAULT.prefix == "" and RIGHT_TO_LEFT, CODES
+    assert len(CODES) >= 2, CODES
+    assert DEFAULT.prefix == "", CODES
+    assert RIGHT_TO_LEFT, CODES
 
 
 @pytest.mark.parametrize("lang", CODES)
@@ -60,7 +62,10 @@ def test_home_pages_load_no_missing_resource(page, site_url):
     One page visits every language, so the runtime is fetched once (browser cache).
     """
     failed: list[str] = []
-    page.on("response", lambda response: failed.append(f"{response.status} {response.url}") if response.status >= 400 else None)
+    page.on(
+        "response",
+        lambda response: failed.append(f"{response.status} {response.url}") if response.status >= 400 else None,
+    )
     for lang in LANGUAGES:
         page.goto(f"{site_url}/{lang.prefix}", wait_until="networkidle")
         page.wait_for_timeout(500)  # late requests of scripts that ran after network idle
@@ -128,8 +133,10 @@ def test_text_uses_the_self_hosted_face_of_its_language(site_page, site_url, sit
     first = site_page.evaluate("getComputedStyle(document.querySelector('.md-content p')).fontFamily")
     first = first.split(",")[0].strip().strip("'\"")
     if lang != DEFAULT.code:
-        assert first in hosted, (f"language {lang!r}: its text is set in {first!r}, not in a self-hosted face "
-                                 f"({', '.join(sorted(hosted))}); give it one (see docs/en/translate.md)")
+        assert first in hosted, (
+            f"language {lang!r}: its text is set in {first!r}, not in a self-hosted face "
+            f"({', '.join(sorted(hosted))}); give it one (see docs/en/translate.md)"
+        )
     if first in hosted:
         assert first in families, f"{first} is declared but was not loaded"
     assert families & hosted <= {first}, f"faces of other languages were loaded: {families & hosted - {first}}"
@@ -149,7 +156,7 @@ def _switches() -> list[tuple[str, str]]:
     homes = [lang.prefix for lang in LANGUAGES]
     pairs = list(zip(homes, homes[1:] + homes[:1]))
     translations = [f"{lang.prefix}{NOTEBOOK}" for lang in LANGUAGES[1:]]
-    return pairs + list(zip(translations, translations[1:] + [NOTEBOOK]))
+    return pairs + list(zip(translations, [*translations[1:], NOTEBOOK]))
 
 
 @pytest.mark.parametrize(("start", "target"), _switches())
@@ -190,7 +197,8 @@ def test_search_returns_pages_of_the_current_language(site_page, site_url, lang,
 @pytest.mark.parametrize("lang", CODES)
 def test_notebook_is_rendered_as_a_page_with_its_outputs(site_page, site_url, lang):
     response = site_page.goto(f"{site_url}/{language(lang).prefix}{NOTEBOOK}")
-    assert response is not None and response.ok
+    assert response is not None
+    assert response.ok
     assert response.headers["content-type"].startswith("text/html")
     assert site_page.evaluate("document.documentElement.lang") == lang
     assert site_page.locator(".jupyter-wrapper .jp-CodeCell").count() >= 2
@@ -212,8 +220,10 @@ def test_math_and_code_stay_left_to_right_in_rtl_pages(site_page, site_url, lang
         })"""
     )
     assert directions["text"] == "rtl"
-    assert directions["math"] and set(directions["math"]) == {"ltr"}
-    assert directions["code"] and set(directions["code"]) == {"ltr"}
+    assert directions["math"]
+    assert set(directions["math"]) == {"ltr"}
+    assert directions["code"]
+    assert set(directions["code"]) == {"ltr"}
     # the display formula reads left to right: the fraction comes after "softmax(z)_i ="
     formula = site_page.locator("div.arithmatex").first
     equals = formula.locator(".mrel").first.bounding_box()

@@ -71,7 +71,8 @@ def test_python_is_restored_from_the_snapshot(page, site_url, manifest):
     assert info(page)["boot"] == "snapshot", info(page)
     assert info(page)["fallback"] is None
     key = made_with_key(page)
-    assert key and manifest["snapshot"] == f"python-{key[:20]}.gz"
+    assert key
+    assert manifest["snapshot"] == f"python-{key[:20]}.gz"
     assert f"/assets/snapshot/{manifest['snapshot']}" in requested
     # The package's files are in site-packages too (tracebacks show its source lines).
     reply = page.evaluate(
@@ -102,9 +103,7 @@ def test_python_starts_from_the_first_layout_with_the_worker_the_head_made(page,
     page.on("worker", lambda worker: workers.append(worker.url))
     open_home(page, site_url)
     wait_for_python(page)
-    marks = page.evaluate(
-        "Object.fromEntries(performance.getEntriesByType('mark').map((m) => [m.name, m.startTime]))"
-    )
+    marks = page.evaluate("Object.fromEntries(performance.getEntriesByType('mark').map((m) => [m.name, m.startTime]))")
     assert marks["python:start"] < marks["live-cells:mounted"], marks
     assert page.evaluate("performance.getEntriesByName('python:start').length") == 1
     assert page.evaluate("attentionPy.session.generation") == 1
@@ -143,7 +142,8 @@ def test_a_browser_that_cannot_make_a_worker_gets_a_clear_message(page, site_url
     first.locator(".live-cell__run").click()
     note = first.locator(".live-cell__note--error")
     note.wait_for(timeout=10_000)
-    assert "Python could not start" in note.inner_text() and "workers are off" in note.inner_text()
+    assert "Python could not start" in note.inner_text()
+    assert "workers are off" in note.inner_text()
     assert page.evaluate("attentionPy.session.state") == "failed"
 
 
@@ -195,7 +195,8 @@ def test_a_second_visit_restores_the_image_kept_in_cache_storage(page, site_url,
     wait_for_kept_digest(page, key, equal=manifest["snapshot_sha256"])  # kept whole, and the build's
     open_home(page, site_url)
     wait_for_python(page)
-    assert info(page)["boot"] == "snapshot" and info(page)["image"] == "cache", info(page)
+    assert info(page)["boot"] == "snapshot", info(page)
+    assert info(page)["image"] == "cache", info(page)
     assert manifest["snapshot"] == f"python-{made_with_key(page)[:20]}.gz"
     assert SOFTMAX_OUTPUT.search(run_and_wait(page))
 
@@ -248,12 +249,14 @@ def test_a_kept_image_that_is_not_the_builds_is_not_used(loose_page, site_url, m
     )
     open_home(page, site_url)
     wait_for_python(page)
-    assert info(page)["boot"] == "snapshot" and info(page)["image"] == "network", info(page)
+    assert info(page)["boot"] == "snapshot", info(page)
+    assert info(page)["image"] == "network", info(page)
     assert SOFTMAX_OUTPUT.search(run_and_wait(page, timeout=PYTHON_READY_MS))
     wait_for_kept_digest(page, key, equal=manifest["snapshot_sha256"])
     open_home(page, site_url)
     wait_for_python(page)
-    assert info(page)["boot"] == "snapshot" and info(page)["image"] == "cache", info(page)
+    assert info(page)["boot"] == "snapshot", info(page)
+    assert info(page)["image"] == "cache", info(page)
 
 
 def test_a_reader_cell_cannot_poison_the_image_for_later_visits(loose_page, site_url, manifest):
@@ -270,7 +273,8 @@ def test_a_reader_cell_cannot_poison_the_image_for_later_visits(loose_page, site
     wait_for_kept_digest(page, key, other_than=manifest["snapshot_sha256"])
     open_home(page, site_url)
     wait_for_python(page)
-    assert info(page)["boot"] == "snapshot" and info(page)["image"] == "network", info(page)
+    assert info(page)["boot"] == "snapshot", info(page)
+    assert info(page)["image"] == "network", info(page)
     assert SOFTMAX_OUTPUT.search(run_and_wait(page, timeout=PYTHON_READY_MS))
     assert any("was changed; it is deleted" in text for _, text in page.console_lines), page.console_lines
     wait_for_kept_digest(page, key, equal=manifest["snapshot_sha256"])
@@ -287,8 +291,10 @@ def test_a_python_restored_from_the_kept_image_that_dies_forgets_it(loose_page, 
     open_home(page, site_url)
     wait_for_python(page)
     assert info(page)["image"] == "cache", info(page)
-    page.evaluate("(code) => attentionPy.session.run(code).reply.catch(() => null)",
-                  'import json\njson.loads("[" * 50000 + "]" * 50000)')
+    page.evaluate(
+        "(code) => attentionPy.session.run(code).reply.catch(() => null)",
+        'import json\njson.loads("[" * 50000 + "]" * 50000)',
+    )
     page.wait_for_function(f"async (key) => ({KEPT})(key) === 0", arg=key, timeout=PYTHON_READY_MS)
 
 
@@ -305,11 +311,13 @@ def test_a_restored_python_downloads_the_standard_library_only_when_code_needs_i
     assert SOFTMAX_OUTPUT.search(run_and_wait(page))
     assert "/assets/pyodide/python_stdlib.zip" not in requested
     reply = page.evaluate("""attentionPy.session.run("import json\\njson.loads('{bad')").reply""")
-    assert reply["status"] == "error" and "return _default_decoder.decode(s)" in reply["error"], reply
+    assert reply["status"] == "error", reply
+    assert "return _default_decoder.decode(s)" in reply["error"], reply
     reply = page.evaluate(
         """attentionPy.session.run("import difflib\\ndifflib.SequenceMatcher(None, 'abc', 'abd').ratio()").reply"""
     )
-    assert reply["status"] == "ok" and reply["value"] == "0.6666666666666666", reply
+    assert reply["status"] == "ok", reply
+    assert reply["value"] == "0.6666666666666666", reply
     assert requested.count("/assets/pyodide/python_stdlib.zip") == 1, requested
 
 
@@ -328,7 +336,8 @@ def test_a_failed_standard_library_download_fails_that_import_only(page, site_ur
     assert "HTTP 503" in reply["error"]
     failing["now"] = False
     reply = page.evaluate("""attentionPy.session.run("import difflib\\ndifflib.__name__").reply""")
-    assert reply["status"] == "ok" and reply["value"] == "'difflib'", reply
+    assert reply["status"] == "ok", reply
+    assert reply["value"] == "'difflib'", reply
 
 
 def _garbage(route):
@@ -358,7 +367,8 @@ def test_an_unusable_snapshot_falls_back_to_the_normal_boot(loose_page, site_url
     assert made_with_key(page) is None
     assert SOFTMAX_OUTPUT.search(run_and_wait(page, timeout=PYTHON_READY_MS))
     notes = [text for kind, text in page.console_lines if "snapshot was not used" in text]
-    assert notes and all(kind == "warning" for kind, text in page.console_lines if "snapshot" in text), page.console_lines
+    assert notes, page.console_lines
+    assert all(kind == "warning" for kind, text in page.console_lines if "snapshot" in text), page.console_lines
     assert not [line for line in page.console_lines if line[0] == "error" and "404" not in line[1]], page.console_lines
 
 
@@ -375,7 +385,9 @@ def test_an_image_of_another_runtime_is_not_used(loose_page, site_url, manifest,
         route.fulfill(
             status=200,
             content_type="text/javascript",
-            body=body.replace("The Python half of the page's Python session", "The Python half of the page's Python sessions", 1),
+            body=body.replace(
+                "The Python half of the page's Python session", "The Python half of the page's Python sessions", 1
+            ),
         )
 
     page.route("**/assets/widgets/python-worker.js", changed_worker)
@@ -405,11 +417,13 @@ def test_a_slow_connection_boots_without_the_snapshot(browser, site_url, manifes
         open_home(page, site_url)
         assert page.evaluate("navigator.connection.effectiveType") == "3g"  # the flag took
         wait_for_python(page)
-        assert info(page) | {"timings": None} == info(page) | {
-            "boot": "plain", "fallback": None, "timings": None
-        }, info(page)
+        assert info(page) | {"timings": None} == info(page) | {"boot": "plain", "fallback": None, "timings": None}, (
+            info(page)
+        )
         assert not [path for path in requested if path.startswith("/assets/snapshot/")], requested
-        assert ("info", "attention_py: booting Python without the memory snapshot (a 3g connection)") in console, console
+        assert ("info", "attention_py: booting Python without the memory snapshot (a 3g connection)") in console, (
+            console
+        )
         assert SOFTMAX_OUTPUT.search(run_and_wait(page, timeout=PYTHON_READY_MS))
         # A page whose cells are far down preloads Python's files, but not the image.
         page.goto(f"{site_url}/what-matters/")

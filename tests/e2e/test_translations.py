@@ -14,6 +14,7 @@ import html.parser
 import urllib.error
 import urllib.request
 from pathlib import Path
+from typing import ClassVar
 from urllib.parse import urldefrag, urljoin, urlsplit
 
 import pytest
@@ -44,7 +45,9 @@ def quiet_page(page):
 
 
 def test_every_english_page_is_listed() -> None:
-    assert "" in PAGES and "what-matters/" in PAGES and "notebooks/first-steps/" in PAGES
+    assert "" in PAGES
+    assert "what-matters/" in PAGES
+    assert "notebooks/first-steps/" in PAGES
 
 
 @pytest.mark.parametrize("path", PAGES, ids=lambda path: path or "home")
@@ -58,7 +61,8 @@ def test_page_in_every_language_with_switcher_figures_and_cells(quiet_page, site
     for lang in LANGUAGES:
         prefix = lang.prefix
         response = quiet_page.goto(f"{site_url}/{prefix}{path}")
-        assert response is not None and response.status == 200, f"{prefix}{path}: {response and response.status}"
+        assert response is not None, f"{prefix}{path}: {response and response.status}"
+        assert response.status == 200, f"{prefix}{path}: {response and response.status}"
         assert quiet_page.evaluate("document.documentElement.lang") == lang.code
         fallback = quiet_page.locator(".translation-fallback").count()
         translated = lang.page_path(source).exists() and not is_copy(lang.docs, lang.code, source)
@@ -74,7 +78,9 @@ def test_page_in_every_language_with_switcher_figures_and_cells(quiet_page, site
         assert targets == {other.code: f"/{other.prefix}{path}" for other in LANGUAGES}, f"switcher of {prefix}{path}"
 
         seen[lang.code] = {
-            "figures": quiet_page.eval_on_selector_all("div.apy-fig[data-figure]", "els => els.map(e => e.dataset.figure)"),
+            "figures": quiet_page.eval_on_selector_all(
+                "div.apy-fig[data-figure]", "els => els.map(e => e.dataset.figure)"
+            ),
             "live cells": quiet_page.locator("div.live-cell").count(),
         }
     for lang in LANGUAGES[1:]:
@@ -94,7 +100,14 @@ def test_articles_have_figures_and_live_cells(quiet_page, site_url):
 class _Links(html.parser.HTMLParser):
     """The links of a page (href/src of a, link, script, img, source) and its element ids."""
 
-    ATTRIBUTES = {"a": "href", "link": "href", "script": "src", "img": "src", "source": "src", "iframe": "src"}
+    ATTRIBUTES: ClassVar[dict[str, str]] = {
+        "a": "href",
+        "link": "href",
+        "script": "src",
+        "img": "src",
+        "source": "src",
+        "iframe": "src",
+    }
 
     def __init__(self) -> None:
         super().__init__()

@@ -28,7 +28,10 @@ ALLOWED_TO_SKIP = {
 def native_test_ids() -> set[str]:
     result = subprocess.run(
         [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", str(UNIT_TESTS)],
-        cwd=ROOT, capture_output=True, text=True, check=True,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
     )
     return {line for line in result.stdout.splitlines() if "::" in line}
 
@@ -47,9 +50,22 @@ def test_unit_tests_pass_inside_pyodide(tmp_path: Path) -> None:
     out.mkdir()
     summary_file = out / "summary.json"
     run = subprocess.run(
-        [node, "devtools/run_in_pyodide.mjs", "--wheels", str(wheels), "--out", str(out),
-         "devtools/pytest_in_pyodide.py", "tests/unit", "-q", "-rs"],
-        cwd=ROOT, capture_output=True, text=True, timeout=600,
+        [
+            node,
+            "devtools/run_in_pyodide.mjs",
+            "--wheels",
+            str(wheels),
+            "--out",
+            str(out),
+            "devtools/pytest_in_pyodide.py",
+            "tests/unit",
+            "-q",
+            "-rs",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
     print(run.stdout[-4000:], run.stderr[-4000:], sep="\n")
     assert summary_file.exists(), f"Pyodide run ended without a summary (exit {run.returncode})"

@@ -32,7 +32,11 @@ from attention_py import (
         (lambda: matmul([], [[1]]), ValueError, "A must not be empty"),
         (lambda: matmul([[]], [[1]]), ValueError, r"A\[0\] must not be empty"),
         (lambda: matmul([1, 2], [[1]]), TypeError, r"A\[0\] must be a row"),
-        (lambda: scaled_dot_product_attention([[1.0, math.inf]], [[1, 2]], [[1]]), ValueError, r"Q\[0\]\[1\] must be finite"),
+        (
+            lambda: scaled_dot_product_attention([[1.0, math.inf]], [[1, 2]], [[1]]),
+            ValueError,
+            r"Q\[0\]\[1\] must be finite",
+        ),
         (lambda: SelfAttention(0, 2), ValueError, "d_model must be a positive integer, got 0"),
         (lambda: SelfAttention(4, -1), ValueError, "d_k must be a positive integer, got -1"),
         (lambda: SelfAttention(4, 2.5), TypeError, "d_k must be a positive integer"),

@@ -52,14 +52,20 @@ def test_the_old_hebrew_reasons_are_caught():
 
 
 @pytest.mark.parametrize(
-    "reasons, named",
+    ("reasons", "named"),
     [
         ({"actor": ["was angry", "was tired"], "patient": ["was rude", "had been late"]}, "word(s)"),
         # same lengths, but "really" only on one side
-        ({"actor": ["was angry", "was tired", "really cross"], "patient": ["was rude", "was late", "really noisy"]}, None),
+        (
+            {"actor": ["was angry", "was tired", "really cross"], "patient": ["was rude", "was late", "really noisy"]},
+            None,
+        ),
         ({"actor": ["was angry", "was tired", "was cross"], "patient": ["was rude", "was late", "so noisy"]}, "'was'"),
         # a word shared within one group only
-        ({"actor": ["very angry", "very tired", "was cross"], "patient": ["was rude", "was late", "so noisy"]}, "'very'"),
+        (
+            {"actor": ["very angry", "very tired", "was cross"], "patient": ["was rude", "was late", "so noisy"]},
+            "'very'",
+        ),
     ],
 )
 def test_each_kind_of_cue_is_named(reasons, named):
@@ -67,7 +73,8 @@ def test_each_kind_of_cue_is_named(reasons, named):
     if named is None:
         assert cues == []  # "really" occurs once on each side, in the same place: no cue
     else:
-        assert cues and any(named in cue for cue in cues), cues
+        assert cues, cues
+        assert any(named in cue for cue in cues), cues
 
 
 def test_a_shape_can_give_the_answer_away_even_when_each_word_is_balanced():
@@ -88,7 +95,7 @@ def test_the_giveaway_puzzle_adds_one_word_to_every_patient_reason():
 
 
 @pytest.mark.parametrize(
-    "patient, message",
+    ("patient", "message"),
     [
         (["was rude again", "was late again"], "3 reasons"),
         (["was rude again", "was late again", "was loud again"], "does not contain"),

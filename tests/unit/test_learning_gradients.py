@@ -38,7 +38,7 @@ def finite_difference_check(model, batch):
     return worst, largest, grads
 
 
-@pytest.mark.parametrize("layers,heads", [(1, 1), (1, 2), (2, 1), (2, 2), (3, 1)])
+@pytest.mark.parametrize(("layers", "heads"), [(1, 1), (1, 2), (2, 1), (2, 2), (3, 1)])
 def test_every_gradient_matches_finite_differences(layers, heads):
     puzzle = Puzzle.from_dict(SMALL)
     model = Model.initial(puzzle, seed=7, d_model=4, layers=layers, heads=heads)
@@ -99,4 +99,5 @@ def test_the_answer_is_the_pronouns_last_attention_over_the_people_in_the_senten
     assert math.fsum(reading.probabilities) == pytest.approx(1.0)
     others = [j for j in range(len(s.tokens)) if j not in s.people]
     assert all(head[i][j] == 0.0 for head in last for i in range(len(s.tokens)) for j in others)
-    assert "layer1.W_O" not in model.parameters and "layer1.head0.W_V" not in model.parameters
+    assert "layer1.W_O" not in model.parameters
+    assert "layer1.head0.W_V" not in model.parameters

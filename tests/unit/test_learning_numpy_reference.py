@@ -26,14 +26,14 @@ def np_loss(params, model, batch):
     for s in batch:
         ids = [model.index[t] for t in s.tokens]
         x = params["E"][ids] + params["P"][: len(ids)]
-        for l in range(model.layers - 1):
+        for layer in range(model.layers - 1):
             heads = []
             for h in range(model.heads):
-                q, k, v = (x @ params[f"layer{l}.head{h}.{w}"] for w in ("W_Q", "W_K", "W_V"))
+                q, k, v = (x @ params[f"layer{layer}.head{h}.{w}"] for w in ("W_Q", "W_K", "W_V"))
                 scores = q @ k.T / np.sqrt(model.d_head)
                 e = np.exp(scores - scores.real.max(axis=1, keepdims=True))
                 heads.append((e / e.sum(axis=1, keepdims=True)) @ v)
-            x = x + np.concatenate(heads, axis=1) @ params[f"layer{l}.W_O"]
+            x = x + np.concatenate(heads, axis=1) @ params[f"layer{layer}.W_O"]
         people = list(s.people)  # the candidates: the two people's words
         p = 0
         for h in range(model.heads):
@@ -46,7 +46,7 @@ def np_loss(params, model, batch):
     return total / len(batch)
 
 
-@pytest.mark.parametrize("layers,heads", [(1, 1), (2, 1), (2, 2), (3, 2)])
+@pytest.mark.parametrize(("layers", "heads"), [(1, 1), (2, 1), (2, 2), (3, 2)])
 def test_gradients_agree_with_numpy_complex_step(layers, heads):
     puzzle = Puzzle.from_dict(PUZZLE)
     model = Model.initial(puzzle, seed=11, d_model=6, layers=layers, heads=heads)

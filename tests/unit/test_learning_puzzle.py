@@ -18,14 +18,20 @@ HE = {
     "pronoun": "היא",
     "people": ["המורה", "התלמידה", "האחות"],
     "actions": ["צעקה על", "רטנה על"],
-    "reasons": {"actor": ["הייתה עצבנית", "הייתה עייפה", "התעצבנה"], "patient": ["הייתה חצופה", "הייתה רשלנית", "איחרה"]},
+    "reasons": {
+        "actor": ["הייתה עצבנית", "הייתה עייפה", "התעצבנה"],
+        "patient": ["הייתה חצופה", "הייתה רשלנית", "איחרה"],
+    },
 }
 FA = {  # the action carries {second}: the verb comes last
     "sentence": "{first} {action} چون {pronoun} {reason}",
     "pronoun": "او",
     "people": ["معلم", "دانش\u200cآموز", "پرستار"],
     "actions": ["سر {second} داد زد", "به {second} پرخاش کرد"],
-    "reasons": {"actor": ["عصبانی بود", "خسته بود", "کلافه بود"], "patient": ["بی\u200cادب بود", "تنبل بود", "بی\u200cدقت بود"]},
+    "reasons": {
+        "actor": ["عصبانی بود", "خسته بود", "کلافه بود"],
+        "patient": ["بی\u200cادب بود", "تنبل بود", "بی\u200cدقت بود"],
+    },
 }
 
 
@@ -35,26 +41,35 @@ def test_the_articles_sentence_and_its_answers():
     assert angry.text == "the teacher yelled at the student because she was angry"
     assert (angry.pronoun, angry.people, angry.label, angry.referent) == (7, (1, 5), 0, "teacher")
     rude = puzzle.sentence(0, 0, 1, "was rude")
-    assert rude.tokens[-1] == "rude" and rude.referent == "student" and rude.label == 1
-    assert rude.points_at == "patient" and angry.points_at == "actor"
+    assert rude.tokens[-1] == "rude"
+    assert rude.referent == "student"
+    assert rude.label == 1
+    assert rude.points_at == "patient"
+    assert angry.points_at == "actor"
 
 
 def test_hebrew_sentences_keep_each_verbs_preposition():
     puzzle = Puzzle.from_dict(HE)
     s = puzzle.sentence("המורה", "רטנה על", "התלמידה", "איחרה")
     assert s.tokens == ("המורה", "רטנה", "על", "התלמידה", "כי", "היא", "איחרה")
-    assert s.referent == "התלמידה" and s.pronoun == 5 and s.people == (0, 3)
+    assert s.referent == "התלמידה"
+    assert s.pronoun == 5
+    assert s.people == (0, 3)
     s = puzzle.sentence("התלמידה", "צעקה על", "המורה", "הייתה עצבנית")
-    assert s.referent == "התלמידה" and s.tokens[s.people[0]] == "התלמידה"
+    assert s.referent == "התלמידה"
+    assert s.tokens[s.people[0]] == "התלמידה"
 
 
 def test_persian_puts_the_second_person_inside_the_action():
     puzzle = Puzzle.from_dict(FA)
     s = puzzle.sentence(0, 0, 1, 0)
     assert s.text == "معلم سر دانش\u200cآموز داد زد چون او عصبانی بود"
-    assert s.people == (0, 2) and s.pronoun == 6 and s.referent == "معلم"
+    assert s.people == (0, 2)
+    assert s.pronoun == 6
+    assert s.referent == "معلم"
     rude = puzzle.sentence(0, 0, 1, "بی\u200cادب بود")
-    assert rude.referent == "دانش\u200cآموز" and rude.tokens[-2] == "بی\u200cادب"  # ZWNJ kept inside the word
+    assert rude.referent == "دانش\u200cآموز"
+    assert rude.tokens[-2] == "بی\u200cادب"
 
 
 @pytest.mark.parametrize("data", [EN, HE, FA], ids=["en", "he", "fa"])
@@ -80,13 +95,18 @@ def test_validation_and_test_pairs_never_occur_in_training(data):
     held-out set), though the person and the reason each occur in training."""
     puzzle = Puzzle.from_dict(data)
     train, validation, test = puzzle.split(seed=0)
-    assert train and validation and test
+    assert train
+    assert validation
+    assert test
     assert len(train) + len(validation) + len(test) == len(puzzle.sentences())
     key = lambda s: (s.label, s.reason)  # noqa: E731
     pairs = [{key(s) for s in part} for part in (train, validation, test)]
-    assert not pairs[0] & pairs[1] and not pairs[0] & pairs[2] and not pairs[1] & pairs[2]
+    assert not pairs[0] & pairs[1]
+    assert not pairs[0] & pairs[2]
+    assert not pairs[1] & pairs[2]
     for s in validation + test:
-        assert any(t.reason == s.reason for t in train) and any(t.label == s.label for t in train)
+        assert any(t.reason == s.reason for t in train)
+        assert any(t.label == s.label for t in train)
     # every person is still the answer in training, for both kinds of reason
     for person in range(len(puzzle.people)):
         assert {s.points_at for s in train if s.label == person} == {"actor", "patient"}
@@ -95,7 +115,9 @@ def test_validation_and_test_pairs_never_occur_in_training(data):
 
 
 def test_a_side_with_fewer_than_three_reasons_cannot_be_split():
-    puzzle = Puzzle.from_dict({**EN, "reasons": {"actor": ["was angry", "was tired"], "patient": ["was rude", "was late"]}})
+    puzzle = Puzzle.from_dict(
+        {**EN, "reasons": {"actor": ["was angry", "was tired"], "patient": ["was rude", "was late"]}}
+    )
     with pytest.raises(ValueError, match="at least 3 reasons"):
         puzzle.split()
 
@@ -107,7 +129,7 @@ def test_a_puzzle_round_trips_through_its_dict():
 
 
 @pytest.mark.parametrize(
-    "change, message",
+    ("change", "message"),
     [
         ({"people": ["teacher", "the student"]}, "one word"),
         ({"sentence": "the {first} {action} because {pronoun} {reason}"}, "{second}"),

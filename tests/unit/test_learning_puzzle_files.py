@@ -40,8 +40,10 @@ def test_the_giveaway_version_does_give_it_away_and_covers_the_fair_words(lang):
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_each_language_has_a_big_enough_puzzle(lang):
     puzzle = load(lang)
-    assert len(puzzle.people) >= 6 and len(puzzle.actions) >= 3
-    assert len(puzzle.reasons_actor) >= 4 and len(puzzle.reasons_patient) >= 4
+    assert len(puzzle.people) >= 6
+    assert len(puzzle.actions) >= 3
+    assert len(puzzle.reasons_actor) >= 4
+    assert len(puzzle.reasons_patient) >= 4
     assert puzzle.max_length <= 10
 
 
@@ -53,7 +55,9 @@ def test_labels_follow_the_reason_in_each_file(lang):
         assert s.referent == s.tokens[expected]
     train, validation, test = puzzle.split()
     pairs = [{(s.label, s.reason) for s in part} for part in (train, validation, test)]
-    assert not pairs[0] & pairs[1] and not pairs[0] & pairs[2] and not pairs[1] & pairs[2]
+    assert not pairs[0] & pairs[1]
+    assert not pairs[0] & pairs[2]
+    assert not pairs[1] & pairs[2]
 
 
 def test_the_sites_example_sentences_are_in_the_puzzles():
@@ -62,7 +66,9 @@ def test_the_sites_example_sentences_are_in_the_puzzles():
         "the teacher yelled at the student because she was angry"
     )
     he = load("he")
-    assert he.sentence("המורה", "צעקה על", "התלמידה", "הייתה עצבנית").text == "המורה צעקה על התלמידה כי היא הייתה עצבנית"
+    assert (
+        he.sentence("המורה", "צעקה על", "התלמידה", "הייתה עצבנית").text == "המורה צעקה על התלמידה כי היא הייתה עצבנית"
+    )
     assert he.sentence("המורה", "צעקה על", "התלמידה", "הייתה חצופה").referent == "התלמידה"
     fa = load("fa")
     s = fa.sentence("معلم", "سر {second} داد زد", "دانش\u200cآموز", "عصبانی بود")
@@ -74,7 +80,8 @@ def test_persian_words_use_the_zero_width_non_joiner_not_a_space():
     fa = load("fa")
     assert "دانش\u200cآموز" in fa.people
     for word in fa.vocabulary:
-        assert not word.startswith(ZWNJ) and not word.endswith(ZWNJ)
+        assert not word.startswith(ZWNJ)
+        assert not word.endswith(ZWNJ)
         assert word not in ("دانش", "آموز", "بی", "ادب")  # a space where a ZWNJ belongs
 
 

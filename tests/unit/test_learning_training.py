@@ -70,10 +70,12 @@ def test_reading_gives_every_layers_attention_and_a_prediction():
     assert math.fsum(reading.probabilities) == pytest.approx(1.0)
     assert reading.prediction == max(range(6), key=reading.probabilities.__getitem__)
     n = len(s.tokens)
-    assert len(reading.attention) == 2 and all(len(layer) == 2 for layer in reading.attention)
+    assert len(reading.attention) == 2
+    assert all(len(layer) == 2 for layer in reading.attention)
     for layer in reading.attention:
         for head in layer:
-            assert len(head) == n and all(len(row) == n and math.fsum(row) == pytest.approx(1.0) for row in head)
+            assert len(head) == n
+            assert all(len(row) == n and math.fsum(row) == pytest.approx(1.0) for row in head)
 
 
 def test_training_learns_the_small_puzzle_and_generalises():
@@ -83,12 +85,15 @@ def test_training_learns_the_small_puzzle_and_generalises():
     )
     history = result["history"]
     assert result["reached"] is True, history[-1]
-    assert history[0]["step"] == 0 and history[0]["validation_accuracy"] < 0.8  # untrained: about chance
+    assert history[0]["step"] == 0
+    assert history[0]["validation_accuracy"] < 0.8
     assert history[-1]["validation_accuracy"] >= 0.95  # the stopping rule reads validation only
     assert history[-1]["test_accuracy"] >= 0.9
     assert history[-1]["validation_loss"] < history[0]["validation_loss"] / 2
     steps = [c["step"] for c in result["checkpoints"]]
-    assert steps[0] == 0 and steps[-1] == result["steps"] and steps == sorted(set(steps))
+    assert steps[0] == 0
+    assert steps[-1] == result["steps"]
+    assert steps == sorted(set(steps))
     assert result["model"] == result["checkpoints"][-1]["model"]
     json.dumps(result)  # JSON-able
     final = Model.from_dict(result["model"])

@@ -37,7 +37,9 @@ def test_matmul_non_square():
 
 def test_results_are_plain_floats():
     out = matmul([[1]], [[2]])
-    assert type(out) is list and type(out[0]) is list and type(out[0][0]) is float
+    assert type(out) is list
+    assert type(out[0]) is list
+    assert type(out[0][0]) is float
 
 
 def test_dot_length_mismatch_names_both_lengths():

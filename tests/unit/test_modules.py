@@ -2,7 +2,6 @@
 
 import math
 
-
 from attention_py import (
     MultiHeadAttention,
     SelfAttention,
@@ -21,19 +20,22 @@ def test_self_attention_is_attention_of_projections():
     layer = SelfAttention(4, 3, seed=11)
     out, w = layer(X)
     q, k, v = matmul(X, layer.W_Q), matmul(X, layer.W_K), matmul(X, layer.W_V)
-    assert (layer.Q, layer.K, layer.V) == (q, k, v)
+    assert (q, k, v) == (layer.Q, layer.K, layer.V)
     assert (out, w) == scaled_dot_product_attention(q, k, v)
     assert layer.weights == w
 
 
 def test_d_v_sets_output_width():
     out, w = SelfAttention(4, 2, d_v=5)(X)
-    assert len(out[0]) == 5 and len(w[0]) == 3
+    assert len(out[0]) == 5
+    assert len(w[0]) == 3
 
 
 def test_same_seed_same_weights_other_seed_other_weights():
     a, b, c = SelfAttention(4, 2, seed=3), SelfAttention(4, 2, seed=3), SelfAttention(4, 2, seed=4)
-    assert a.W_Q == b.W_Q and a.W_K == b.W_K and a.W_V == b.W_V
+    assert a.W_Q == b.W_Q
+    assert a.W_K == b.W_K
+    assert a.W_V == b.W_V
     assert a.W_Q != c.W_Q
 
 
@@ -59,7 +61,8 @@ def test_weights_are_plain_lists_that_a_page_can_set():
     layer.W_Q = layer.W_K = [[1, 0], [0, 1]]
     layer.W_V = [[2, 0], [0, 3]]
     out, _ = layer([[1, 0], [0, 1]])
-    assert layer.Q == [[1.0, 0.0], [0.0, 1.0]] and layer.V == [[2.0, 0.0], [0.0, 3.0]]
+    assert layer.Q == [[1.0, 0.0], [0.0, 1.0]]
+    assert layer.V == [[2.0, 0.0], [0.0, 3.0]]
     assert out == matmul(layer.weights, layer.V)
 
 
@@ -81,7 +84,8 @@ def test_masked_scores_stay_finite_and_the_mask_acts_in_the_softmax():
 def test_multi_head_concatenates_heads_then_projects():
     mha = MultiHeadAttention(4, 2, seed=1)
     out, weights = mha(X)
-    assert len(weights) == 2 and all(len(w) == 3 for w in weights)
+    assert len(weights) == 2
+    assert all(len(w) == 3 for w in weights)
     assert mha.concat == [a + b for a, b in zip(*mha.head_outputs)]
     assert out == matmul(mha.concat, mha.W_O)
     assert [h.d_k for h in mha.heads] == [2, 2]
@@ -97,7 +101,8 @@ def test_causal_multi_head_masks_the_future():
     mha = MultiHeadAttention(4, 4, causal=True)
     _, weights = mha(X)
     for w in weights:
-        assert w[0][1:] == [0.0, 0.0] and w[1][2] == 0.0
+        assert w[0][1:] == [0.0, 0.0]
+        assert w[1][2] == 0.0
 
 
 def test_one_head_equals_self_attention_then_output_projection():
