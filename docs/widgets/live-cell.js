@@ -83,7 +83,6 @@ export class LiveCell {
 
   async run() {
     if (this.job) return; // one run at a time per cell
-    const { strings } = this;
     const code = this.editor.state.doc.toString();
     this.output.clear();
     let startedAt = 0;

@@ -161,7 +161,9 @@ export class PythonSession extends EventTarget {
 
   submit(message, { timeoutMs, onOutput, onStart } = {}) {
     let resolve;
-    const reply = new Promise((settle) => (resolve = settle));
+    const reply = new Promise((settle) => {
+      resolve = settle;
+    });
     const job = { id: this.nextId++, message, timeoutMs, onOutput, onStart, resolve, reply, done: false };
     job.stop = (reason) => this.stop(job, reason);
     this.queue.push(job);
