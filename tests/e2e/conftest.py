@@ -1,25 +1,24 @@
-"""Fixtures for the browser tests: the built site, served on a free localhost port, and
-a headless Chromium page that fails the test if it asks any other host for anything or
-logs an uncaught error.
+"""Fixtures for the browser tests: a headless Chromium page that fails the test if it asks
+any other host for anything or logs an uncaught error, and the site served cross-origin
+isolated (the built site itself, ``site_dir`` and ``site_url``, is in tests/conftest.py).
 
-The site is built once per test session with ``python -m mkdocs build --strict`` into a
-temporary folder, unless ``ATTENTION_SITE_DIR`` points at an already built ``site/``.
 Chromium is Debian's (``/usr/bin/chromium``, or ``CHROMIUM_PATH``); Playwright never
 downloads a browser here.
 """
 
 from __future__ import annotations
 
-import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from playwright.sync_api import Page
 
 from devtools import browser as browser_tools
-from devtools.browser import CHROMIUM_FLAGS, build_site
+from devtools.browser import CHROMIUM_FLAGS
 from devtools.static_server import serve
+from tests.languages import LANGUAGES
 
 
 def chromium_path() -> str:
@@ -27,26 +26,6 @@ def chromium_path() -> str:
         return browser_tools.chromium_path()
     except browser_tools.ChromiumMissing as error:
         pytest.fail(str(error))
-
-
-@pytest.fixture(scope="session")
-def site_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    prebuilt = os.environ.get("ATTENTION_SITE_DIR")
-    if prebuilt:
-        return Path(prebuilt)
-    out = tmp_path_factory.mktemp("site")
-    try:
-        build_site(out)
-    except RuntimeError as error:
-        pytest.fail(str(error))
-    return out
-
-
-@pytest.fixture(scope="session")
-def site_url(site_dir: Path) -> Iterator[str]:
-    """Base URL of the built site on a plain static server (no special headers)."""
-    with serve(site_dir) as server:
-        yield server.url
 
 
 @pytest.fixture(scope="session")
@@ -167,3 +146,57 @@ class PythonGate:
         for route in self.held:
             route.continue_()
         self.held.clear()
+
+
+# --- the live gallery: every figure on one page per language --------------------------------
+
+PYTHON_READY_MS = 60_000
+GALLERY = {lang.code: f"{lang.prefix}gallery/" for lang in LANGUAGES}  # every built language (mkdocs.yml)
+
+# Records every update the host applies, before any page script runs.
+RECORD_UPDATES = """
+window.__figureUpdates = [];
+document.addEventListener("figure-updated", (event) => window.__figureUpdates.push(event.detail));
+"""
+
+
+def open_gallery(page: Page, base_url: str, lang: str) -> Page:
+    page.add_init_script(RECORD_UPDATES)
+    page.goto(f"{base_url}/{GALLERY[lang]}")
+    page.wait_for_function("window.attentionPy?.figures !== undefined")
+    return page
+
+
+def wait_until_live(page: Page) -> None:
+    page.wait_for_function(
+        """attentionPy.session.state === 'ready'
+           && [...document.querySelectorAll('.apy-fig[data-figure]')].every((root) => root.hasAttribute('data-live'))""",
+        timeout=PYTHON_READY_MS,
+    )
+
+
+@pytest.fixture(scope="module")
+def galleries(module_context, site_url) -> Iterator[Callable[[str], Page]]:
+    """Opens (once per module) the live gallery page of a language: ``galleries("he")``."""
+    context, guard = module_context
+    pages: dict[str, Page] = {}
+
+    def get(lang: str) -> Page:
+        if lang not in pages:
+            page = guard.watch(context.new_page())
+            open_gallery(page, site_url, lang)
+            wait_until_live(page)
+            pages[lang] = page
+        return pages[lang]
+
+    yield get
+    for page in pages.values():
+        page.close()
+
+
+@pytest.fixture
+def checked(module_context) -> Iterator[None]:
+    """Fails the test on a foreign request or console error seen while it ran."""
+    _, guard = module_context
+    yield
+    guard.check()

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.test_figures_live import GALLERY, PYTHON_READY_MS, open_gallery, wait_until_live
+from tests.e2e.conftest import GALLERY, PYTHON_READY_MS, wait_until_live
 from tests.languages import LANGUAGES, language
 
 
@@ -38,30 +38,12 @@ def settled(page: Page, name: str, timeout: float = PYTHON_READY_MS) -> None:
     )
 
 
-@pytest.fixture(scope="module")
-def gallery(module_context, site_url):
-    context, guard = module_context
-    pages: dict[str, Page] = {}
-
-    def get(lang: str) -> Page:
-        if lang not in pages:
-            page = guard.watch(context.new_page())
-            open_gallery(page, site_url, lang)
-            wait_until_live(page)
-            pages[lang] = page
-        return pages[lang]
-
-    yield get
-    for page in pages.values():
-        page.close()
-
-
 LANGS = [lang.code for lang in LANGUAGES]
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_replay_slider_changes_the_map_and_the_mark(gallery, lang):
-    page = gallery(lang)
+def test_replay_slider_changes_the_map_and_the_mark(galleries, lang):
+    page = galleries(lang)
     fig = root(page, "training_replay")
     assert fig.get_attribute("data-resource") == f"training/{lang}"
     slider = fig.locator('input[name="checkpoint"]')
@@ -84,8 +66,8 @@ def test_replay_slider_changes_the_map_and_the_mark(gallery, lang):
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_reader_menus_change_the_sentence_and_the_verdict(gallery, lang):
-    page = gallery(lang)
+def test_reader_menus_change_the_sentence_and_the_verdict(galleries, lang):
+    page = galleries(lang)
     fig = root(page, "trained_reader")
     before = fig.locator(".apy-reader__sentence q").inner_text()
     fig.locator('select[name="reason"]').select_option("5")  # the first reason of the other group
@@ -125,8 +107,8 @@ def step_of(page: Page, name: str) -> int:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_train_live_trains_pauses_resumes_resets_and_the_page_keeps_answering(gallery, lang):
-    page = gallery(lang)
+def test_train_live_trains_pauses_resumes_resets_and_the_page_keeps_answering(galleries, lang):
+    page = galleries(lang)
     fig = root(page, "train_live")
     handle = fig.element_handle()
     end = build_steps(page, lang)
@@ -179,11 +161,11 @@ def test_train_live_trains_pauses_resumes_resets_and_the_page_keeps_answering(ga
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_train_live_runs_to_the_end_loss_falls_accuracy_rises(gallery, lang):
+def test_train_live_runs_to_the_end_loss_falls_accuracy_rises(galleries, lang):
     """A whole run in the page: to the build's last step, the loss falling and the held-out
     accuracy reaching at least 95% (the build's own run gets there; the page runs the same
     training). Bounded waits only; the time it took is printed for the benchmark's reader."""
-    page = gallery(lang)
+    page = galleries(lang)
     fig = root(page, "train_live")
     handle = fig.element_handle()
     end = build_steps(page, lang)

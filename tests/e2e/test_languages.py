@@ -82,6 +82,10 @@ def test_body_text_is_drawn_in_the_declared_face_from_its_self_hosted_file(quiet
     files = [(status, url) for status, url in fetched if f"/assets/fonts/{language.face.name}-" in url]
     assert files, fetched
     assert all(status == 200 for status, _ in files), fetched
+    others = {other.face.name for other, _ in BUILT if other.face.name != language.face.name}
+    assert not [url for _, url in fetched if any(f"/assets/fonts/{name}-" in url for name in others)], (
+        f"{language.locale}: faces of other languages were downloaded: {fetched}"
+    )
 
 
 @pytest.mark.parametrize(("language", "texts"), BUILT, ids=IDS)
@@ -118,6 +122,7 @@ def test_the_not_found_page_leads_every_language_home_in_its_own_words(quiet_pag
     quiet_page.evaluate("document.fonts.ready.then(() => true)")
     default = next(language for language, _ in BUILT if language.default)
     assert quiet_page.evaluate("document.documentElement.lang") == default.locale
+    assert quiet_page.evaluate("document.body.dir") == default.direction
     for language, texts in BUILT:
         message = quiet_page.locator(f".md-content .not-found p[lang='{language.locale}']")
         assert message.count() == 1, f"no message for {language.locale}"

@@ -40,6 +40,11 @@ def search_page(page):
     return page
 
 
+def is_other(path: str, lang: str) -> bool:
+    """A result path of another language than ``lang`` (the default language has no prefix)."""
+    return any(path.startswith(f"/{prefix(other)}") for other in LANGUAGES if other != lang and prefix(other))
+
+
 def index(site_dir: Path, lang: str) -> dict:
     return json.loads((site_dir / prefix(lang) / "search" / "search_index.json").read_text(encoding="utf-8"))
 
@@ -99,6 +104,12 @@ def test_search_loads_the_plugin_and_finds_the_language_s_own_words(search_page,
     assert any(url.endswith(search.PLUGIN_URI) for url in search_page.requested), (
         "the search worker did not load the plugin"
     )
+    # a word of every language's pages finds this language's pages only
+    for query in (word, "softmax"):
+        found = search_for(search_page, query)
+        others = [path for path in found.paths if not path.startswith(f"/{prefix(lang)}") or is_other(path, lang)]
+        assert found.paths, (query, found)
+        assert not others, f"{lang}: {query!r} found pages of other languages: {others}"
 
 
 def same_results(page, queries: list[str]) -> Results:

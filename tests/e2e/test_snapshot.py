@@ -2,7 +2,7 @@
 snapshot cannot be used (docs/widgets/README.md, "The memory snapshot").
 
 Proof that the worker really restored the image, not just said so: the session runtime
-module carries ``__snapshot__`` (set by devtools/make_snapshot.mjs before the image was
+module carries ``__snapshot__`` (set by site_hooks/assets/make_snapshot.mjs before the image was
 taken, never by the worker), whose key is the one in the image's file name. Proof of the
 fallback: the image is made unusable on the wire (404, garbage, an image of another runtime),
 yet Python becomes ready, boots the normal way, runs the cell, and says why on the console,

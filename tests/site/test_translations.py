@@ -3,9 +3,8 @@
 same page in the other languages, each article has the same figures and live cells in every
 language, and no internal link or anchor anywhere leads nowhere.
 
-The pages are visited in headless Chromium (fixtures in conftest.py) with the scripts that
-start Python answered by empty stand-ins: these tests are about the pages, not the runtime.
-The link check crawls the served site over HTTP.
+The pages are read as HTML from the served site over HTTP (the language switcher, the
+figures and the cells are all in the built markup: no browser needed).
 """
 
 from __future__ import annotations
@@ -18,11 +17,10 @@ from typing import ClassVar
 from urllib.parse import urldefrag, urljoin, urlsplit
 
 import pytest
+from bs4 import BeautifulSoup
 
 from devtools.translation_status import DEFAULT_DOCS, SOURCE_LANG, is_copy, pages
 from tests.languages import DEFAULT, LANGUAGES
-
-PYTHON_STARTERS = ("**/assets/widgets/live-cells.js", "**/assets/widgets/figures.js")
 
 
 def page_url(source: str) -> str:
@@ -36,12 +34,11 @@ def page_url(source: str) -> str:
 PAGES = [page_url(source) for source in pages(DEFAULT_DOCS / SOURCE_LANG)]
 
 
-@pytest.fixture
-def quiet_page(page):
-    """``page`` with the Python runtime's entry scripts replaced by empty modules."""
-    for pattern in PYTHON_STARTERS:
-        page.route(pattern, lambda route: route.fulfill(body="", content_type="text/javascript"))
-    return page
+def _soup(url: str) -> BeautifulSoup:
+    status, body, kind = _fetch(url)
+    assert status == 200, f"{url}: {status}"
+    assert kind == "text/html", f"{url}: {kind}"
+    return BeautifulSoup(body.decode("utf-8"), "html.parser")
 
 
 def test_every_english_page_is_listed() -> None:
@@ -51,7 +48,7 @@ def test_every_english_page_is_listed() -> None:
 
 
 @pytest.mark.parametrize("path", PAGES, ids=lambda path: path or "home")
-def test_page_in_every_language_with_switcher_figures_and_cells(quiet_page, site_url, path):
+def test_page_in_every_language_with_switcher_figures_and_cells(site_dir, site_url, path):
     """For one page: it exists in each built language (mkdocs.yml) as a translation - or, in
     a language still in progress, as the English fallback with its note when the page is not
     translated yet -, its switcher points at the same page in every language, and it has the
@@ -60,38 +57,35 @@ def test_page_in_every_language_with_switcher_figures_and_cells(quiet_page, site
     seen = {}
     for lang in LANGUAGES:
         prefix = lang.prefix
-        response = quiet_page.goto(f"{site_url}/{prefix}{path}")
-        assert response is not None, f"{prefix}{path}: {response and response.status}"
-        assert response.status == 200, f"{prefix}{path}: {response and response.status}"
-        assert quiet_page.evaluate("document.documentElement.lang") == lang.code
-        fallback = quiet_page.locator(".translation-fallback").count()
+        url = f"{site_url}/{prefix}{path}"
+        page = _soup(url)
+        assert page.html.get("lang") == lang.code, f"{prefix}{path}"
+        fallback = len(page.select(".translation-fallback"))
         translated = lang.page_path(source).exists() and not is_copy(lang.docs, lang.code, source)
         if lang.default or not lang.in_progress or translated:
             assert fallback == 0, f"{prefix}{path} is the English fallback"
         else:
             assert fallback == 1, f"{prefix}{path}: untranslated in a language in progress, yet no note says so"
 
-        switcher = quiet_page.eval_on_selector_all(
-            "a.md-select__link[hreflang]", "links => links.map(a => [a.hreflang, a.href])"
-        )
-        targets = {code: urlsplit(href).path for code, href in switcher}
+        targets = {
+            link["hreflang"]: urlsplit(urljoin(url, link["href"])).path
+            for link in page.select("a.md-select__link[hreflang]")
+        }
         assert targets == {other.code: f"/{other.prefix}{path}" for other in LANGUAGES}, f"switcher of {prefix}{path}"
 
         seen[lang.code] = {
-            "figures": quiet_page.eval_on_selector_all(
-                "div.apy-fig[data-figure]", "els => els.map(e => e.dataset.figure)"
-            ),
-            "live cells": quiet_page.locator("div.live-cell").count(),
+            "figures": [figure["data-figure"] for figure in page.select("div.apy-fig[data-figure]")],
+            "live cells": len(page.select("div.live-cell")),
         }
     for lang in LANGUAGES[1:]:
         assert seen[lang.code] == seen[DEFAULT.code], f"{path}: {lang.name} ({lang.code}) differs from {DEFAULT.name}"
 
 
-def test_articles_have_figures_and_live_cells(quiet_page, site_url):
+def test_articles_have_figures_and_live_cells(site_url):
     """Guards the comparison above against comparing nothing with nothing."""
-    quiet_page.goto(f"{site_url}/{LANGUAGES[-1].prefix}what-matters/")
-    assert quiet_page.locator("div.apy-fig[data-figure]").count() >= 5
-    assert quiet_page.locator("div.live-cell").count() >= 3
+    page = _soup(f"{site_url}/{LANGUAGES[-1].prefix}what-matters/")
+    assert len(page.select("div.apy-fig[data-figure]")) >= 5
+    assert len(page.select("div.live-cell")) >= 3
 
 
 # --------------------------------------------------------------------------- links

@@ -6,8 +6,6 @@
   whose only attention_py is that downloaded wheel, installed the way the page says
   (``pip install <wheel>``, here offline into a temporary folder): no repository on the
   path, no site. A failing cell fails the test with its number, code and error.
-- In every language, each code cell's output starts where its code starts: the output box
-  at the editor's left edge, the output text at the code text's (desktop and phone widths).
 """
 
 from __future__ import annotations
@@ -160,43 +158,3 @@ def test_downloaded_notebook_runs_with_the_published_wheel(site_url, installed_w
         pytest.fail(f"{url}: {failure}", pytrace=False)
     printed = "".join(out.get("text", "") for out in notebook.cells[-1].outputs)
     assert Path(printed.strip()).is_relative_to(installed_wheel), f"the kernel imported {printed.strip()}"
-
-
-_ALIGNMENT = """() => {
-  const firstCharLeft = (root) => {
-    const walk = document.createTreeWalker(root, NodeFilter.SHOW_TEXT, {
-      acceptNode: (node) => node.data.trim() ? NodeFilter.FILTER_ACCEPT : NodeFilter.FILTER_SKIP,
-    });
-    const text = walk.nextNode();
-    const range = document.createRange();
-    const start = text.data.search(/\\S/);
-    range.setStart(text, start);
-    range.setEnd(text, start + 1);
-    return range.getBoundingClientRect().left;
-  };
-  return [...document.querySelectorAll('.jupyter-wrapper .jp-CodeCell[id]')]
-    .filter((cell) => cell.querySelector('.jp-OutputArea-output'))
-    .map((cell) => {
-      const editor = cell.querySelector('.jp-InputArea-editor');
-      const output = cell.querySelector('.jp-OutputArea-output');
-      return {
-        cell: cell.id,
-        box: output.getBoundingClientRect().left - editor.getBoundingClientRect().left,
-        text: firstCharLeft(output) - firstCharLeft(editor.querySelector('pre')),
-      };
-    });
-}"""
-
-
-@pytest.mark.parametrize("lang", CODES)
-def test_notebook_outputs_line_up_with_their_code(page, site_url, lang):
-    """Printed output (no "Out[n]:") and results (with one) start where the code starts."""
-    page.route("**/assets/widgets/live-cells.js", lambda route: route.fulfill(body="", content_type="text/javascript"))
-    for width in (1200, 600):  # desktop, and a phone, where the prompts are hidden
-        page.set_viewport_size({"width": width, "height": 900})
-        for name in ("first-steps", "what-matters"):
-            page.goto(_page_url(site_url, lang, name))
-            rows = page.evaluate(_ALIGNMENT)
-            assert rows, f"{lang} {name}: no code cell with output"
-            off = [row for row in rows if abs(row["box"]) > 0.5 or abs(row["text"]) > 0.5]
-            assert not off, f"{lang} {name} at {width}px: output left of code by (box, text) px: {off}"

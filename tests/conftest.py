@@ -1,0 +1,71 @@
+"""What every test may use: the built site, and the tiers a test belongs to.
+
+Tiers are pytest markers, given from what a test needs, never by hand:
+
+- ``site``: the test reads the built site (the ``site_dir`` fixture), or builds a site of its
+  own (``new_language`` in tests/e2e/test_new_language.py). The site is built once per test
+  session with ``python -m mkdocs build --strict`` into a temporary folder, unless
+  ``ATTENTION_SITE_DIR`` points at an already built ``site/`` (``./run build`` makes one).
+- ``browser``: the test drives headless Chromium (the ``browser`` fixture, tests/e2e/).
+- ``slow``: the unit tests again inside Pyodide under Node.js (tests/pyodide/), and the few
+  native tests marked by hand that take several seconds each.
+
+``./run check`` runs ``-m "not site and not browser and not slow"``; ``./run test`` runs all.
+Pick any other tier the same way, e.g. ``./run test -m "site and not browser"``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from devtools.browser import build_site
+from devtools.static_server import serve
+
+TIERS = {
+    "site": "reads the built site (ATTENTION_SITE_DIR, or a build made for the session)",
+    "browser": "drives headless Chromium",
+    "slow": "takes seconds to minutes: Pyodide under Node.js, long native checks",
+}
+
+
+SITE_FIXTURES = {"site_dir", "new_language"}
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    for name, meaning in TIERS.items():
+        config.addinivalue_line("markers", f"{name}: {meaning}")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        needs = set(getattr(item, "fixturenames", ()))
+        if needs & SITE_FIXTURES:
+            item.add_marker(pytest.mark.site)
+        if "browser" in needs:
+            item.add_marker(pytest.mark.browser)
+        if "tests/pyodide/" in item.nodeid:
+            item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(scope="session")
+def site_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    prebuilt = os.environ.get("ATTENTION_SITE_DIR")
+    if prebuilt:
+        return Path(prebuilt)
+    out = tmp_path_factory.mktemp("site")
+    try:
+        build_site(out)
+    except RuntimeError as error:
+        pytest.fail(str(error))
+    return out
+
+
+@pytest.fixture(scope="session")
+def site_url(site_dir: Path) -> Iterator[str]:
+    """Base URL of the built site on a plain static server (no special headers)."""
+    with serve(site_dir) as server:
+        yield server.url

@@ -1,0 +1,42 @@
+"""The built pages' own markup, read from site_dir: which pages load the Python entries and
+the early boot, and the page strings each page carries for its scripts."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from bs4 import BeautifulSoup
+
+from tests.languages import CODES, language
+from tests.test_figures_support import strings
+
+
+def test_python_entries_and_early_boot_are_on_exactly_the_pages_with_a_cell_or_figure(site_dir):
+    """docs/overrides/main.html is the one place the entries are listed: each page with a
+    live cell or a figure loads its entry once, async, with the early boot in <head>; the
+    other pages load no Python code at all."""
+    entry = re.compile(r'<script type="module" async src="[^"]*assets/widgets/(live-cells|figures)\.js"></script>')
+    counted = {"cells": 0, "figures": 0, "plain": 0}
+    for html in sorted(site_dir.rglob("*.html")):
+        text = html.read_text(encoding="utf-8")
+        cells = 'data-live-cell="' in text
+        figures = re.search(r'class="apy-fig[^"]*"[^>]*\sdata-figure="', text) is not None
+        loaded = entry.findall(text)
+        where = html.relative_to(site_dir)
+        assert sorted(loaded) == sorted(["live-cells"] * cells + ["figures"] * figures), (where, loaded)
+        assert ("attentionPyBoot" in text) == (cells or figures), where
+        assert not re.search(r"<script[^>]*assets/widgets/(live-cells|figures)\.js", entry.sub("", text)), where
+        counted["cells"] += cells
+        counted["figures"] += figures
+        counted["plain"] += not (cells or figures)
+    assert all(counted.values()), counted  # the check met each kind of page
+
+
+@pytest.mark.parametrize("lang", CODES)
+def test_page_carries_the_strings_of_its_language_for_its_scripts(site_dir, lang):
+    """Live cells and figures speak from the ``page`` section of the language's strings file."""
+    home = BeautifulSoup((site_dir / language(lang).prefix / "index.html").read_text(encoding="utf-8"), "html.parser")
+    embedded = json.loads(home.select_one("script#apy-page-strings").string)
+    assert embedded == strings(lang)["page"]
