@@ -43,8 +43,9 @@ export default [
     languageOptions: { globals: globals.browser },
   },
   {
-    // The Python worker: a module Web Worker, with the progress bar's total set by the bundler.
-    files: ["docs/widgets/python-worker.js"],
+    // The Python worker and its modules: a module Web Worker, with the progress bar's total
+    // set by the bundler.
+    files: ["docs/widgets/python-worker.js", "docs/widgets/worker-*.js"],
     languageOptions: {
       globals: { ...globals.worker, __PYODIDE_DOWNLOAD_BYTES__: "readonly" },
     },

@@ -21,7 +21,6 @@
 // preventScroll), so prefers-reduced-motion has nothing to turn off here. A figure changes
 // exactly when the reader acts on it, and only as far as Python's new drawing says.
 
-import { morphFigure } from "./figure-morph.js";
 import { SavedEntry } from "./saved-state.js";
 
 export const UPDATE = "attention_py.figures.update";
@@ -37,9 +36,15 @@ const OWN_FAULTS = new Set(["timeout", "crashed"]);
 const BUSY_AFTER_MS = 120;
 
 export class FigureHost {
-  constructor(root, { session, uiStrings }) {
+  /**
+   * `morph(root, html, keep)` patches the root with Python's answer: figure-morph.js's
+   * morphFigure, given by figure-page.js (the host itself parses no markup; tests give a
+   * stand-in, since the sanitiser needs a browser).
+   */
+  constructor(root, { session, uiStrings, morph }) {
     this.root = root;
     this.session = session;
+    this.morph = morph;
     this.name = root.dataset.figure;
     this.instance = root.id || null;
     this.strings = JSON.parse(root.dataset.strings); // the figure's own, the same for every call
@@ -288,7 +293,7 @@ export class FigureHost {
       // A control keeps its own value while newer input from it waits to be sent (the thumb
       // of a dragged slider must not jump back), or while the reader is typing in it.
       const keep = (el) => this.pendingSources.has(el) || (el === document.activeElement && isEditing(el, batch));
-      morphFigure(this.root, result.html, keep);
+      this.morph(this.root, result.html, keep);
       if (focused) this.keepFocus(focused, focusKey);
       this.saved.saveSoon(this.authorState, this.root.dataset.state, this.authorState);
       this.stats.updates += 1;

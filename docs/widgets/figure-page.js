@@ -5,6 +5,7 @@
 import { pageSession } from "./python-session.js";
 import { pageStrings } from "./strings.js";
 import { FigureHost, UPDATE } from "./figure-host.js";
+import { morphFigure } from "./figure-morph.js";
 
 const STYLE = `
 .apy-fig-status { margin: 0.3em 0 1em; font-size: 0.8em; color: var(--md-default-fg-color--light, #555); }
@@ -15,7 +16,7 @@ export function mountFigures(roots) {
   const session = pageSession();
   const uiStrings = pageStrings();
   addStyle();
-  const hosts = roots.map((root) => new FigureHost(root, { session, uiStrings }));
+  const hosts = roots.map((root) => new FigureHost(root, { session, uiStrings, morph: morphFigure }));
   let warmed = 0; // the session generation whose Python has imported the figures
   const warming = { timedOut: false }; // after a warm-up that timed out, no more warm-ups
   const onState = () => {

@@ -14,11 +14,11 @@
 
 // After an interrupt, how long Python may take to unwind before the worker is replaced
 // (code that swallows KeyboardInterrupt, or a long C call, never checks the buffer).
-const INTERRUPT_GRACE_MS = 2000;
+export const INTERRUPT_GRACE_MS = 2000;
 // Pyodide sets the buffer back to 0 when it raises KeyboardInterrupt. If it has done so when
 // the grace ends, Python did unwind and its reply may only be waiting behind a busy page
 // (a timer can run before a message that arrived earlier): it gets this much longer.
-const INTERRUPT_SEEN_EXTRA_MS = 1000;
+export const INTERRUPT_SEEN_EXTRA_MS = 1000;
 // A call (a figure's update) takes milliseconds; one that takes this long is stuck.
 export const CALL_TIMEOUT_MS = 10_000;
 // Start-up always ends: when the worker has said nothing (no progress) for this long while

@@ -1,0 +1,159 @@
+// The page's early boot: `window.attentionPyBoot`, made while the page parses, on the pages
+// with a live cell or a figure (README.md, "When Python starts"). scripts/build-widgets.mjs
+// bundles page-boot-entry.js, which calls bootPage(window), as a classic script that
+// docs/overrides/main.html writes inline in <head>, after the stylesheets and before any
+// other script, so it runs at once and costs no request. What it needs from the build (the
+// worker's URL, the preload files, the snapshot) the template gives as JSON in
+// <script type="application/json" id="apy-boot-config">.
+//
+// It (1) applies the connection rule, the one place it is written: on Data Saver or a
+// connection slower than 4g the memory snapshot is not used (python-session.js hands this
+// answer to every worker it starts); (2) holds the one way to make a Python worker, to send it
+// its first request, and the start rule (`newWorker`, `startWorker`, `whenNear`), which the
+// page's modules use too; (3) unless Data Saver is on, creates the Python worker, which loads
+// its code and waits: a worker's start needs the page's thread, which the page's scripts keep
+// busy later. Python itself starts only by the start policy: the observer main.html starts
+// right after the content (`attentionPyBoot.worker.watch`) or the reader's gesture
+// (start-policy.js); PythonSession then adopts this worker. When nothing is near at the first
+// layout, the observer preloads Python's big files at low priority instead (the snapshot only
+// when the rule allows it).
+//
+// Everything the browser gives is read from `win` (the window; a stand-in in
+// tests/js/page-boot.test.mjs).
+
+export const BOOT_CONFIG_ID = "apy-boot-config";
+
+/**
+ * The connection rule: `gesturesOnly` (Data Saver: no early worker, no preload, no observer;
+ * only a gesture starts Python) and `snapshotUnwanted`, why the memory snapshot is not to be
+ * used ("" when it is). `connection` is `navigator.connection`, absent outside Chromium.
+ */
+export function connectionRule(connection) {
+  return {
+    gesturesOnly: Boolean(connection && connection.saveData),
+    snapshotUnwanted: !connection
+      ? ""
+      : connection.saveData
+        ? "the browser asks to save data"
+        : connection.effectiveType && connection.effectiveType !== "4g"
+          ? `a ${connection.effectiveType} connection`
+          : "",
+  };
+}
+
+/** `attentionPyBoot` without its early worker (`worker: null`); `config` is the template's JSON. */
+export function createBoot(win, config) {
+  const boot = {
+    ...connectionRule(win.navigator.connection),
+    worker: null,
+    /* A new Python worker, the one way the page makes one (python-session.js makes its fresh
+       ones here too). From a blob: URL: a worker loaded from its own URL obeys the CSP of its
+       HTTP response, which a static host cannot set; a blob: worker inherits this page's
+       (connect-src 'self' ...). */
+    newWorker() {
+      const script = new URL(config.worker, win.location.href).href;
+      boot.workerURL ??= win.URL.createObjectURL(new win.Blob([`import ${JSON.stringify(script)};\n`], { type: "text/javascript" }));
+      return new win.Worker(boot.workerURL, { type: "module", name: "python" });
+    },
+    /* Sends a worker the session's first request, the one way it is sent (python-session.js
+       too); returns what the session keeps of it. Interrupts need shared memory, which
+       browsers allow only to cross-origin isolated pages. */
+    startWorker(worker) {
+      const startedAt = win.performance.now();
+      win.performance.mark("python:start");
+      const interruptBuffer = win.crossOriginIsolated ? new Uint8Array(new SharedArrayBuffer(1)) : null;
+      worker.postMessage({ id: 0, type: "start", interruptBuffer, snapshotUnwanted: boot.snapshotUnwanted });
+      return { startedAt, interruptBuffer };
+    },
+    /* The start policy's rule, the one place it is written (start-policy.js has the
+       gestures): onNear() once a cell or figure is on screen or half a screen away;
+       ifFar() once, when none is at the first layout. False when it cannot watch. */
+    whenNear(roots, onNear, ifFar = () => {}) {
+      if (!roots.length || !win.IntersectionObserver) return false;
+      let first = true;
+      const observer = new win.IntersectionObserver(
+        (entries) => {
+          const near = entries.some((entry) => entry.isIntersecting);
+          if (first && !near) ifFar();
+          first = false;
+          if (!near) return;
+          observer.disconnect();
+          onNear();
+        },
+        { rootMargin: "50% 0px" },
+      );
+      roots.forEach((root) => observer.observe(root));
+      return true;
+    },
+  };
+  return boot;
+}
+
+/**
+ * Python's big files as low-priority preloads (the snapshot instead of the standard library
+ * when the connection rule allows it: a restore needs the image, not the standard library,
+ * stdlib_on_demand.py).
+ */
+export function preloadPython(win, boot, config) {
+  let files = config.preload;
+  if (config.snapshot && !boot.snapshotUnwanted) {
+    files = [config.snapshot, ...files.filter((href) => !href.endsWith("python_stdlib.zip"))];
+  }
+  for (const href of files) {
+    const link = Object.assign(win.document.createElement("link"), { rel: "preload", as: "fetch", crossOrigin: "anonymous", href });
+    link.setAttribute("fetchpriority", "low");
+    link.dataset.python = "";
+    win.document.head.append(link);
+  }
+}
+
+/**
+ * Creates the early worker as `boot.worker`: {worker, failed, started, startedAt,
+ * interruptBuffer, messages, session, start(), watch(roots)}. Without one (it could not be
+ * made), the preloads start at once instead.
+ */
+export function createEarlyWorker(win, boot, config) {
+  let worker;
+  try {
+    worker = boot.newWorker();
+  } catch {
+    preloadPython(win, boot, config); // no early worker: at least the downloads start now
+    return;
+  }
+  const early = (boot.worker = {
+    worker,
+    failed: false,
+    started: false,
+    startedAt: 0,
+    interruptBuffer: null,
+    messages: [],
+    session: null,
+    /* The start policy says go: the session starts (adopting this worker), or, before the
+       page's modules have made one, this worker is sent the session's first request. */
+    start() {
+      if (early.session) return early.session.start();
+      if (early.started || early.failed) return;
+      early.started = true;
+      Object.assign(early, boot.startWorker(worker));
+    },
+    /* Nothing near after the first layout: Python's files download meanwhile, at low
+       priority, so they are there when the reader scrolls on. (Near: the worker fetches them
+       now; a preload beside it would only compete with it.) */
+    watch(roots) {
+      early.watching = boot.whenNear(roots, early.start, () => preloadPython(win, boot, config));
+    },
+  });
+  worker.onmessage = (event) => early.messages.push(event.data); // until the session adopts it
+  worker.onerror = (event) => {
+    event.preventDefault();
+    early.failed = true;
+  };
+}
+
+/** The whole early boot: `win.attentionPyBoot`, and the early worker unless Data Saver is on. */
+export function bootPage(win) {
+  const config = JSON.parse(win.document.getElementById(BOOT_CONFIG_ID).textContent);
+  const boot = (win.attentionPyBoot = createBoot(win, config));
+  if (!boot.gesturesOnly) createEarlyWorker(win, boot, config);
+  return boot;
+}

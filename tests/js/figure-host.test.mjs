@@ -1,0 +1,213 @@
+// FigureHost (docs/widgets/figure-host.js): what happens to a figure's change when Python's
+// call fails. Failures where the session went away (restarted, stopped, cancelled, failed)
+// are sent again as often as it takes; failures the call may have caused itself (timeout,
+// crashed) are sent again once; anything else is reported next to the figure; a state saved
+// before a reload that fails is dropped. A fake session answers the calls; the browser tests
+// (tests/e2e/test_figures_live.py, test_reliability.py) cover the same with Python.
+import assert from "node:assert/strict";
+import { afterEach, beforeEach, describe, mock, test } from "node:test";
+import { setImmediate } from "node:timers/promises";
+
+import { FakeElement, installPageGlobals } from "./fake-page.mjs";
+
+const { sessionStorage } = installPageGlobals(); // before the import: saved-state.js reads them
+const { FigureHost, UPDATE } = await import("../../docs/widgets/figure-host.js");
+
+const DRAWN_STATE = '{"z":[1,2]}';
+const SAVED_KEY = "attention_py:figure:/gallery/#figure-1"; // saved-state.js: page path and figure id
+const UI = {
+  figure_failed_update: "The figure could not be redrawn.",
+  figure_unavailable: "Python is not available.",
+  figure_waiting_for_code: "Waiting for the running cell.",
+  figure_restoring: "Restoring.",
+  figure_starting: "Starting Python.",
+  figure_restarting: "Restarting Python.",
+  number: (value) => String(value),
+  downloading: ({ loaded, total }) => `${loaded} of ${total} MB`,
+};
+
+/** The page's session as the host sees it; each call waits for the test to settle it. */
+class FakeSession extends EventTarget {
+  constructor() {
+    super();
+    this.state = "ready";
+    this.generation = 1;
+    this.progress = { phase: "idle", loaded: 0, total: 0 };
+    this.busyWithCode = false;
+    this.calls = [];
+  }
+  start() {}
+  call(name, args, kwargs, options) {
+    return new Promise((resolve, reject) => {
+      const fail = (status, error = null) => reject(Object.assign(new Error(error || status), { reply: { status, error } }));
+      this.calls.push({ name, changes: args[2], options, resolve, fail });
+    });
+  }
+  get last() {
+    return this.calls.at(-1);
+  }
+}
+
+/** A prerendered figure root with its error slot, and a host on it. */
+function figure() {
+  const root = new FakeElement("div");
+  Object.assign(root, { id: "figure-1", lang: "en", dir: "ltr" });
+  Object.assign(root.dataset, { figure: "softmax", strings: "{}", state: DRAWN_STATE });
+  const errorSlot = new FakeElement("p");
+  errorSlot.dataset.role = "error";
+  errorSlot.hidden = true;
+  root.append(errorSlot);
+  const session = new FakeSession();
+  // The stand-in morph takes the answer's markup to be the new state (the real one patches
+  // the root with Python's drawing, data-state included).
+  const morph = (target, html) => (target.dataset.state = html);
+  const host = new FigureHost(root, { session, uiStrings: UI, morph });
+  return { host, session, root, errorSlot };
+}
+
+/** Lets the host's promise callbacks run (setImmediate is not among the faked timers). */
+const settled = () => setImmediate();
+
+let errors, warnings;
+/** What the host said on the console: errors it reported, saved states it dropped (not Node's own warnings). */
+const ownLines = (spy) => spy.mock.calls.map((call) => String(call.arguments[0])).filter((line) => line.startsWith("figure softmax:"));
+const reported = () => ownLines(errors);
+const dropped = () => ownLines(warnings);
+
+beforeEach(() => {
+  mock.timers.enable({ apis: ["setTimeout"] });
+  errors = mock.method(console, "error", () => {});
+  warnings = mock.method(console, "warn", () => {});
+  sessionStorage.items.clear();
+});
+afterEach(() => {
+  mock.timers.reset();
+  mock.restoreAll();
+});
+
+describe("a change whose session went away is sent again, as often as it takes", () => {
+  for (const status of ["restarted", "stopped", "cancelled", "failed"]) {
+    test(status, async () => {
+      const { host, session, errorSlot } = figure();
+      host.queue({ "z.0": "3" }, null, null);
+      for (let attempt = 1; attempt <= 3; attempt += 1) {
+        assert.equal(session.calls.length, attempt);
+        assert.equal(session.last.name, UPDATE);
+        assert.deepEqual(session.last.changes, { "z.0": "3" });
+        session.last.fail(status);
+        await settled();
+      }
+      assert.equal(session.calls.length, 4);
+      assert.equal(host.stats.retries, 3);
+      assert.deepEqual(reported(), []);
+      assert.equal(errorSlot.hidden, true);
+    });
+  }
+
+  test("under newer input: one call carries both, the newer value wins", async () => {
+    const { host, session } = figure();
+    host.queue({ "z.0": "3" }, null, null);
+    host.queue({ "z.0": "4", "z.1": "5" }, null, null); // while the first call is in flight
+    assert.equal(session.calls.length, 1, "at most one call in flight");
+    session.last.fail("restarted");
+    await settled();
+    assert.equal(session.calls.length, 2);
+    assert.deepEqual(session.last.changes, { "z.0": "4", "z.1": "5" });
+  });
+});
+
+describe("a change that may have caused its failure is sent again once", () => {
+  for (const status of ["timeout", "crashed"]) {
+    test(`${status}: sent again, then reported`, async () => {
+      const { host, session, errorSlot } = figure();
+      host.queue({ "z.0": "3" }, null, null);
+      session.last.fail(status);
+      await settled();
+      assert.equal(session.calls.length, 2);
+      assert.deepEqual(session.last.changes, { "z.0": "3" });
+      session.last.fail(status);
+      await settled();
+      assert.equal(session.calls.length, 2, "not a third time");
+      assert.equal(reported().length, 1);
+      assert.equal(errorSlot.hidden, false);
+      assert.equal(errorSlot.textContent, UI.figure_failed_update);
+    });
+  }
+
+  test("once per change: after an answer, the next change gets its own second chance", async () => {
+    const { host, session } = figure();
+    host.queue({ "z.0": "3" }, null, null);
+    session.last.fail("timeout");
+    await settled();
+    session.last.resolve({ ok: true, html: '{"z":[3,2]}', state: { z: [3, 2] } });
+    await settled();
+    host.queue({ "z.0": "4" }, null, null);
+    session.last.fail("timeout");
+    await settled();
+    assert.equal(session.calls.length, 4);
+    assert.deepEqual(session.last.changes, { "z.0": "4" });
+    assert.equal(reported().length, 0);
+  });
+});
+
+describe("other failures are reported, not sent again", () => {
+  test("an exception in Python (status error)", async () => {
+    const { host, session, errorSlot } = figure();
+    host.queue({ "z.0": "3" }, null, null);
+    session.last.fail("error", "Traceback ... ZeroDivisionError");
+    await settled();
+    assert.equal(session.calls.length, 1);
+    assert.equal(reported().length, 1);
+    assert.match(reported()[0], /ZeroDivisionError/);
+    assert.equal(errorSlot.textContent, UI.figure_failed_update);
+    host.queue({ "z.0": "4" }, null, null);
+    assert.equal(session.calls.length, 2, "the figure takes the next input");
+  });
+
+  test("a value Python refuses is shown, not retried", async () => {
+    const { host, session, errorSlot } = figure();
+    host.queue({ "z.0": "abc" }, null, null);
+    session.last.resolve({ ok: false, error: "not a number", key: null });
+    await settled();
+    assert.equal(session.calls.length, 1);
+    assert.equal(errorSlot.textContent, "not a number");
+    assert.equal(reported().length, 0);
+  });
+});
+
+describe("a state saved before a reload", () => {
+  function saveState(value) {
+    sessionStorage.setItem(SAVED_KEY, JSON.stringify({ base: DRAWN_STATE, value }));
+  }
+
+  test("is asked for as soon as the host arrives", () => {
+    saveState('{"z.0": "7"}');
+    const { session } = figure();
+    assert.equal(session.calls.length, 1);
+    assert.deepEqual(session.last.changes, { "z.0": "7" });
+  });
+
+  for (const status of ["timeout", "crashed", "error"]) {
+    test(`is dropped when its call fails with ${status}, and not sent again`, async () => {
+      saveState('{"z.0": "7"}');
+      const { session, errorSlot } = figure();
+      session.last.fail(status);
+      await settled();
+      assert.equal(session.calls.length, 1);
+      assert.equal(sessionStorage.getItem(SAVED_KEY), null);
+      assert.equal(dropped().length, 1);
+      assert.equal(reported().length, 0);
+      assert.equal(errorSlot.hidden, true, "the figure stays as the build drew it");
+    });
+  }
+
+  test("is sent again when the session went away", async () => {
+    saveState('{"z.0": "7"}');
+    const { session } = figure();
+    session.last.fail("restarted");
+    await settled();
+    assert.equal(session.calls.length, 2);
+    assert.deepEqual(session.last.changes, { "z.0": "7" });
+    assert.notEqual(sessionStorage.getItem(SAVED_KEY), null);
+  });
+});
