@@ -162,7 +162,7 @@ def test_train_live_retraces_the_builds_training_and_pauses_and_resets():
         answer = update("train_live", state, {}, lang, strings(lang), "test-live")
     from attention_py.figures.train_live import _TRAINERS
 
-    trainer = _TRAINERS[("test-live", lang)]
+    trainer = _TRAINERS[("test-live", lang)].trainer
     at = next(c for c in saved["checkpoints"] if c["step"] == trainer.step) if trainer.step % every == 0 else None
     if at is not None:  # the same seed and settings give the build's model at that step
         digits = saved["settings"]["checkpoint_digits"]  # the build kept that many significant digits
@@ -202,20 +202,22 @@ def test_default_states_round_trip_through_json():
         assert json.loads(draw(name).attrs["data-state"]) == FIGURES[name].default_state()
 
 
-def test_trainer_work_in_small_pieces_gives_runs_history_and_model():
-    """train_live trains with Trainer.work (steps and validation/test scores cut into short pieces);
-    that must be the same training as Trainer.run."""
+def test_live_training_in_small_pieces_gives_runs_history_and_model():
+    """train_live trains with LiveTraining.work (steps and validation/test scores cut into short
+    pieces); that must be the same training as Trainer.run."""
+    from attention_py.figures.train_live import LiveTraining
     from attention_py.learning import Trainer
 
     p = Puzzle.from_dict(data("en")["puzzle"])
     whole = Trainer(p, 0, eval_every=3, d_model=8)
     whole.run(7)
-    pieces = Trainer(p, 0, lazy=True, eval_every=3, d_model=8)
+    live = LiveTraining(p, 0, eval_every=3, d_model=8)
+    pieces = live.trainer
     assert pieces.history == []
-    assert pieces.scoring
+    assert live.scoring
     calls = 0
-    while pieces.step < 7 or pieces.scoring:
-        pieces.work(7, 0.0)  # one piece per call: a step or one scored sentence
+    while pieces.step < 7 or live.scoring:
+        live.work(7, 0.0)  # one piece per call: a step or one scored sentence
         calls += 1
     assert calls > 3 * (len(pieces.validation) + len(pieces.test))  # the scoring was cut into pieces
     assert pieces.history == whole.history

@@ -2,11 +2,11 @@
 
 Train starts (or resumes) training, Pause stops it, Reset starts again from the first step.
 While the state says ``running: true`` the page's host calls the figure again after each
-answer (README.md, "Running figures"); each call runs a short chunk of training steps
-(about ``BUDGET`` seconds: optimiser steps, and the held-out scoring of each history
-point one sentence at a time, ``Trainer.work``) and draws the curves so far, the accuracy and
-what the model attends to in one sentence. Between chunks the host yields, so the page
-stays responsive and the other figures' calls take their turn in Python's queue.
+answer (README.md, "Running figures"); each call runs a short chunk of training (about
+``BUDGET`` seconds, ``LiveTraining.work``: optimiser steps, and the held-out scoring of each
+history point one sentence at a time) and draws the curves so far, the accuracy and what
+the model attends to in one sentence. Between chunks the host yields, so the page stays
+responsive and the other figures' calls take their turn in Python's queue.
 
 The trainer is attention_py.learning's ``Trainer`` with the settings the build trained
 with (from the resource ``training/<lang>``), kept between calls per figure instance. Its
@@ -16,9 +16,11 @@ Python after a reload has no trainer) starts a new trainer, paused at step 0.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
-from ..learning import DEFAULTS, Trainer
+from ..learning import DEFAULTS, Puzzle, Trainer
+from ..learning.train import HistoryPoint, Tally
 from . import _learning as L
 from ._controls import button
 from ._figure import Figure, Panel
@@ -45,7 +47,80 @@ STRINGS = (
     "maps_caption",
 )
 
-_TRAINERS: dict[tuple[str | None, str], Trainer] = {}
+
+class LiveTraining:
+    """A ``Trainer`` driven in pieces short enough for a page: each piece is one optimiser
+    step or one held-out sentence scored.
+
+    A history point's held-out sentences are scored one a piece, and training waits until
+    the point is complete, so every point measures the model of its own step: the same steps
+    and history as ``Trainer.run`` (tests/test_figures_learning.py).
+    """
+
+    def __init__(self, puzzle: Puzzle, seed: int, **settings: Any) -> None:
+        """A new trainer (``Trainer(puzzle, seed, **settings)``), quick to make: the held-out
+        scores of its step-0 history point are left to ``work``."""
+        self.trainer = Trainer(puzzle, seed, record_start=False, **settings)
+        self._point: HistoryPoint | None = self.trainer.start_point()  # the point being scored
+        self._scored: dict[str, Tally] = {}  # its held-out sets' scores so far, by name
+        self._step_seconds = 0.0  # how long an optimiser step takes here (``work`` plans with it)
+
+    @property
+    def scoring(self) -> bool:
+        """Whether a history point still waits for held-out scores."""
+        return self._point is not None
+
+    def work(self, until: int, seconds: float) -> list[HistoryPoint]:
+        """Train towards step ``until`` for about ``seconds``.
+
+        Returns once ``seconds`` have passed or the next step would pass them (after one
+        piece at least), or when step ``until`` is reached and its history point, if one is
+        due, is complete; returns the history points completed meanwhile.
+        """
+        trainer = self.trainer
+        deadline = time.perf_counter() + seconds
+        new: list[HistoryPoint] = []
+        done = False
+        while self._point is not None or trainer.step < until:
+            now = time.perf_counter()
+            if done and self._point is None and now + self._step_seconds > deadline:
+                break  # a step would overrun the time left (it is the longest piece)
+            done = True
+            if self._point is not None:
+                point = self._score(self._point, deadline)
+                if point is not None:
+                    new.append(point)
+            else:
+                trainer.train_step()
+                took = time.perf_counter() - now
+                self._step_seconds = took if not self._step_seconds else 0.8 * self._step_seconds + 0.2 * took
+                if trainer.point_due:
+                    self._point = trainer.start_point()
+            if time.perf_counter() >= deadline:
+                break
+        return new
+
+    def _score(self, point: HistoryPoint, deadline: float) -> HistoryPoint | None:
+        """Scores held-out sentences for ``point`` until ``deadline`` (one at least); the point,
+        recorded in the trainer's history, once every sentence is scored, else None."""
+        trainer = self.trainer
+        for part, (name, sentences) in enumerate(trainer.held_out):
+            tally = self._scored.setdefault(name, Tally())
+            if tally.seen == len(sentences):
+                continue
+            while tally.seen < len(sentences):
+                tally.add(trainer.model, sentences[tally.seen])
+                if time.perf_counter() >= deadline:
+                    break
+            if tally.seen < len(sentences):
+                return None
+            if time.perf_counter() >= deadline and part < len(trainer.held_out) - 1:
+                return None
+        scored, self._point, self._scored = self._scored, None, {}
+        return trainer.record(point, scored)
+
+
+_TRAINERS: dict[tuple[str | None, str], LiveTraining] = {}
 
 
 def settings(lang: str) -> dict[str, Any]:
@@ -63,43 +138,44 @@ def goal(lang: str) -> int:
     return int(L.checkpoints(lang)[-1]["step"])
 
 
-def trainer_for(instance: str | None, lang: str, step: int, running: bool) -> Trainer | None:
-    """This figure's trainer at ``step``. Without one at that step: a new one if training
+def trainer_for(instance: str | None, lang: str, step: int, running: bool) -> LiveTraining | None:
+    """This figure's training at ``step``. Without one at that step: a new one if training
     starts now, else none (the figure shows step 0 from the build's first checkpoint, which
     is the same model: same puzzle, settings and seed)."""
     slot = (instance, lang)
-    trainer = _TRAINERS.get(slot)
-    if trainer is not None and trainer.step == step and (step > 0 or running):
-        return trainer  # (at step 0 only while running: the first history point may still be scoring)
+    live = _TRAINERS.get(slot)
+    if live is not None and live.trainer.step == step and (step > 0 or running):
+        return live  # (at step 0 only while running: the first history point may still be scoring)
     _TRAINERS.pop(slot, None)
     if not running:
         return None
-    trainer = _TRAINERS[slot] = Trainer(L.puzzle(lang), seed(lang), lazy=True, **settings(lang))
-    return trainer
+    live = _TRAINERS[slot] = LiveTraining(L.puzzle(lang), seed(lang), **settings(lang))
+    return live
 
 
-def unfinished(trainer: Trainer, until: int) -> bool:
+def unfinished(live: LiveTraining, until: int) -> bool:
     """Whether training towards step ``until`` has work left (steps, or held-out scores of a
     history point being measured)."""
-    return trainer.step < until or trainer.scoring
+    return live.trainer.step < until or live.scoring
 
 
 def draw(state: dict[str, Any], t: Text, instance: str | None) -> Panel:
     lang = t.lang
     end = goal(lang)
     before = _TRAINERS.get((instance, lang))
-    trainer = trainer_for(instance, lang, state["step"], state["running"])
-    fresh = trainer is not None and trainer is not before  # just set up: that was this call's work
-    if trainer is None:  # step 0, paused: the build's first checkpoint is this model
+    live = trainer_for(instance, lang, state["step"], state["running"])
+    fresh = live is not None and live is not before  # just set up: that was this call's work
+    if live is None:  # step 0, paused: the build's first checkpoint is this model
         running, step, model, history = False, 0, L.model_at(lang, 0), L.data(lang)["history"][:1]
     else:
-        running = state["running"] and unfinished(trainer, end)
+        running = state["running"] and unfinished(live, end)
         if running and not fresh:
             # about BUDGET seconds: optimiser steps, and each history point's held-out scores
-            # a sentence at a time (Trainer.work), so no call holds Python for long
-            trainer.work(end, BUDGET)
-            running = unfinished(trainer, end)
+            # a sentence at a time, so no call holds Python for long
+            live.work(end, BUDGET)
+            running = unfinished(live, end)
         # until the first history point is scored, the build's (the same untrained model)
+        trainer = live.trainer
         step, model, history = trainer.step, trainer.model, trainer.history or L.data(lang)["history"][:1]
     chosen = min(state["sentence"], L.EXAMPLES - 1)
     s = L.examples(lang)[chosen]

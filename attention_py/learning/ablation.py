@@ -42,7 +42,7 @@ class Ablation:
 
     def allowed(self, layer: int, s: Sentence, rows: list[int]) -> list[list[bool]] | None:
         """Which keys each query row may look at in ``layer`` (None: every key)."""
-        cuts = [(q, k) for l, q, k in self.blocked if l == layer]
+        cuts = [(q, k) for at, q, k in self.blocked if at == layer]
         if not cuts:
             return None
         role = roles(s)
@@ -54,7 +54,7 @@ class Ablation:
 
     def kept(self, layer: int, s: Sentence) -> list[bool]:
         """Per token: whether its update in ``layer`` is kept."""
-        off = {r for l, r in self.silenced if l == layer}
+        off = {r for at, r in self.silenced if at == layer}
         return [r not in off for r in roles(s)]
 
 
@@ -70,7 +70,6 @@ def accuracy_by_group(model: Model, sentences: list[Sentence], ablation: Ablatio
     right: dict[str, int] = {}
     seen: dict[str, int] = {}
     for s in sentences:
-        p = model.forward(s, ablation=ablation).probabilities
         seen[s.points_at] = seen.get(s.points_at, 0) + 1
-        right[s.points_at] = right.get(s.points_at, 0) + (max(range(len(p)), key=p.__getitem__) == s.label)
+        right[s.points_at] = right.get(s.points_at, 0) + (model.predict(s, ablation=ablation) == s.label)
     return {group: right[group] / seen[group] for group in sorted(seen)}

@@ -17,7 +17,7 @@ the reverse order of ``Model.forward``; each step below names the forward line i
     input     x_i = E[t_i] + P[i]                   dE[t_i] += dx_i,  dP[i] += dx_i
 
 tests/unit/test_learning_gradients.py checks every entry against finite differences, and
-tests/unit/test_numpy_reference.py against numpy.
+tests/unit/test_learning_numpy_reference.py against numpy.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 
 from ..linalg import matrix_product
-from .model import HeadPass, LayerPass, Matrix, Model, Pass
+from .model import SMALLEST_P, HeadPass, LayerPass, Matrix, Model, Pass, loss_and_answer
 from .puzzle import Sentence
 
 
@@ -44,10 +44,6 @@ def add_into(total: Matrix, part: Matrix) -> None:
     for row, extra in zip(total, part):
         for j, value in enumerate(extra):
             row[j] += value
-
-
-def zeros_like(model: Model) -> dict[str, Matrix]:
-    return {name: [[0.0] * cols for _ in range(rows)] for name, (rows, cols) in model.shapes()}
 
 
 class Gradients:
@@ -92,9 +88,9 @@ def loss_and_gradients(model: Model, batch: list[Sentence]) -> tuple[float, int,
     total, correct = 0.0, 0
     for sentence in batch:
         run = model.forward(sentence)
-        p = run.probabilities
-        total -= math.log(max(p[sentence.label], 1e-300))
-        correct += max(range(len(p)), key=p.__getitem__) == sentence.label
+        loss, answer = loss_and_answer(run.probabilities, sentence.label)
+        total += loss
+        correct += answer == sentence.label
         backward(model, run, sentence.label, grads, 1.0 / len(batch))
     return total / len(batch), correct, grads.totals()
 
@@ -103,22 +99,22 @@ def backward(model: Model, run: Pass, label: int, grads: Gradients, weight: floa
     """Record ``weight`` times the gradients of -log p[label] for the pass ``run`` in ``grads``."""
     pointer = run.pointer
     right = [j for j in pointer.candidates if run.ids[j] == model.index[model.people[label]]]
-    p = max(run.probabilities[label], 1e-300)
+    p = max(run.probabilities[label], SMALLEST_P)  # as in the loss (model.loss_and_answer)
     k = pointer.rows.index(run.pronoun)
     d_A = [0.0] * len(run.ids)
     for j in right:  # -log p, p = the mean over heads of their weights at the label's word(s)
         d_A[j] = -weight / (model.heads * p)
     d_x = [[0.0] * model.d_model for _ in run.ids]
-    l = model.layers - 1
+    last = model.layers - 1
     people = pointer.candidates  # the only keys the last layer scores
     for h, head in enumerate(pointer.heads):
         d_S = [[0.0] * len(people) for _ in pointer.rows]
         d_S[k] = softmax_backward(
             [head.weights[k][j] for j in people], [d_A[j] for j in people], 1 / math.sqrt(model.d_head)
         )
-        add_scores_backward(model, l, h, pointer.x, pointer.rows, head, d_S, grads, d_x, keys=people)
-    for l in reversed(range(model.layers - 1)):
-        d_x = layer_backward(model, l, run.layers[l], d_x, grads)
+        add_scores_backward(model, last, h, pointer.x, pointer.rows, head, d_S, grads, d_x, keys=people)
+    for layer in reversed(range(model.layers - 1)):
+        d_x = layer_backward(model, layer, run.layers[layer], d_x, grads)
     E, P = grads.direct["E"], grads.direct["P"]
     for i, (t, d) in enumerate(zip(run.ids, d_x)):  # x_i = E[t_i] + P[i]: both get d x_i
         add_into([E[t]], [d])
@@ -133,7 +129,7 @@ def softmax_backward(A_row: list[float], dA_row: list[float], scale: float) -> l
 
 def add_scores_backward(
     model: Model,
-    l: int,
+    layer: int,
     h: int,
     x: Matrix,
     rows: list[int],
@@ -145,11 +141,11 @@ def add_scores_backward(
 ) -> None:
     """Through S = Q Kᵀ (already scaled in ``d_S``), Q = x[rows] W_Q, K = x[keys] W_K (every row
     of x unless ``keys``): records dW_Q and dW_K in ``grads`` and adds dx into ``d_x``."""
-    W_Q, W_K, _ = model.head(l, h)
+    W_Q, W_K, _ = model.head(layer, h)
     keys = list(range(len(x))) if keys is None else keys
     d_Q = matrix_product(d_S, head.K)
     d_K = transpose_times(d_S, head.Q)
-    prefix = f"layer{l}.head{h}."
+    prefix = f"layer{layer}.head{h}."
     grads.add_product(prefix + "W_Q", [x[i] for i in rows], d_Q)
     grads.add_product(prefix + "W_K", [x[j] for j in keys], d_K)
     for i, row in zip(rows, times_transpose(d_Q, W_Q)):
@@ -158,25 +154,25 @@ def add_scores_backward(
         add_into([d_x[j]], [row])
 
 
-def layer_backward(model: Model, l: int, layer: LayerPass, d_out: Matrix, grads: Gradients) -> Matrix:
+def layer_backward(model: Model, layer: int, layer_pass: LayerPass, d_out: Matrix, grads: Gradients) -> Matrix:
     """Gradients of one layer: records its weights' in ``grads``, returns d x (every row)."""
-    x, rows = layer.x, layer.rows
+    x, rows = layer_pass.x, layer_pass.rows
     d_x = [[0.0] * model.d_model for _ in x]
     for k, i in enumerate(rows):  # the residual connection: out = x + ..., so d x gets d out
         d_x[i] = list(d_out[k])
-    W_O = model.parameters[f"layer{l}.W_O"]
-    grads.add_product(f"layer{l}.W_O", layer.concat, d_out)
+    W_O = model.parameters[f"layer{layer}.W_O"]
+    grads.add_product(f"layer{layer}.W_O", layer_pass.concat, d_out)
     d_concat = times_transpose(d_out, W_O)
     scale = 1 / math.sqrt(model.d_head)
-    for h, head in enumerate(layer.heads):
-        _, _, W_V = model.head(l, h)
+    for h, head in enumerate(layer_pass.heads):
+        _, _, W_V = model.head(layer, h)
         assert W_V is not None
         start = h * model.d_head
         d_H = [row[start : start + model.d_head] for row in d_concat]
         d_A = times_transpose(d_H, head.V)
         d_V = transpose_times(head.weights, d_H)
         d_S = [softmax_backward(A_row, dA_row, scale) for A_row, dA_row in zip(head.weights, d_A)]
-        add_scores_backward(model, l, h, x, rows, head, d_S, grads, d_x)
-        grads.add_product(f"layer{l}.head{h}.W_V", x, d_V)
+        add_scores_backward(model, layer, h, x, rows, head, d_S, grads, d_x)
+        grads.add_product(f"layer{layer}.head{h}.W_V", x, d_V)
         add_into(d_x, times_transpose(d_V, W_V))
     return d_x

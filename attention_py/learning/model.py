@@ -52,6 +52,38 @@ if TYPE_CHECKING:
 Matrix = list[list[float]]
 
 FORMAT = "attention_py.learning.Model/1"
+SMALLEST_P = 1e-300  # the loss reads p at least this: a certain wrong answer costs about 690, not infinity
+
+
+def answer(probabilities: list[float]) -> int:
+    """The answer the probabilities give: the index of the largest (the first, in a tie)."""
+    return max(range(len(probabilities)), key=probabilities.__getitem__)
+
+
+def loss_and_answer(probabilities: list[float], label: int) -> tuple[float, int]:
+    """One sentence's cross-entropy loss, -log p[label] (p at least ``SMALLEST_P``), and the answer."""
+    return -math.log(max(probabilities[label], SMALLEST_P)), answer(probabilities)
+
+
+def parameter_shapes(
+    vocabulary_size: int, max_length: int, *, d_model: int, layers: int, heads: int
+) -> list[tuple[str, tuple[int, int]]]:
+    """(name, (rows, cols)) of every parameter of a model of these sizes, in the order of
+    ``Model.parameters`` (see ``Model``)."""
+    if heads < 1 or d_model % heads:
+        raise ValueError(f"d_model={d_model} must be divisible by heads={heads}")
+    if layers < 1:
+        raise ValueError(f"the model needs at least one layer (the last one answers), got layers={layers}")
+    d_head = d_model // heads
+    shapes = [("E", (vocabulary_size, d_model)), ("P", (max_length, d_model))]
+    for layer in range(layers):
+        answers = layer == layers - 1  # the pointing layer: its weights are the answer
+        for head in range(heads):
+            for w in ("W_Q", "W_K") if answers else ("W_Q", "W_K", "W_V"):
+                shapes.append((f"layer{layer}.head{head}.{w}", (d_model, d_head)))
+        if not answers:
+            shapes.append((f"layer{layer}.W_O", (d_model, d_model)))
+    return shapes
 
 
 class Model:
@@ -74,10 +106,7 @@ class Model:
         layers: int,
         heads: int,
     ) -> None:
-        if d_model % heads:
-            raise ValueError(f"d_model={d_model} must be divisible by heads={heads}")
-        if layers < 1:
-            raise ValueError(f"the model needs at least one layer (the last one answers), got layers={layers}")
+        self._shapes = parameter_shapes(len(vocabulary), max_length, d_model=d_model, layers=layers, heads=heads)
         self.vocabulary = tuple(vocabulary)
         self.people = tuple(people)
         self.max_length = max_length
@@ -87,7 +116,7 @@ class Model:
         # token id -> index in ``people``: which words the answer may point at, and whom each names
         self._person_of = {self.index[p]: k for k, p in enumerate(self.people) if p in self.index}
         self.parameters = parameters
-        expected = dict(self.shapes())
+        expected = dict(self._shapes)
         if list(parameters) != list(expected):
             raise ValueError(f"parameters must be {list(expected)}, got {list(parameters)}")
         for name, (rows, cols) in expected.items():
@@ -99,16 +128,7 @@ class Model:
 
     def shapes(self) -> list[tuple[str, tuple[int, int]]]:
         """(name, (rows, cols)) of every parameter, in the order of ``parameters``."""
-        d = self.d_model
-        shapes = [("E", (len(self.vocabulary), d)), ("P", (self.max_length, d))]
-        for l in range(self.layers):
-            answers = l == self.layers - 1  # the pointing layer: its weights are the answer
-            for h in range(self.heads):
-                for w in ("W_Q", "W_K") if answers else ("W_Q", "W_K", "W_V"):
-                    shapes.append((f"layer{l}.head{h}.{w}", (d, self.d_head)))
-            if not answers:
-                shapes.append((f"layer{l}.W_O", (d, d)))
-        return shapes
+        return list(self._shapes)
 
     def head(self, layer: int, head: int) -> tuple[Matrix, Matrix, Matrix | None]:
         """(W_Q, W_K, W_V) of one head; W_V is None in the last layer, which answers by pointing."""
@@ -141,17 +161,15 @@ class Model:
         Embeddings are uniform in ±embedding_scale; weight matrices Glorot-uniform (attention_py.rng).
         """
         rng = random.Random(seed)
-        vocabulary, people = puzzle.vocabulary, puzzle.people
-        shell = cls.__new__(cls)
-        shell.vocabulary, shell.people, shell.max_length = vocabulary, people, puzzle.max_length
-        shell.d_model, shell.layers, shell.heads, shell.d_head = d_model, layers, heads, d_model // max(heads, 1)
+        vocabulary, people, max_length = puzzle.vocabulary, puzzle.people, puzzle.max_length
+        shapes = parameter_shapes(len(vocabulary), max_length, d_model=d_model, layers=layers, heads=heads)
         parameters: dict[str, Matrix] = {}
-        for name, (rows, cols) in shell.shapes():
+        for name, (rows, cols) in shapes:
             if name in ("E", "P"):
                 parameters[name] = uniform_matrix(rng, rows, cols, embedding_scale)
             else:
                 parameters[name] = glorot_uniform(rng, rows, cols)
-        return cls(vocabulary, people, puzzle.max_length, parameters, d_model=d_model, layers=layers, heads=heads)
+        return cls(vocabulary, people, max_length, parameters, d_model=d_model, layers=layers, heads=heads)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-able dict (floats in lists) that ``from_dict`` turns back into this model exactly."""
@@ -202,16 +220,15 @@ class Model:
         x = [[e + p for e, p in zip(E[t], P[i])] for i, t in enumerate(ids)]  # token + position
         everyone = list(range(len(ids)))
         layers = []
-        for l in range(self.layers - 1):
+        for layer in range(self.layers - 1):
             if ablation is None:
-                layer = self.layer_forward(l, x, everyone)
+                layer_pass = self.layer_forward(layer, x, everyone)
             else:
-                layer = self.layer_forward(l, x, everyone, ablation.allowed(l, sentence, everyone))
-                layer.output = [
-                    out if keep else list(old) for out, old, keep in zip(layer.output, x, ablation.kept(l, sentence))
-                ]
-            layers.append(layer)
-            x = layer.output
+                layer_pass = self.layer_forward(layer, x, everyone, ablation.allowed(layer, sentence, everyone))
+                kept = ablation.kept(layer, sentence)
+                layer_pass.output = [out if keep else list(old) for out, old, keep in zip(layer_pass.output, x, kept)]
+            layers.append(layer_pass)
+            x = layer_pass.output
         rows = everyone if every_row else [sentence.pronoun]
         blocked = None if ablation is None else ablation.allowed(self.layers - 1, sentence, rows)
         pointer = self.pointer_forward(x, rows, candidates, blocked)
@@ -224,13 +241,15 @@ class Model:
             probabilities[self._person_of[ids[j]]] += weights[j]
         return Pass(ids, sentence.pronoun, layers, pointer, probabilities)
 
-    def layer_forward(self, l: int, x: Matrix, rows: list[int], allowed: list[list[bool]] | None = None) -> LayerPass:
+    def layer_forward(
+        self, layer: int, x: Matrix, rows: list[int], allowed: list[list[bool]] | None = None
+    ) -> LayerPass:
         """x + concat_h(attention of head h) W_O, for the query rows ``rows`` of x (each allowed
         to look at every key, or where ``allowed`` says)."""
         queries = [x[i] for i in rows]
         heads = []
         for h in range(self.heads):
-            W_Q, W_K, W_V = self.head(l, h)
+            W_Q, W_K, W_V = self.head(layer, h)
             assert W_V is not None, "the last layer answers by pointing (pointer_forward)"
             Q = matrix_product(queries, W_Q)
             K = matrix_product(x, W_K)
@@ -238,7 +257,7 @@ class Model:
             out, weights, _ = attention(Q, K, V, scale=1 / math.sqrt(self.d_head), allowed=allowed)
             heads.append(HeadPass(Q, K, V, weights, out))
         concat = [[v for head in heads for v in head.output[r]] for r in range(len(rows))]  # heads side by side
-        update = matrix_product(concat, self.parameters[f"layer{l}.W_O"])
+        update = matrix_product(concat, self.parameters[f"layer{layer}.W_O"])
         output = [[a + b for a, b in zip(x[i], u)] for i, u in zip(rows, update)]  # the residual connection
         return LayerPass(x, rows, heads, concat, output)
 
@@ -248,11 +267,11 @@ class Model:
         """The last layer: each head's attention from the query rows ``rows`` of x, allowed to
         look only at the ``candidates`` (the people in the sentence; and only where ``blocked``
         allows, for an ablation). Its weights are the answer."""
-        l = self.layers - 1
+        last = self.layers - 1
         scale = 1 / math.sqrt(self.d_head)
         heads = []
         for h in range(self.heads):
-            W_Q, W_K, _ = self.head(l, h)
+            W_Q, W_K, _ = self.head(last, h)
             Q = matrix_product([x[i] for i in rows], W_Q)
             K = matrix_product([x[j] for j in candidates], W_K)  # only the people's keys are ever scored
             weights = []
@@ -271,13 +290,14 @@ class Model:
     def read(self, sentence: Sentence) -> Reading:
         """The model's answer for ``sentence`` and every layer's attention weights (all rows)."""
         run = self.forward(sentence, every_row=True)
-        attention_maps = [[head.weights for head in layer.heads] for layer in [*run.layers, run.pointer]]
-        best = max(range(len(run.probabilities)), key=run.probabilities.__getitem__)
-        return Reading(run.probabilities, best, attention_maps)
+        passes: list[LayerPass | PointerPass] = [*run.layers, run.pointer]
+        attention_maps = [[head.weights for head in layer_pass.heads] for layer_pass in passes]
+        return Reading(run.probabilities, answer(run.probabilities), attention_maps)
 
-    def predict(self, sentence: Sentence) -> int:
-        p = self.forward(sentence).probabilities
-        return max(range(len(p)), key=p.__getitem__)
+    def predict(self, sentence: Sentence, *, ablation: Ablation | None = None) -> int:
+        """The index (in ``people``) of the person the model names for ``sentence``, with
+        ``ablation`` applied if given."""
+        return answer(self.forward(sentence, ablation=ablation).probabilities)
 
     def accuracy(self, sentences: list[Sentence]) -> float:
         if not sentences:

@@ -12,7 +12,6 @@ so each number moves by about ``lr`` at most, whatever the scale of its gradient
 from __future__ import annotations
 
 import math
-from typing import Any
 
 Matrix = list[list[float]]
 
@@ -43,6 +42,3 @@ class Adam:
                     m[j] = b1 * m[j] + (1 - b1) * gj
                     v[j] = b2 * v[j] + (1 - b2) * gj * gj
                     w[j] -= self.lr * (m[j] / c1) / (math.sqrt(v[j] / c2) + eps)
-
-    def state(self) -> dict[str, Any]:
-        return {"t": self.t, "m": self.m, "v": self.v}

@@ -16,13 +16,11 @@ in Pyodide (up to the last bits of ``exp``/``log``, which may differ between pla
 
 from __future__ import annotations
 
-import math
 import random
-import time
 from typing import Any
 
 from .backward import loss_and_gradients
-from .model import Model
+from .model import Model, loss_and_answer
 from .optim import Adam
 from .puzzle import Puzzle, Sentence
 
@@ -37,24 +35,38 @@ DEFAULTS: dict[str, Any] = {
     "split_seed": 0,  # which (person, reason) pairs are held out: fixed, whatever the training seed
 }
 
+HistoryPoint = dict[str, float]
+"""One entry of ``Trainer.history``: ``step``, the training ``loss`` and ``train_accuracy``
+since the previous point, then ``validation_loss``, ``validation_accuracy``, ``test_loss``
+and ``test_accuracy``."""
 
-class _Shape:
-    """What ``Model.initial`` reads of a puzzle, each computed once (the puzzle's properties
-    build every sentence again each time they are read): its vocabulary, its people, and its
-    longest sentence among ``sentences`` (all of them)."""
 
-    def __init__(self, puzzle: Puzzle, sentences: list[Sentence]) -> None:
-        self.vocabulary = puzzle.vocabulary
-        self.people = puzzle.people
-        self.max_length = max(len(s.tokens) for s in sentences)
+class Tally:
+    """Loss and right answers summed over sentences, in the order they are added."""
+
+    def __init__(self, loss: float = 0.0, right: int = 0, seen: int = 0) -> None:
+        self.loss, self.right, self.seen = loss, right, seen
+
+    def add(self, model: Model, sentence: Sentence) -> None:
+        """Scores ``sentence`` with ``model`` as it is now."""
+        loss, answer = loss_and_answer(model.forward(sentence).probabilities, sentence.label)
+        self.loss += loss
+        self.right += answer == sentence.label
+        self.seen += 1
+
+    def means(self) -> tuple[float, float]:
+        """(mean loss, accuracy); 0 for both over no sentence."""
+        seen = max(self.seen, 1)
+        return self.loss / seen, self.right / seen
 
 
 class Trainer:
     """Owns a model, its Adam state and the order of the training sentences."""
 
-    def __init__(self, puzzle: Puzzle, seed: int = 0, *, lazy: bool = False, **settings: Any) -> None:
-        """``lazy``: leave the validation and test scoring of the step-0 history point to the first
-        ``work`` call (a page that must answer quickly); otherwise it is done here."""
+    def __init__(self, puzzle: Puzzle, seed: int = 0, *, record_start: bool = True, **settings: Any) -> None:
+        """``record_start=False`` leaves the step-0 history point to the caller, who takes its
+        training half with ``start_point`` (figures/train_live.py scores the rest a sentence at
+        a time); otherwise it is recorded here."""
         unknown = set(settings) - set(DEFAULTS)
         if unknown:
             raise TypeError(f"unknown training settings {sorted(unknown)}; known: {sorted(DEFAULTS)}")
@@ -62,10 +74,10 @@ class Trainer:
         s = self.settings
         self.puzzle = puzzle
         self.train, self.validation, self.test = puzzle.split(seed=s["split_seed"])
-        self._scored = [("validation", self.validation), ("test", self.test)]
+        self.held_out = (("validation", self.validation), ("test", self.test))  # scored at every history point
         rng = random.Random(seed)
         self.model = Model.initial(
-            _Shape(puzzle, self.train + self.validation + self.test),
+            puzzle,
             seed=rng.getrandbits(32),
             d_model=s["d_model"],
             layers=s["layers"],
@@ -76,18 +88,15 @@ class Trainer:
         self._order_rng = random.Random(rng.getrandbits(32))
         self._order: list[Sentence] = []
         self.step = 0
-        self.history: list[dict[str, Any]] = []
-        self._since = {"loss": 0.0, "correct": 0, "seen": 0, "steps": 0}
-        self._scoring: dict[str, Any] | None = None  # a history point whose validation/test scores are being summed
-        self._step_seconds = 0.0  # how long an optimiser step takes here (``work`` plans with it)
-        first = self._peek_batch()  # step 0: how the untrained model does on the first batch
-        answers = [self.model.forward(x).probabilities for x in first]
-        losses = [-math.log(p[x.label]) for p, x in zip(answers, first)]
-        correct = sum(max(range(len(p)), key=p.__getitem__) == x.label for p, x in zip(answers, first))
-        self._since = {"loss": sum(losses), "correct": correct, "seen": len(first), "steps": len(first)}
-        self._start_record()
-        if not lazy:
-            self._score()
+        self.history: list[HistoryPoint] = []
+        # step 0: how the untrained model does on the first batch (its losses added by sum(),
+        # which compensates rounding: the published histories were computed so)
+        first = self._peek_batch()
+        scores = [loss_and_answer(self.model.forward(x).probabilities, x.label) for x in first]
+        right = sum(answer == x.label for (_, answer), x in zip(scores, first))
+        self._since = Tally(sum(loss for loss, _ in scores), right, len(first))
+        if record_start:
+            self.record(self.start_point())
 
     def _peek_batch(self) -> list[Sentence]:
         while len(self._order) < self.settings["batch_size"]:
@@ -102,110 +111,49 @@ class Trainer:
         del self._order[: len(batch)]
         return batch
 
-    def run(self, steps: int) -> list[dict[str, Any]]:
+    def run(self, steps: int) -> list[HistoryPoint]:
         """``steps`` optimiser steps; returns the history points recorded meanwhile."""
         new = []
-        if self._scoring is not None:  # left unfinished by ``work``
-            new.append(self._score())
         for _ in range(steps):
-            self._train_step()
-            if self.step % self.settings["eval_every"] == 0:
-                self._start_record()
-                new.append(self._score())
+            self.train_step()
+            if self.point_due:
+                new.append(self.record(self.start_point()))
         return new
 
-    def work(self, until: int, seconds: float) -> list[dict[str, Any]]:
-        """Train towards step ``until`` for about ``seconds``, in pieces small enough for a page.
-
-        The same steps and history as ``run``, cut differently: each piece is one optimiser
-        step or one held-out sentence scored, and the call returns once ``seconds`` have
-        passed or the next step would pass them (after one piece at least), or when step
-        ``until`` is reached and its history point, if one is due, is complete. Training waits while a history point's held-out
-        scores are being summed, so every point measures the model of its own step. Returns
-        the history points completed meanwhile.
-        """
-        deadline = time.perf_counter() + seconds
-        new: list[dict[str, Any]] = []
-        done = False
-        while self._scoring is not None or self.step < until:
-            now = time.perf_counter()
-            if done and self._scoring is None and now + self._step_seconds > deadline:
-                break  # a step would overrun the time left (it is the longest piece)
-            done = True
-            if self._scoring is not None:
-                point = self._score(deadline)
-                if point is not None:
-                    new.append(point)
-            else:
-                self._train_step()
-                took = time.perf_counter() - now
-                self._step_seconds = took if not self._step_seconds else 0.8 * self._step_seconds + 0.2 * took
-                if self.step % self.settings["eval_every"] == 0:
-                    self._start_record()
-            if time.perf_counter() >= deadline:
-                break
-        return new
-
-    @property
-    def scoring(self) -> bool:
-        """Whether a history point still waits for validation/test scores (``work`` left it unfinished)."""
-        return self._scoring is not None
-
-    def _train_step(self) -> None:
+    def train_step(self) -> None:
+        """One optimiser step on the next mini-batch."""
         batch = self.next_batch()
         loss, correct, grads = loss_and_gradients(self.model, batch)
         self.optimiser.step(grads)
         self.step += 1
-        self._since["loss"] += loss * len(batch)
-        self._since["correct"] += correct
-        self._since["seen"] += len(batch)
-        self._since["steps"] += 1
+        self._since.loss += loss * len(batch)
+        self._since.right += correct
+        self._since.seen += len(batch)
 
-    def _start_record(self) -> None:
-        """Begin a history point: training loss/accuracy over the batches since the last point
-        (as they were met, before each update); ``_score`` adds loss/accuracy on every
-        validation and test sentence, measured on the model as it is now."""
-        seen = max(self._since["seen"], 1)
-        self._scoring = {
-            "point": {
-                "step": self.step,
-                "loss": self._since["loss"] / seen,
-                "train_accuracy": self._since["correct"] / seen,
-            },
-            "part": 0,
-            "next": 0,
-            "loss": 0.0,
-            "right": 0,
-        }
-        self._since = {"loss": 0.0, "correct": 0, "seen": 0, "steps": 0}
+    @property
+    def point_due(self) -> bool:
+        """Whether this step gets a history point (every ``eval_every`` steps)."""
+        return self.step % self.settings["eval_every"] == 0
 
-    def _score(self, deadline: float | None = None) -> dict[str, Any] | None:
-        """Score validation, then test sentences (all, or until ``deadline``, one at least);
-        the finished history point once every sentence is scored, else None."""
-        scoring = self._scoring
-        assert scoring is not None
-        while scoring["part"] < len(self._scored):
-            name, sentences = self._scored[scoring["part"]]
-            i = scoring["next"]
-            while i < len(sentences):
-                s = sentences[i]
-                p = self.model.forward(s).probabilities
-                scoring["loss"] -= math.log(max(p[s.label], 1e-300))
-                scoring["right"] += max(range(len(p)), key=p.__getitem__) == s.label
-                i += 1
-                if deadline is not None and time.perf_counter() >= deadline:
-                    break
-            scoring["next"] = i
-            if i < len(sentences):
-                return None
-            n = max(len(sentences), 1)
-            scoring["point"][f"{name}_loss"] = scoring["loss"] / n
-            scoring["point"][f"{name}_accuracy"] = scoring["right"] / n
-            scoring.update(part=scoring["part"] + 1, next=0, loss=0.0, right=0)
-            if deadline is not None and time.perf_counter() >= deadline and scoring["part"] < len(self._scored):
-                return None
-        point = scoring["point"]
-        self._scoring = None
+    def start_point(self) -> HistoryPoint:
+        """The training half of this step's history point: the loss and accuracy over the
+        batches since the last point (as they were met, before each update). The next point
+        counts from here."""
+        loss, accuracy = self._since.means()
+        self._since = Tally()
+        return {"step": self.step, "loss": loss, "train_accuracy": accuracy}
+
+    def record(self, point: HistoryPoint, scored: dict[str, Tally] | None = None) -> HistoryPoint:
+        """Completes ``point`` with the loss and accuracy on the held-out sentences and appends
+        it to the history. Each ``held_out`` set is scored here, on the model as it is now,
+        unless ``scored`` holds its tally already."""
+        for name, sentences in self.held_out:
+            tally = (scored or {}).get(name)
+            if tally is None:
+                tally = Tally()
+                for sentence in sentences:
+                    tally.add(self.model, sentence)
+            point[f"{name}_loss"], point[f"{name}_accuracy"] = tally.means()
         self.history.append(point)
         return point
 

@@ -1,20 +1,14 @@
 """Form cues (attention_py.learning.cues): a puzzle whose two groups of reasons differ in form
 (length, a shared word in one group only, a shape) is caught, naming the words; a fair one is
-not. Inline data, standard library only (runs inside Pyodide too); the real files are checked
-in test_learning_puzzle_files.py."""
+not. Inline data (the English puzzle is test_learning_puzzle.py's), standard library only (runs
+inside Pyodide too); the real files are checked in test_learning_puzzle_files.py."""
 
 import pytest
 
 from attention_py.learning import Puzzle
 from attention_py.learning.cues import form_cues, giveaway_puzzle, shape, shared_words
+from tests.unit.test_learning_puzzle import EN
 
-EN = {
-    "sentence": "the {first} {action} the {second} because {pronoun} {reason}",
-    "pronoun": "she",
-    "people": ["teacher", "student", "nurse"],
-    "actions": ["yelled at", "glared at"],
-    "reasons": {"actor": ["was angry", "was tired", "was grumpy"], "patient": ["was rude", "was late", "was noisy"]},
-}
 # The Hebrew and Persian reasons as they were before the review (issue 18): each has a form cue.
 OLD_HE_REASONS = {
     "actor": ["הייתה עצבנית", "הייתה חסרת סבלנות", "הייתה עייפה", "הייתה לחוצה", "הייתה רגזנית"],
