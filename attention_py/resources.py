@@ -48,13 +48,12 @@ def check_key(key: Any) -> str:
     return key
 
 
-def provide(key: str, data: Any) -> dict[str, Any]:
-    """Keeps ``data`` as the resource ``key`` (replacing an earlier one); returns ``{"ok": True, "key"}``."""
+def provide(key: str, data: Any) -> None:
+    """Keeps ``data`` as the resource ``key`` (replacing an earlier one)."""
     check_key(key)
     _PROVIDED[key] = data
     for derived in [k for k in _DERIVED if k[0] == key]:
         del _DERIVED[derived]
-    return {"ok": True, "key": key}
 
 
 def set_loader(loader: Callable[[str], Any] | None) -> None:

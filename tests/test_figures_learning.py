@@ -15,7 +15,7 @@ import pytest
 
 from attention_py import resources
 from attention_py.figures import FIGURES, update
-from attention_py.figures import _learning as L
+from attention_py.figures import _learning_views as views
 from attention_py.figures._format import num
 from attention_py.learning import Model, Puzzle
 from attention_py.resources import _PROVIDED, MissingResource, provide
@@ -62,7 +62,7 @@ def test_without_a_loader_a_figure_names_the_missing_data_and_works_once_provide
         _PROVIDED.clear()
         with pytest.raises(MissingResource, match=r"assets/training/en\.json"):
             update("trained_reader", {}, {"reason": 3}, "en", strings("en"), "figure-1")
-        assert provide("training/en", data("en")) == {"ok": True, "key": "training/en"}
+        provide("training/en", data("en"))
         assert update("trained_reader", {}, {"reason": 3}, "en", strings("en"), "figure-1")["ok"] is True
         with pytest.raises(ValueError, match="lower-case words"):
             provide("../secret", {})
@@ -232,8 +232,8 @@ def test_the_readers_mistakes_are_the_final_models_own():
         p = Puzzle.from_dict(d["puzzle"])
         test = p.split(seed=d["settings"]["split_seed"]).test
         wrong = [s.text for s in test if final.predict(s) != s.label]
-        assert [s.text for s in L.final_mistakes(lang)] == wrong
-        assert L.test_size(lang) == d["test_size"] == len(test)
+        assert [s.text for s in views.final_mistakes(lang)] == wrong
+        assert views.test_size(lang) == d["test_size"] == len(test)
         assert 1 - len(wrong) / len(test) == d["history"][-1]["test_accuracy"]
 
 

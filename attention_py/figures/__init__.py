@@ -26,7 +26,7 @@ from json import dumps as _json_dumps  # bound at import, as in _html.py
 from typing import Any
 
 from . import (
-    _learning,
+    _learning_views,
     attention_sentence,
     causal_attention,
     dot_product,
@@ -82,7 +82,7 @@ def required_strings() -> dict[str, tuple[str, ...]]:
     """Every section and key the figures need in each language's strings file."""
     required = {"common": COMMON_KEYS}
     required.update({figure.name: figure.strings for figure in _ORDER})
-    required[_learning.SHARED_SECTION] = _learning.SHARED_STRINGS
+    required[_learning_views.SHARED_SECTION] = _learning_views.SHARED_STRINGS
     return required
 
 

@@ -148,7 +148,7 @@ def select(name: str, value: str, *, options: list[tuple[str, str]], aria_label:
     return el("select", {"name": name, "aria-label": aria_label, "data-focus-key": name}, items)
 
 
-def math(text: str) -> str:
+def formula(text: str) -> str:
     """Inline mathematics: always left to right, isolated from the surrounding sentence."""
     return el("span", {"class": "apy-math", "dir": "ltr"}, esc(text))
 

@@ -12,8 +12,7 @@ import math
 from typing import Any
 
 from .. import dot, norm
-from ._controls import button, number_box
-from ._controls import math as formula
+from ._controls import button, formula, number_box
 from ._figure import Figure, Panel
 from ._format import num
 from ._html import el, esc

@@ -13,8 +13,7 @@ import math
 from typing import Any
 
 from .. import SelfAttention
-from ._controls import button
-from ._controls import math as formula
+from ._controls import button, formula
 from ._figure import Figure, Panel
 from ._format import num, subscript
 from ._html import el, esc

@@ -16,7 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import MultiHeadAttention
-from ._controls import math, segmented
+from ._controls import formula, segmented
 from ._figure import Figure, Panel
 from ._format import num
 from ._html import el, esc
@@ -56,13 +56,13 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     focus = pronoun_index(tokens)
     words = [esc(tok.word) for tok in tokens]
     chooser = segmented(
-        t.plain("heads"), [(math(str(k)), {"heads": k}, k == h) for k in (1, 2, 4)], key="heads", direction="ltr"
+        t.plain("heads"), [(formula(str(k)), {"heads": k}, k == h) for k in (1, 2, 4)], key="heads", direction="ltr"
     )
     grids = "".join(
         el(
             "div",
             {"class": f"apy-head apy-h{k}"},
-            el("p", {"class": "apy-head__title"}, esc(t.plain("head", k=t.count(k + 1))), " ", math(_shape(w))),
+            el("p", {"class": "apy-head__title"}, esc(t.plain("head", k=t.count(k + 1))), " ", formula(_shape(w))),
             matrix_table(
                 w,
                 row_labels=words,
@@ -102,7 +102,7 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     concat = matrix_table(
         mha.concat,
         row_labels=words,
-        col_labels=[math(str(c + 1)) for c in range(D_MODEL)],
+        col_labels=[formula(str(c + 1)) for c in range(D_MODEL)],
         caption=t.html("concat"),
         signed=True,
         show_numbers=False,
@@ -111,7 +111,7 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     out = matrix_table(
         output,
         row_labels=words,
-        col_labels=[math(str(c + 1)) for c in range(D_MODEL)],
+        col_labels=[formula(str(c + 1)) for c in range(D_MODEL)],
         caption=t.html("output"),
         signed=True,
         show_numbers=False,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._controls import math
+from ._controls import formula
 from ._figure import Figure, Panel
 from ._format import plain_num
 from ._html import el, esc
@@ -63,7 +63,7 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     x_row = el(
         "div",
         {"class": "apy-qkv__input"},
-        el("p", {"class": "apy-qkv__role"}, t.html("input"), " ", math("x")),
+        el("p", {"class": "apy-qkv__role"}, t.html("input"), " ", formula("x")),
         vector_cells(
             reading.x1[chosen],
             aria_label=t.plain("input_label", word=word, values=", ".join(plain_num(v) for v in reading.x1[chosen])),
@@ -76,7 +76,7 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
             el(
                 "div",
                 {"class": f"apy-qkv__card apy-qkv--{role}"},
-                el("p", {"class": "apy-qkv__role"}, esc(t.plain(role)), " ", math(f"{symbol} = x {matrix}")),
+                el("p", {"class": "apy-qkv__role"}, esc(t.plain(role)), " ", formula(f"{symbol} = x {matrix}")),
                 vector_cells(
                     vec,
                     scale=top,

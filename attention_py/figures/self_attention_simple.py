@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from .. import dot, scaled_dot_product_attention
-from ._controls import math, number_box, segmented
+from ._controls import formula, number_box, segmented
 from ._figure import Figure, Panel
 from ._format import num, pct, percent_shares, subscript
 from ._html import el
@@ -105,7 +105,10 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
         cls="apy-flowpic",
     )
     chooser = segmented(
-        t.plain("focus"), [(math(_name(j)), {"focus": j}, j == focus) for j in range(3)], key="focus", direction="ltr"
+        t.plain("focus"),
+        [(formula(_name(j)), {"focus": j}, j == focus) for j in range(3)],
+        key="focus",
+        direction="ltr",
     )
     inputs = el(
         "div",
@@ -114,15 +117,15 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
             el(
                 "div",
                 {"class": "apy-vecinput", "dir": "ltr"},
-                math(f"{_name(j)} = ("),
+                formula(f"{_name(j)} = ("),
                 number_box(
                     f"x.{j}.0", xs[j][0], aria_label=t.plain("vector_label", token=_name(j), axis=t.count(1)), digits=1
                 ),
-                math(","),
+                formula(","),
                 number_box(
                     f"x.{j}.1", xs[j][1], aria_label=t.plain("vector_label", token=_name(j), axis=t.count(2)), digits=1
                 ),
-                math(")"),
+                formula(")"),
             )
             for j in range(3)
         ),
@@ -131,31 +134,31 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
         "tr",
         {},
         el("th", {"scope": "col"}, t.html("token")),
-        "".join(el("th", {"scope": "col"}, math(_name(j))) for j in range(3)),
+        "".join(el("th", {"scope": "col"}, formula(_name(j))) for j in range(3)),
     )
     rows = el(
         "tr",
         {},
-        el("th", {"scope": "row"}, t.html("table_score"), " ", math(f"{_name(focus)}·xⱼ")),
+        el("th", {"scope": "row"}, t.html("table_score"), " ", formula(f"{_name(focus)}·xⱼ")),
         "".join(el("td", {}, num(s, 2)) for s in scores),
     ) + el(
         "tr",
         {},
-        el("th", {"scope": "row"}, t.html("table_weight"), " ", math("αⱼ")),
+        el("th", {"scope": "row"}, t.html("table_weight"), " ", formula("αⱼ")),
         "".join(el("td", {"class": "apy-cell", "style": f"--w:{a:.3f}"}, num(a, 2)) for a in alphas),
     )
     table = el("table", {"class": "apy-matrix apy-small", "dir": "ltr"}, el("thead", {}, head), el("tbody", {}, rows))
     mix = " + ".join(f"{num(a, 2)}·{_name(j)}" for j, a in enumerate(alphas))
     y_name = f"y{subscript(focus + 1)}"
-    mixed = el("p", {"class": "apy-formula"}, math(f"{y_name} = {mix} = ({num(output[0])}, {num(output[1])})"))
+    mixed = el("p", {"class": "apy-formula"}, formula(f"{y_name} = {mix} = ({num(output[0])}, {num(output[1])})"))
     body = chooser + picture + table + mixed + inputs
     top = max(range(3), key=lambda j: alphas[j])
     readout = t.html(
         "readout",
-        token=math(_name(focus)),
-        target=math(_name(top)),
+        token=formula(_name(focus)),
+        target=formula(_name(top)),
         share=el("span", {"dir": "ltr"}, pct(shares[top], 0)),
-        output=math(f"({num(output[0])}, {num(output[1])})"),
+        output=formula(f"({num(output[0])}, {num(output[1])})"),
     )
     return Panel(body, readout, [t.html("caption")])
 

@@ -12,7 +12,7 @@ from math import fsum
 from typing import Any
 
 from .. import softmax
-from ._controls import button, math, slider
+from ._controls import button, formula, slider
 from ._figure import Figure, Panel
 from ._format import num, pct, percent_shares, subscript
 from ._html import el, esc
@@ -42,7 +42,7 @@ def bars(z: list[float], probs: list[float], t: Text) -> str:
                     lo=Z_RANGE[0],
                     hi=Z_RANGE[1],
                     step=0.1,
-                    label=math(name),
+                    label=formula(name),
                     aria_label=t.plain("score_label", name=name),
                     shown=num(zi, 1),
                     digits=1,
@@ -83,7 +83,7 @@ def draw_plain(state: dict[str, Any], t: Text) -> Panel:
     z = state["z"]
     probs = softmax(z)
     body = (
-        el("p", {"class": "apy-formula"}, t.html("formula_label"), " ", math("softmax(z)ᵢ = exp(zᵢ) / Σⱼ exp(zⱼ)"))
+        el("p", {"class": "apy-formula"}, t.html("formula_label"), " ", formula("softmax(z)ᵢ = exp(zᵢ) / Σⱼ exp(zⱼ)"))
         + bars(z, probs, t)
         + entry_buttons(z, t)
     )
@@ -95,7 +95,7 @@ def draw_scaled(state: dict[str, Any], t: Text) -> Panel:
     probs = softmax(z, scale=scale)
     scaled = ", ".join(num(scale * zi, 2) for zi in z)
     body = (
-        el("p", {"class": "apy-formula"}, t.html("formula_label"), " ", math("pᵢ = exp(s·zᵢ) / Σⱼ exp(s·zⱼ)"))
+        el("p", {"class": "apy-formula"}, t.html("formula_label"), " ", formula("pᵢ = exp(s·zᵢ) / Σⱼ exp(s·zⱼ)"))
         + el(
             "div",
             {"class": "apy-scale"},
@@ -105,7 +105,7 @@ def draw_scaled(state: dict[str, Any], t: Text) -> Panel:
                 lo=0.0,
                 hi=10.0,
                 step=0.1,
-                label=math("s ="),
+                label=formula("s ="),
                 aria_label=t.plain("scale_label"),
                 shown=f"× {num(scale, 1)}",
                 digits=1,
@@ -115,7 +115,7 @@ def draw_scaled(state: dict[str, Any], t: Text) -> Panel:
                 {"class": "apy-muted"},
                 t.html("scale_caption"),
                 " ",
-                t.html("scaled_scores", values=math(f"s·z = [{scaled}]")),
+                t.html("scaled_scores", values=formula(f"s·z = [{scaled}]")),
             ),
         )
         + bars(z, probs, t)

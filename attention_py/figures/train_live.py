@@ -21,7 +21,7 @@ from typing import Any
 
 from ..learning import DEFAULTS, Puzzle, Trainer
 from ..learning.train import HistoryPoint, Tally
-from . import _learning as L
+from . import _learning_views as views
 from ._controls import button
 from ._figure import Figure, Panel
 from ._html import el, esc
@@ -125,17 +125,17 @@ _TRAINERS: dict[tuple[str | None, str], LiveTraining] = {}
 
 def settings(lang: str) -> dict[str, Any]:
     """The build's training settings that ``Trainer`` takes (the seed apart)."""
-    saved = L.data(lang).get("settings", {})
+    saved = views.data(lang).get("settings", {})
     return {k: saved[k] for k in DEFAULTS if k in saved}
 
 
 def seed(lang: str) -> int:
-    return int(L.data(lang).get("settings", {}).get("seed", 0))
+    return int(views.data(lang).get("settings", {}).get("seed", 0))
 
 
 def goal(lang: str) -> int:
     """How far a run goes: as far as the build trained."""
-    return int(L.checkpoints(lang)[-1]["step"])
+    return int(views.checkpoints(lang)[-1]["step"])
 
 
 def trainer_for(instance: str | None, lang: str, step: int, running: bool) -> LiveTraining | None:
@@ -149,7 +149,7 @@ def trainer_for(instance: str | None, lang: str, step: int, running: bool) -> Li
     _TRAINERS.pop(slot, None)
     if not running:
         return None
-    live = _TRAINERS[slot] = LiveTraining(L.puzzle(lang), seed(lang), **settings(lang))
+    live = _TRAINERS[slot] = LiveTraining(views.puzzle(lang), seed(lang), **settings(lang))
     return live
 
 
@@ -166,7 +166,7 @@ def draw(state: dict[str, Any], t: Text, instance: str | None) -> Panel:
     live = trainer_for(instance, lang, state["step"], state["running"])
     fresh = live is not None and live is not before  # just set up: that was this call's work
     if live is None:  # step 0, paused: the build's first checkpoint is this model
-        running, step, model, history = False, 0, L.model_at(lang, 0), L.data(lang)["history"][:1]
+        running, step, model, history = False, 0, views.model_at(lang, 0), views.data(lang)["history"][:1]
     else:
         running = state["running"] and unfinished(live, end)
         if running and not fresh:
@@ -176,9 +176,9 @@ def draw(state: dict[str, Any], t: Text, instance: str | None) -> Panel:
             running = unfinished(live, end)
         # until the first history point is scored, the build's (the same untrained model)
         trainer = live.trainer
-        step, model, history = trainer.step, trainer.model, trainer.history or L.data(lang)["history"][:1]
-    chosen = min(state["sentence"], L.EXAMPLES - 1)
-    s = L.examples(lang)[chosen]
+        step, model, history = trainer.step, trainer.model, trainer.history or views.data(lang)["history"][:1]
+    chosen = min(state["sentence"], views.EXAMPLES - 1)
+    s = views.examples(lang)[chosen]
     reading = model.read(s)
     point = history[-1]
     if running:
@@ -201,24 +201,24 @@ def draw(state: dict[str, Any], t: Text, instance: str | None) -> Panel:
     menus = el(
         "div",
         {"class": "apy-row"},
-        L.example_menu("sentence", chosen, lang, t, "sentence"),
-        L.view_menu(state["view"], t),
+        views.example_menu("sentence", chosen, lang, t, "sentence"),
+        views.view_menu(state["view"], t),
     )
     if point["step"] == 0:
-        readout = t.html("readout_start", accuracy=L.percent(point["test_accuracy"]))
+        readout = t.html("readout_start", accuracy=views.percent(point["test_accuracy"]))
     else:
         readout = t.html(
             "readout",
             step=esc(t.count(point["step"])),
-            loss=L.measured(point["loss"]),
-            accuracy=L.percent(point["test_accuracy"]),
+            loss=views.measured(point["loss"]),
+            accuracy=views.percent(point["test_accuracy"]),
         )
     body = (
         controls
-        + L.curves(history, mark=step, last_step=end, t=t)
+        + views.curves(history, mark=step, last_step=end, t=t)
         + menus
         + el("p", {"class": "apy-muted"}, t.html("maps_caption", step=esc(t.count(step))))
-        + L.attention_maps(reading, s, state["view"], t, "apy-live")
+        + views.attention_maps(reading, s, state["view"], t, "apy-live")
     )
     shown = {**state, "running": running, "step": step, "sentence": chosen}
     return Panel(body, readout, [t.html("caption")], state=shown)
@@ -230,13 +230,13 @@ FIGURE = Figure(
         {
             "running": Flag(False),
             "step": Integer(0, MAX_STEPS, 0),
-            "sentence": Integer(0, L.EXAMPLES - 1, 0),
+            "sentence": Integer(0, views.EXAMPLES - 1, 0),
             "view": Choice(("pronoun", "full"), "pronoun"),
         }
     ),
     strings=STRINGS,
     draw=draw,
-    resource=L.key,
+    resource=views.key,
     instanced=True,
-    shared=(L.SHARED_SECTION,),
+    shared=(views.SHARED_SECTION,),
 )

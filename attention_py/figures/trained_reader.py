@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import _learning as L
+from . import _learning_views as views
 from ._controls import button
 from ._figure import Figure, Panel
+from ._format import num
 from ._html import el, esc
 from ._matrix import shade
 from ._state import Integer, StateSpec
@@ -71,7 +72,7 @@ def action_text(action: str) -> str:
 def picked(state: dict[str, Any], lang: str) -> tuple[int, int, int, int, bool]:
     """The menus' choices, clamped to the puzzle; a second person equal to the first moves to
     the next person (the puzzle needs two different people)."""
-    p = L.puzzle(lang)
+    p = views.puzzle(lang)
     first, second = choice(state, "first", p.people), choice(state, "second", p.people)
     same = first == second
     if same:
@@ -93,7 +94,7 @@ def bars(tokens: tuple[str, ...], weights: list[float], pronoun: int, label: str
                 el("span", {"class": "apy-token__word"}, esc(word)),
                 " ",
                 el("span", {"class": "apy-token__bar", "style": f"--w:{w:.3f}", "aria-hidden": "true"}),
-                el("span", {"class": "apy-token__weight", "dir": "ltr"}, L.num(100 * w, 0) + "%"),
+                el("span", {"class": "apy-token__weight", "dir": "ltr"}, num(100 * w, 0) + "%"),
             )
         )
     return el("div", {"class": "apy-sentence", "role": "list", "aria-label": label}, "".join(items))
@@ -101,8 +102,8 @@ def bars(tokens: tuple[str, ...], weights: list[float], pronoun: int, label: str
 
 def draw(state: dict[str, Any], t: Text) -> Panel:
     lang = t.lang
-    p = L.puzzle(lang)
-    model = L.final_model(lang)
+    p = views.puzzle(lang)
+    model = views.final_model(lang)
     first, action, second, reason, same = picked(state, lang)
     s = p.sentence(first, action, second, reason)
     reading = model.read(s)
@@ -115,9 +116,9 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
         menu("reason", reason, p.reasons, t.html("reason")),
     )
     layers = []
-    for l, layer in enumerate(reading.attention):
-        for h, weights in enumerate(layer):
-            name = L.layer_name(t, l, h, len(layer))
+    for layer, heads in enumerate(reading.attention):
+        for head, weights in enumerate(heads):
+            name = views.layer_name(t, layer, head, len(heads))
             layers.append(
                 el(
                     "div",
@@ -147,7 +148,7 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
                     "tr",
                     {"class": "apy-probs__row" + (" apy-probs__row--guess" if i == guess else "")},
                     el("th", {"scope": "row"}, word),
-                    el("td", {"class": "apy-cell", "style": shade(value)}, L.percent(value, 1)),
+                    el("td", {"class": "apy-cell", "style": shade(value)}, views.percent(value, 1)),
                 )
                 for i, word, value in (
                     (first, esc(p.people[first]), probs[first]),
@@ -162,12 +163,12 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
         "points_actor" if s.points_at == "actor" else "points_patient", reason=esc(s.reason), truth=esc(s.referent)
     )
     readout = (
-        t.html("readout", word=esc(p.people[guess]), probability=L.percent(probs[guess], 1))
+        t.html("readout", word=esc(p.people[guess]), probability=views.percent(probs[guess], 1))
         + " "
         + t.html("right" if right else "wrong", truth=esc(s.referent))
     )
-    mistakes = L.final_mistakes(lang)
-    total = L.test_size(lang)
+    mistakes = views.final_mistakes(lang)
+    total = views.test_size(lang)
     if mistakes:
         loads = "".join(
             el(
@@ -223,6 +224,6 @@ FIGURE = Figure(
     ),
     strings=STRINGS,
     draw=draw,
-    resource=L.key,
-    shared=(L.SHARED_SECTION,),
+    resource=views.key,
+    shared=(views.SHARED_SECTION,),
 )

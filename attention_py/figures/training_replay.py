@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import _learning as L
+from . import _learning_views as views
 from ._controls import button, slider
 from ._figure import Figure, Panel
 from ._html import el, esc
@@ -36,15 +36,15 @@ STRINGS = (
 
 def draw(state: dict[str, Any], t: Text) -> Panel:
     lang = t.lang
-    saved = L.checkpoints(lang)
+    saved = views.checkpoints(lang)
     index = min(state["checkpoint"], len(saved) - 1)
-    chosen = min(state["sentence"], L.EXAMPLES - 1)
+    chosen = min(state["sentence"], views.EXAMPLES - 1)
     step = saved[index]["step"]
-    data = L.data(lang)
+    data = views.data(lang)
     history = data["history"]
     last_step = saved[-1]["step"]
-    s = L.examples(lang)[chosen]
-    model = L.model_at(lang, index)
+    s = views.examples(lang)[chosen]
+    model = views.model_at(lang, index)
     reading = model.read(s)
     point = min(history, key=lambda p: abs(p["step"] - step))  # the history point of this checkpoint
     shown_step = t.count(step)
@@ -76,8 +76,8 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     menus = el(
         "div",
         {"class": "apy-row"},
-        L.example_menu("sentence", chosen, lang, t, "sentence"),
-        L.view_menu(state["view"], t),
+        views.example_menu("sentence", chosen, lang, t, "sentence"),
+        views.view_menu(state["view"], t),
     )
     people = model.people
     guess = reading.prediction
@@ -86,20 +86,20 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
         t.html(
             "readout",
             step=esc(shown_step),
-            loss=L.measured(point["loss"]),
-            accuracy=L.percent(point["test_accuracy"]),
+            loss=views.measured(point["loss"]),
+            accuracy=views.percent(point["test_accuracy"]),
             word=esc(people[guess]),
-            probability=L.percent(reading.probabilities[guess]),
+            probability=views.percent(reading.probabilities[guess]),
         )
         + " "
         + verdict
     )
     body = (
         controls
-        + L.curves(history, mark=step, last_step=last_step, t=t)
+        + views.curves(history, mark=step, last_step=last_step, t=t)
         + menus
         + el("p", {"class": "apy-muted"}, t.html("maps_caption"))
-        + L.attention_maps(reading, s, state["view"], t, "apy-replay")
+        + views.attention_maps(reading, s, state["view"], t, "apy-replay")
     )
     return Panel(body, readout, [t.html("caption")])
 
@@ -109,12 +109,12 @@ FIGURE = Figure(
     spec=StateSpec(
         {
             "checkpoint": Integer(0, LAST, LAST),
-            "sentence": Integer(0, L.EXAMPLES - 1, 0),
+            "sentence": Integer(0, views.EXAMPLES - 1, 0),
             "view": Choice(("pronoun", "full"), "pronoun"),
         }
     ),
     strings=STRINGS,
     draw=draw,
-    resource=L.key,
-    shared=(L.SHARED_SECTION,),
+    resource=views.key,
+    shared=(views.SHARED_SECTION,),
 )

@@ -12,8 +12,7 @@ import math
 from typing import Any
 
 from .. import weighted_average
-from ._controls import math as formula
-from ._controls import slider, value
+from ._controls import formula, slider, value
 from ._figure import Figure, Panel
 from ._format import num, pct, percent_shares
 from ._html import el, esc

@@ -17,8 +17,7 @@ from functools import lru_cache
 from typing import Any
 
 from .. import dot_product_samples, softmax
-from ._controls import button, slider, value
-from ._controls import math as formula
+from ._controls import button, formula, slider, value
 from ._figure import Figure, Panel
 from ._format import num, pct, percent_shares
 from ._html import el, esc

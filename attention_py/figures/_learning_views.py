@@ -1,12 +1,13 @@
-"""What the three training figures share: the trained data, the example sentences, the
-curves of training and the attention maps of the learned model.
+"""The learning article's shared pieces: what its three training figures (training_replay,
+trained_reader, train_live) read and draw alike: the trained data, the example sentences,
+the curves of training and the attention maps of the learned model.
 
 The data is the resource ``training/<lang>`` (see ``attention_py/resources.py``): the dict
 ``attention_py.learning.train_with_checkpoints`` returns for the language's puzzle (the
 build trains it and publishes it as ``assets/training/<lang>.json``). Parsed objects (the
 puzzle, each checkpoint's model, the list of test mistakes) are cached per provided
 value; a figure never changes them. All arithmetic is attention_py.learning's: a model is
-only ever asked ``read`` / ``predict``, a trainer ``run``.
+only ever asked ``read`` / ``predict`` (and train_live drives a ``Trainer``).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from typing import Any
 from ..learning import Model, Puzzle, Sentence
 from ..learning.model import Reading
 from ..resources import derived, resource
+from ._controls import segmented
 from ._format import num
 from ._html import el, esc, void
 from ._matrix import matrix_table
@@ -116,10 +118,10 @@ def attention_maps(reading: Reading, s: Sentence, view: str, t: Text, cls: str) 
     whole map with the pronoun's row highlighted. Tokens follow the page's direction."""
     words = [esc(w) for w in s.tokens]
     tables = []
-    for l, layer in enumerate(reading.attention):
-        for h, weights in enumerate(layer):
+    for layer, heads in enumerate(reading.attention):
+        for head, weights in enumerate(heads):
             rows = [s.pronoun] if view == "pronoun" else list(range(len(s.tokens)))
-            title = layer_name(t, l, h, len(layer))
+            title = layer_name(t, layer, head, len(heads))
             table = matrix_table(
                 [weights[i] for i in rows],
                 row_labels=[words[i] for i in rows],
@@ -136,8 +138,6 @@ def attention_maps(reading: Reading, s: Sentence, view: str, t: Text, cls: str) 
 
 
 def view_menu(view: str, t: Text) -> str:
-    from ._controls import segmented
-
     return segmented(
         t.plain("training.view"),
         [
