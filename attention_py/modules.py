@@ -56,10 +56,10 @@ class SelfAttention:
         return output, self.weights
 
     def _checked_tokens(self, X: Any) -> Matrix:
-        X = as_matrix(X, "X")
-        if shape(X)[1] != self.d_model:
-            raise ValueError(f"X has shape {shape(X)} but this layer expects rows of width d_model={self.d_model}")
-        return X
+        tokens = as_matrix(X, "X")
+        if shape(tokens)[1] != self.d_model:
+            raise ValueError(f"X has shape {shape(tokens)} but this layer expects rows of width d_model={self.d_model}")
+        return tokens
 
     def __setattr__(self, name: str, value: Any) -> None:
         if name in ("W_Q", "W_K", "W_V"):  # a bad matrix fails where it is assigned, not at the next call

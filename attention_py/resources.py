@@ -21,13 +21,13 @@ models) is cached per key and dropped when the key is provided again.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Hashable
+from typing import Any, cast
 
 _KEY = re.compile(r"^[a-z0-9][a-z0-9_-]*(/[a-z0-9][a-z0-9_-]*)*$")
 
 _PROVIDED: dict[str, Any] = {}
-_DERIVED: dict[tuple[str, Any], Any] = {}
+_DERIVED: dict[tuple[str, Hashable], object] = {}
 _loader: Callable[[str], Any] | None = None
 
 
@@ -71,10 +71,10 @@ def resource(key: str) -> Any:
     return _PROVIDED[key]
 
 
-def derived(key: str, name: Any, make: Callable[[Any], Any]) -> Any:
+def derived[T](key: str, name: Hashable, make: Callable[[Any], T]) -> T:
     """``make(resource(key))`` computed once per provided value (a parsed model, a puzzle)."""
     data = resource(key)
     slot = (key, name)
     if slot not in _DERIVED:
         _DERIVED[slot] = make(data)
-    return _DERIVED[slot]
+    return cast(T, _DERIVED[slot])  # made by ``make`` for this slot

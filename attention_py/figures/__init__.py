@@ -80,7 +80,7 @@ def get(name: str) -> Figure:
 
 def required_strings() -> dict[str, tuple[str, ...]]:
     """Every section and key the figures need in each language's strings file."""
-    required = {"common": COMMON_KEYS}
+    required: dict[str, tuple[str, ...]] = {"common": COMMON_KEYS}
     required.update({figure.name: figure.strings for figure in _ORDER})
     required[_learning_views.SHARED_SECTION] = _learning_views.SHARED_STRINGS
     return required

@@ -18,13 +18,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from ._html import el, to_json
 from ._state import StateSpec
 from ._strings import Text
 
 COMMON_STRINGS = ("direction", "digits", "static_hint", "bad_input")
+
+Draw = Callable[[dict[str, Any], "Text"], "Panel"]
+"""A figure's draw: (normalised state, its strings) -> Panel."""
+InstancedDraw = Callable[[dict[str, Any], "Text", str | None], "Panel"]
+"""An instanced figure's draw: it also gets the root's instance id."""
 
 
 @dataclass
@@ -45,7 +50,7 @@ class Figure:
     name: str
     spec: StateSpec
     strings: tuple[str, ...]
-    draw: Callable[[dict[str, Any], Text], Panel]
+    draw: Draw | InstancedDraw  # an InstancedDraw exactly when ``instanced``
     # The key of the data the figure reads besides its state (see attention_py/resources.py), per
     # language: ``lambda lang: f"training/{lang}"``. The root carries it as data-resource.
     resource: Callable[[str], str] | None = None
@@ -84,7 +89,10 @@ class Figure:
         """The markup for a normalised state, and the state it shows (an instanced figure's
         draw may move it on: a training chunk advances the step)."""
         text = Text(strings, lang, self.name, self.shared)
-        panel = self.draw(clean, text, instance) if self.instanced else self.draw(clean, text)
+        if self.instanced:
+            panel = cast(InstancedDraw, self.draw)(clean, text, instance)
+        else:
+            panel = cast(Draw, self.draw)(clean, text)
         shown = panel.state if panel.state is not None else clean
         return self.frame(shown, text, panel, instance), shown
 

@@ -32,7 +32,9 @@ def key(lang: str) -> str:
 
 
 def data(lang: str) -> dict[str, Any]:
-    return resource(key(lang))
+    """The parsed JSON of ``assets/training/<lang>.json``."""
+    training: dict[str, Any] = resource(key(lang))
+    return training
 
 
 def puzzle(lang: str) -> Puzzle:
@@ -40,7 +42,8 @@ def puzzle(lang: str) -> Puzzle:
 
 
 def checkpoints(lang: str) -> list[dict[str, Any]]:
-    return data(lang)["checkpoints"]
+    saved: list[dict[str, Any]] = data(lang)["checkpoints"]
+    return saved
 
 
 def model_at(lang: str, index: int) -> Model:
@@ -117,10 +120,17 @@ def attention_maps(reading: Reading, s: Sentence, view: str, t: Text, cls: str) 
     """Every layer's (and head's) attention for sentence ``s``: the pronoun's row alone, or the
     whole map with the pronoun's row highlighted. Tokens follow the page's direction."""
     words = [esc(w) for w in s.tokens]
+    rows = [s.pronoun] if view == "pronoun" else list(range(len(s.tokens)))
+
+    def pronoun_row(i: int, j: int) -> bool:
+        return rows[i] == s.pronoun
+
+    def other_row(i: int, j: int) -> bool:  # dimmed in the full map
+        return view != "pronoun" and rows[i] != s.pronoun
+
     tables = []
     for layer, heads in enumerate(reading.attention):
         for head, weights in enumerate(heads):
-            rows = [s.pronoun] if view == "pronoun" else list(range(len(s.tokens)))
             title = layer_name(t, layer, head, len(heads))
             table = matrix_table(
                 [weights[i] for i in rows],
@@ -129,8 +139,8 @@ def attention_maps(reading: Reading, s: Sentence, view: str, t: Text, cls: str) 
                 direction=None,
                 caption=esc(title),
                 corner=t.html("training.rows_are"),
-                selected=lambda i, j, rows=rows: rows[i] == s.pronoun,
-                dimmed=(lambda i, j: False) if view == "pronoun" else (lambda i, j, rows=rows: rows[i] != s.pronoun),
+                selected=pronoun_row,
+                dimmed=other_row,
                 cls=f"apy-attn {cls}",
             )
             tables.append(el("div", {"class": "apy-scroll"}, table))

@@ -20,9 +20,14 @@ words, word order and number of tokens.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from .. import SelfAttention
+from ._format import num
+from ._html import el, esc, to_json
+from ._strings import Text, strings_file
 
 # Features of the designed embedding (d_model = 8).
 NOUN, AGENT, PATIENT, PRONOUN, PREDICATE, ANGER, RUDENESS, FUNCTION = range(8)
@@ -135,23 +140,25 @@ def read_causal(tokens: list[Token], causal: bool) -> Reading:
     return Reading(x, weights1, x1, q, k, v, weights2)
 
 
-def sentence(text, ending: str = "angry") -> list[Token]:
+def sentence(text: Text, ending: str = "angry") -> list[Token]:
     """The example sentence of the page's language (``text`` is a figure's ``Text``)."""
-    from ._strings import strings_file
-
     key = f"common.sentence_{ending}"
     return parse_tokens(text.plain(key), f"{strings_file(text.lang)}: {key}")
 
 
 def token_weight(weight: float) -> str:
     """A token's weight as its button shows it ("73%")."""
-    from ._format import num
-
     return num(100 * weight, 0) + "%"
 
 
 def token_strip(
-    tokens: list[Token], *, selected: int, weights: list[float] | None, label: str, changes, token_label
+    tokens: list[Token],
+    *,
+    selected: int,
+    weights: list[float] | None,
+    label: str,
+    changes: Callable[[int], dict[str, Any]],
+    token_label: Callable[[int], str],
 ) -> str:
     """The sentence as a row of token buttons in reading order (right to left in he/fa).
 
@@ -161,8 +168,6 @@ def token_strip(
     in name). The space between the word and the weight is in the markup too, so the
     button's text reads "teacher 73%"; the column layout does not show it.
     """
-    from ._html import el, esc, to_json
-
     items = []
     for i, token in enumerate(tokens):
         extra = ""

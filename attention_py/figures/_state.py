@@ -122,9 +122,10 @@ class Choice(Field):
                 try:
                     number = parse_number(value, key)
                 except StateError:
-                    number = None
-                if number in self.options:
-                    return int(number)
+                    pass  # refused below
+                else:
+                    if number in self.options:
+                        return int(number)
         raise StateError(key, f"expected one of {list(self.options)}, got {value!r}")
 
 

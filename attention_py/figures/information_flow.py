@@ -10,6 +10,7 @@ Q, K or V is a token's input row dotted with a column of W_Q, W_K or W_V.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 from .. import SelfAttention
@@ -64,15 +65,20 @@ def compute(seed: int) -> dict[str, list[list[float]]]:
     """Every matrix of one call of a head with the weights of ``seed``, as the head computed them."""
     head = SelfAttention(len(X[0]), D_K, seed=seed)
     out, weights = head(X)
+    Q, K, V, scores = head.Q, head.K, head.V, head.scores  # the call set them
+    assert Q is not None
+    assert K is not None
+    assert V is not None
+    assert scores is not None
     return {
         "X": X,
         "W_Q": head.W_Q,
         "W_K": head.W_K,
         "W_V": head.W_V,
-        "Q": head.Q,
-        "K": head.K,
-        "V": head.V,
-        "scores": head.scores,
+        "Q": Q,
+        "K": K,
+        "V": V,
+        "scores": scores,
         "weights": weights,
         "output": out,
     }
@@ -116,7 +122,7 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     tokens = [formula(_x(k)) for k in range(3)]
     dims = [formula(str(k + 1)) for k in range(D_K)]
 
-    def highlight(name: str):
+    def highlight(name: str) -> Callable[[int, int], bool]:
         def chosen(r: int, c: int) -> bool:
             if name == table:
                 return (r, c) == (i, j)

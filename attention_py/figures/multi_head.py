@@ -53,6 +53,10 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     x = [[CONTRAST * v for v in row] for row in embed(tokens)]
     mha = MultiHeadAttention(D_MODEL, h, seed=SEED)  # new per draw: a call leaves its values on the layer
     output, per_head = mha(x)
+    queries, head_outputs, concatenated = mha.heads[0].Q, mha.head_outputs, mha.concat  # the call set them
+    assert queries is not None
+    assert head_outputs is not None
+    assert concatenated is not None
     focus = pronoun_index(tokens)
     words = [esc(tok.word) for tok in tokens]
     chooser = segmented(
@@ -80,9 +84,9 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     # Shapes as the matrices of this very call have them.
     steps = [
         (f"{CONTRAST}·X", _shape(x)),
-        (f"{h} × (Q, K, V)", f"{h} × {_shape(mha.heads[0].Q)}"),
-        (f"{h} × head", f"{h} × {_shape(mha.head_outputs[0])}"),
-        ("Concat", _shape(mha.concat)),
+        (f"{h} × (Q, K, V)", f"{h} × {_shape(queries)}"),
+        (f"{h} × head", f"{h} × {_shape(head_outputs[0])}"),
+        ("Concat", _shape(concatenated)),
         ("· W_O", _shape(mha.W_O)),
         ("=", _shape(output)),
     ]
@@ -100,7 +104,7 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
         ),
     )
     concat = matrix_table(
-        mha.concat,
+        concatenated,
         row_labels=words,
         col_labels=[formula(str(c + 1)) for c in range(D_MODEL)],
         caption=t.html("concat"),

@@ -48,7 +48,8 @@ STRINGS = (
 
 
 def choice(state: dict[str, Any], name: str, options: tuple[str, ...]) -> int:
-    return min(state[name], len(options) - 1)
+    chosen: int = state[name]  # a menu position (an Integer of the state)
+    return min(chosen, len(options) - 1)
 
 
 def menu(name: str, chosen: int, options: tuple[str, ...], label: str) -> str:

@@ -133,7 +133,8 @@ class Trainer:
     @property
     def point_due(self) -> bool:
         """Whether this step gets a history point (every ``eval_every`` steps)."""
-        return self.step % self.settings["eval_every"] == 0
+        every: int = self.settings["eval_every"]
+        return self.step % every == 0
 
     def start_point(self) -> HistoryPoint:
         """The training half of this step's history point: the loss and accuracy over the
