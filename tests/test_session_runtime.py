@@ -1,17 +1,19 @@
 """The Python half of the page's session (docs/widgets/session_runtime.py), natively.
 
-In the page it runs inside Pyodide (python-worker.js execs its source as the module
+In the page it runs inside Pyodide (the worker, worker-boot.js, loads its source as the module
 ``_session_runtime`` and calls ``run_cell`` / ``call`` with a JavaScript ``emit``); it is
 plain CPython, so here it is loaded by path and driven with a Python ``emit`` that records
-what the worker would post. Covered: the output cap (and that the page's own copy of the cap
-in output-view.js agrees, through Node), the reader's traceback, the REPL-like value of a last
-expression, KeyboardInterrupt (a Stop is SIGINT, as Pyodide raises it from the interrupt
-buffer; here ``signal.raise_signal``), ``input()``, calls by dotted name, cells that rebind
-the names the runtime uses, and values nested too deep to show.
+what it sends the worker. Covered: how output is buffered and sent, and what the page then
+receives, capped by the worker's own output module (worker-output.js, run through Node, as
+the output view's cap in output-view.js); the reader's traceback, the REPL-like value of a
+last expression, KeyboardInterrupt (a Stop is SIGINT, as Pyodide raises it from the
+interrupt buffer; here ``signal.raise_signal``), ``input()``, calls by dotted name, cells
+that rebind the names the runtime uses, and values nested too deep to show.
 
-Not covered here (Pyodide-only, see tests/e2e/test_live_cells.py): the Pyodide file names in
-_INTERNAL_MARKERS as real frames (only the matching is checked), an interrupt raised by the
-interrupt buffer mid-loop, and C-level writes that bypass sys.stdout.
+Not covered here (Pyodide-only, see tests/e2e/test_live_cells.py and test_reliability.py):
+the Pyodide file names in _INTERNAL_MARKERS as real frames (only the matching is checked), an
+interrupt raised by the interrupt buffer mid-loop, and C-level writes that bypass sys.stdout
+(capped by the same RequestOutput).
 """
 
 from __future__ import annotations
@@ -25,14 +27,14 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-RUNTIME_PATH = ROOT / "docs" / "widgets" / "session_runtime.py"
-OUTPUT_VIEW_JS = ROOT / "docs" / "widgets" / "output-view.js"
-OUTPUT_CAP_JS = ROOT / "docs" / "widgets" / "output-cap.js"  # the cap both the view and the worker use
+WIDGETS = ROOT / "docs" / "widgets"
+RUNTIME_PATH = WIDGETS / "session_runtime.py"
 FIGURE_SCRIPTS = ("figure-host.js", "figure-page.js")
 
 
@@ -64,7 +66,7 @@ def rt(loaded):
 
 
 class Page:
-    """Stands in for the worker's ``emit``: records (stream, text) as the worker would post."""
+    """Stands in for the worker's ``emit``: records (stream, text) as Python sends them."""
 
     def __init__(self) -> None:
         self.sent: list[tuple[str, str]] = []
@@ -104,103 +106,7 @@ def assert_no_runtime_frames(rt, traceback_text: str) -> None:
     assert "<frozen importlib" not in traceback_text
 
 
-# --- output cap -------------------------------------------------------------------------------
-
-
-def test_the_cap_is_2000_lines_and_200_000_characters(rt):
-    # README.md and the page's "Output truncated" sentence both state these numbers.
-    assert (rt.MAX_LINES, rt.MAX_CHARS) == (2000, 200_000)
-
-
-def test_many_small_writes_stop_after_the_2000th_line(rt):
-    reply, page = run(rt, "for i in range(3000):\n    print(i)")
-    assert reply == {"status": "ok", "value": None, "truncated": True}
-    assert page.text("stdout") == "".join(f"{i}\n" for i in range(2000))
-    # "truncated" is said once, at once, after the last text: the worker may not live to send
-    # its result (a runaway cell's worker is terminated).
-    assert page.streams().count("truncated") == 1
-    assert page.sent[-1] == ("truncated", "")
-    assert page.text("truncated") == ""
-
-
-def test_line_sends_stay_bounded_by_the_cap(rt):
-    _, page = run(rt, "for i in range(100_000):\n    print(i)")
-    assert len(page.sent) <= rt.MAX_LINES + 1
-
-
-def test_exactly_2000_lines_are_not_truncated(rt):
-    reply, page = run(rt, "for i in range(2000):\n    print(i)")
-    assert reply == {"status": "ok", "value": None}
-    assert page.text("stdout").count("\n") == 2000
-    assert "truncated" not in page.streams()
-
-
-def test_a_2001st_line_without_newline_is_truncated(rt):
-    reply, page = run(rt, "import sys\nfor i in range(2000):\n    print(i)\nsys.stdout.write('tail')")
-    assert reply["truncated"] is True
-    assert "tail" not in page.text("stdout")
-
-
-def test_one_write_of_many_lines_is_cut_after_its_2000th_line(rt):
-    reply, page = run(rt, "print('\\n'.join(map(str, range(3000))))")
-    assert reply["truncated"] is True
-    assert page.text("stdout") == "".join(f"{i}\n" for i in range(2000))
-
-
-def test_a_single_huge_write_is_cut_at_200_000_characters(rt):
-    reply, page = run(rt, "print('x' * 300_000)")
-    assert reply == {"status": "ok", "value": None, "truncated": True}
-    assert page.text("stdout") == "x" * 200_000
-    assert page.sent[-1] == ("truncated", "")
-
-
-def test_characters_add_up_over_many_small_writes(rt):
-    reply, page = run(rt, "for i in range(300):\n    print('y' * 999)")  # 1,000 characters a line
-    assert reply["truncated"] is True
-    assert page.text("stdout") == ("y" * 999 + "\n") * 200
-
-
-def test_exactly_200_000_characters_are_not_truncated(rt):
-    reply, page = run(rt, "import sys\nsys.stdout.write('z' * 200_000)")
-    assert "truncated" not in reply
-    assert len(page.text("stdout")) == 200_000
-
-
-def test_stdout_and_stderr_share_one_cap_and_keep_their_order(rt):
-    code = "import sys\nfor i in range(1500):\n    print(i)\n    print(-i, file=sys.stderr)"
-    reply, page = run(rt, code)
-    assert reply["truncated"] is True
-    assert page.text("stdout").count("\n") + page.text("stderr").count("\n") == 2000
-    assert page.text("stdout").count("\n") == page.text("stderr").count("\n") == 1000
-    assert page.streams()[:4] == ["stdout", "stderr", "stdout", "stderr"]
-
-
-def test_stderr_alone_is_capped_too(rt):
-    reply, page = run(rt, "import sys\nsys.stderr.write('e' * 250_000)")
-    assert reply["truncated"] is True
-    assert page.text("stderr") == "e" * 200_000
-    assert page.text("stdout") == ""
-
-
-def test_output_after_the_cap_is_dropped_but_the_code_runs_on(rt):
-    reply, page = run(rt, "print('x' * 300_000)\nprint('after')\ndone = True\n'value'")
-    assert reply == {"status": "ok", "value": "'value'", "truncated": True}
-    assert "after" not in page.text("stdout")
-    assert rt.NAMESPACE["done"] is True
-
-
-def test_the_cap_counts_per_request(rt):
-    run(rt, "print('x' * 300_000)")
-    reply, page = run(rt, "print('fresh')", cell=2)
-    assert reply == {"status": "ok", "value": None}
-    assert page.text("stdout") == "fresh\n"
-
-
-def test_a_huge_value_is_cut_to_the_cap(rt):
-    reply, page = run(rt, "'v' * 300_000")
-    assert reply["truncated"] is True
-    assert reply["value"] == repr("v" * 300_000)[:200_000]
-    assert page.sent == []  # the value is in the reply, not streamed
+# --- output: buffered here ----------------------------------------------------------------------
 
 
 def test_a_line_is_sent_when_it_ends_a_partial_line_waits(rt, monkeypatch):
@@ -237,13 +143,83 @@ def test_flush_true_sends_a_partial_line_at_once(rt, monkeypatch):
     assert rt.NAMESPACE["seen"] == [("stdout", "working")]
 
 
-def test_flushing_on_every_write_keeps_the_messages_bounded(rt, monkeypatch):
-    # A "\\r" progress counter asks for a flush 5,000 times in a few milliseconds.
+def test_every_flush_asked_for_is_a_send(rt, monkeypatch):
+    # A "\\r" progress counter asks for a flush 5,000 times in a few milliseconds: each is
+    # sent, and the worker batches what reaches the page (at most 50 messages in 50 ms).
     monkeypatch.setattr(rt, "FLUSH_SECONDS", 3600)
     reply, page = run(rt, "for i in range(5000):\n    print(f'\\r{i}', end='', flush=True)")
     assert reply == {"status": "ok", "value": None}
-    assert len(page.sent) == rt.MAX_LINES + 1  # MAX_LINES asked flushes, then the final one
-    assert page.text("stdout") == "".join(f"\r{i}" for i in range(5000))
+    assert page.sent == [("stdout", f"\r{i}") for i in range(5000)]
+
+
+def test_a_partial_line_goes_once_piece_chars_of_it_wait(rt, monkeypatch):
+    monkeypatch.setattr(rt, "FLUSH_SECONDS", 3600)
+    piece = rt.PIECE_CHARS
+    rt.NAMESPACE["sent"] = sent = []
+    page = Page()
+    page.sent = sent
+    code = (
+        f"import sys\nsys.stdout.write('a' * {piece - 1})\nbefore = len(sent)\nsys.stdout.write('b')\nafter = len(sent)"
+    )
+    rt.run_cell(code, "<cell 1>", page.emit)
+    assert (rt.NAMESPACE["before"], rt.NAMESPACE["after"]) == (0, 1)
+    assert page.sent == [("stdout", "a" * (piece - 1) + "b")]
+
+
+def test_a_huge_write_crosses_in_pieces(rt):
+    reply, page = run(rt, "print('x' * 300_000)")
+    assert reply == {"status": "ok", "value": None}
+    assert all(len(text) <= rt.PIECE_CHARS for _, text in page.sent)
+    assert page.text("stdout") == "x" * 300_000 + "\n"
+
+
+def test_stdout_and_stderr_keep_their_order(rt):
+    code = "import sys\nfor i in range(3):\n    print(i)\n    print(-i, file=sys.stderr)"
+    _, page = run(rt, code)
+    assert page.sent == [sent for i in range(3) for sent in (("stdout", f"{i}\n"), ("stderr", f"{-i}\n"))]
+
+
+def test_the_runtime_sends_all_the_worker_takes(rt):
+    # No cap of its own: the worker's (worker-output.js) is the one, whatever the path.
+    reply, page = run(rt, "for i in range(3000):\n    print(i)")
+    assert reply == {"status": "ok", "value": None}
+    assert page.text("stdout") == "".join(f"{i}\n" for i in range(3000))
+
+
+class ClosingPage(Page):
+    """The worker once its cap is reached: ``emit`` returns true from the ``takes``-th send on."""
+
+    def __init__(self, takes: int) -> None:
+        super().__init__()
+        self.takes = takes
+
+    def emit(self, stream: str, text: str) -> bool:
+        super().emit(stream, text)
+        return len(self.sent) >= self.takes
+
+
+def test_once_the_worker_takes_no_more_nothing_more_is_sent_and_the_code_runs_on(rt):
+    page = ClosingPage(takes=2001)
+    code = "import sys\nfor i in range(100_000):\n    print(i)\n    print(i, file=sys.stderr)\ndone = True\n'value'"
+    reply = json.loads(rt.run_cell(code, "<cell 1>", page.emit))
+    assert reply == {"status": "ok", "value": "'value'"}  # whether it was truncated is the worker's to say
+    assert len(page.sent) == 2001
+    assert rt.NAMESPACE["done"] is True
+    assert run(rt, "print('fresh')", cell=2)[1].sent == [("stdout", "fresh\n")]  # per request
+
+
+def test_a_huge_write_stops_at_the_piece_that_closed_the_output(rt):
+    page = ClosingPage(takes=4)
+    reply = json.loads(rt.run_cell("print('x' * 10_000_000)", "<cell 1>", page.emit))
+    assert reply == {"status": "ok", "value": None}
+    assert page.sent == [("stdout", "x" * rt.PIECE_CHARS)] * 4
+
+
+def test_a_huge_value_comes_back_whole(rt):
+    # The worker cuts it to the cap (RequestOutput.fitValue), as the output's.
+    reply, page = run(rt, "'v' * 300_000")
+    assert reply == {"status": "ok", "value": repr("v" * 300_000)}
+    assert page.sent == []  # the value is in the reply, not streamed
 
 
 def test_the_streams_accept_only_text_and_are_put_back(rt):
@@ -257,70 +233,233 @@ def test_the_streams_accept_only_text_and_are_put_back(rt):
     assert (sys.stdout, sys.stderr) == saved
 
 
-def run_cap_in_python(rt, writes: list[str]) -> dict:
-    output = rt._Output(lambda stream, text: None)
-    kept = [output._fit(text) for text in writes if not output.truncated]
-    return {"kept": [len(text) for text in kept], "truncated": output.truncated}
+# --- output: capped by the worker -----------------------------------------------------------------
+# What the page receives for a cell's output: the cell runs here, and what it sends goes through
+# the worker's own RequestOutput (worker-output.js, with output-cap.js) under Node, as the
+# worker's message loop drives it; then through the output view's cap (output-view.js).
 
-
-CAP_SCENARIOS = {
-    "3000 one-line writes": [f"{i}\n" for i in range(3000)],
-    "one write of 3000 lines": ["".join(f"{i}\n" for i in range(3000))],
-    "2000 lines, then a partial line": [f"{i}\n" for i in range(2000)] + ["tail"],
-    "1999 lines, then two at once": [f"{i}\n" for i in range(1999)] + ["a\nb\n"],
-    "one write of 300,000 characters": ["x" * 300_000],
-    "300 writes of 1,000 characters": ["y" * 999 + "\n"] * 300,
-    "200,000 characters, then one more": ["z" * 200_000, "!"],
+CAP_CELLS = {
+    "3000 lines": "for i in range(3000):\n    print(i)",
+    "exactly 2000 lines": "for i in range(2000):\n    print(i)",
+    "2000 lines, then a partial line": "import sys\nfor i in range(2000):\n    print(i)\nsys.stdout.write('tail')",
+    "1999 lines, then two at once": "for i in range(1999):\n    print(i)\nprint('a\\nb')",
+    "one write of 3000 lines": "print('\\n'.join(map(str, range(3000))))",
+    "one write of 300,000 characters": "print('x' * 300_000)",
+    "300 lines of 1,000 characters": "for i in range(300):\n    print('y' * 999)",
+    "exactly 200,000 characters": "import sys\nsys.stdout.write('z' * 200_000)",
+    "200,000 characters, then one more": "import sys\nsys.stdout.write('z' * 200_000)\nsys.stdout.write('!')",
+    "stdout and stderr": "import sys\nfor i in range(1500):\n    print(i)\n    print(-i, file=sys.stderr)",
+    "stderr alone": "import sys\nsys.stderr.write('e' * 250_000)",
+    "output past the cap, then a value": "print('x' * 300_000)\nprint('after')\ndone = True\n'value'",
+    "a fresh request after it": "print('fresh')",
+    "a huge value": "'v' * 300_000",
+    "stopped past the cap": f"print('x' * 300_000)\n{STOP}",
 }
+
+WORKER_REPLAY = """
+import { readFileSync } from "node:fs";
+import { OutputView } from "./output-view.js";
+import { RequestOutput } from "./worker-output.js";
+
+const requests = JSON.parse(readFileSync(0, "utf8"));
+const results = {};
+for (const [name, { emits, reply, run }] of Object.entries(requests)) {
+  const messages = [];
+  const out = new RequestOutput(7, (message) => messages.push(message));
+  let closedAt = null; // the first write the worker answered "take no more"
+  emits.forEach(([stream, text], index) => {
+    if (out.write(stream, text) && closedAt === null) closedAt = index;
+  });
+  // As python-worker.js ends a request.
+  if (run && typeof reply.value === "string") reply.value = out.fitValue(reply.value);
+  out.end(reply);
+  const view = { lines: 0, chars: 0, truncated: false };
+  const shown = messages.filter((m) => m.text !== undefined).map((m) => OutputView.prototype.fit.call(view, m.text));
+  results[name] = { messages, closedAt, viewShowsAll: shown.join("") === messages.map((m) => m.text ?? "").join("") };
+}
+process.stdout.write(JSON.stringify(results));
+"""
 
 
 @pytest.fixture(scope="module")
-def js_fit(tmp_path_factory):
-    """Runs the page's own cap (output-view.js) over lists of writes, through Node: its
-    OutputView.prototype.fit works on plain objects, no DOM needed."""
+def received(loaded):
+    """Cell name -> what the page receives ({messages, closedAt, viewShowsAll}; see WORKER_REPLAY)."""
     node = shutil.which("node")
     if node is None:
-        pytest.skip("Node.js is needed to run output-view.js")
-    folder = tmp_path_factory.mktemp("output-view")
-    (folder / "package.json").write_text('{"type": "module"}')  # the repo's package.json does not say it
-    for source in (OUTPUT_VIEW_JS, OUTPUT_CAP_JS):
-        (folder / source.name).write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
-    script = folder / "fit.mjs"
-    script.write_text(
-        "import { OutputView } from './output-view.js';\n"
-        "import { readFileSync } from 'node:fs';\n"
-        "const scenarios = JSON.parse(readFileSync(0, 'utf8'));\n"
-        "const results = {};\n"
-        "for (const [name, writes] of Object.entries(scenarios)) {\n"
-        "  const view = { lines: 0, chars: 0, truncated: false };\n"
-        "  const kept = [];\n"
-        "  for (const text of writes) if (!view.truncated) kept.push(OutputView.prototype.fit.call(view, text).length);\n"
-        "  results[name] = { kept, truncated: view.truncated };\n"
-        "}\n"
-        "process.stdout.write(JSON.stringify(results));\n",
-        encoding="utf-8",
-    )
-    done = subprocess.run(
-        [node, str(script)], input=json.dumps(CAP_SCENARIOS), capture_output=True, text=True, check=True
-    )
+        pytest.skip("Node.js is needed to run the worker's output module")
+    module, fresh = loaded
+    requests = {}
+    for name, code in CAP_CELLS.items():
+        module.NAMESPACE.clear()
+        module.NAMESPACE.update(fresh)
+        page = Page()
+        reply = JSON_LOADS(module.run_cell(code, "<cell 1>", page.emit))
+        requests[name] = {"emits": page.sent, "reply": reply, "run": True}
+    module.NAMESPACE.clear()
+    module.NAMESPACE.update(fresh)
+    with tempfile.TemporaryDirectory() as folder:
+        folder = Path(folder)
+        (folder / "package.json").write_text('{"type": "module"}')  # the repo's package.json does not say it
+        for name in ("worker-output.js", "output-cap.js", "output-view.js"):
+            (folder / name).write_text((WIDGETS / name).read_text(encoding="utf-8"), encoding="utf-8")
+        (folder / "replay.mjs").write_text(WORKER_REPLAY, encoding="utf-8")
+        done = subprocess.run(
+            [node, str(folder / "replay.mjs")], input=json.dumps(requests), capture_output=True, text=True, check=True
+        )
     return json.loads(done.stdout)
 
 
-def test_the_page_states_the_same_cap(rt):
-    # output-view.js's note ("only the first {lines} lines or {kilobytes} KB") and the worker use output-cap.js.
-    source = OUTPUT_CAP_JS.read_text(encoding="utf-8")
+def text_of(received_cell: dict, stream: str) -> str:
+    return "".join(message["text"] for message in received_cell["messages"] if message["type"] == stream)
+
+
+def result_of(received_cell: dict) -> dict:
+    result = received_cell["messages"][-1]
+    assert result["type"] == "result"  # always the last message
+    return {key: value for key, value in result.items() if key not in ("id", "type")}
+
+
+def truncation_said(received_cell: dict) -> bool:
+    """The page is told at once, once, after the last text: the worker may not live to send its result."""
+    types = [message["type"] for message in received_cell["messages"]]
+    if "truncated" not in types:
+        return False
+    assert types.count("truncated") == 1
+    assert types.index("truncated") == len(types) - 2  # then only the result
+    return True
+
+
+def test_the_cap_is_2000_lines_and_200_000_characters():
+    # README.md and the page's "Output truncated" sentence both state these numbers; the
+    # worker and the output view both take them from output-cap.js, the one definition.
+    source = (WIDGETS / "output-cap.js").read_text(encoding="utf-8")
     found = dict(re.findall(r"export const (MAX_LINES|MAX_CHARS) = ([\d_]+);", source))
     assert {name: int(value.replace("_", "")) for name, value in found.items()} == {
-        "MAX_LINES": rt.MAX_LINES,
-        "MAX_CHARS": rt.MAX_CHARS,
+        "MAX_LINES": 2000,
+        "MAX_CHARS": 200_000,
     }
+    for user in ("worker-output.js", "output-view.js"):
+        assert 'from "./output-cap.js"' in (WIDGETS / user).read_text(encoding="utf-8"), user
 
 
-@pytest.mark.parametrize("scenario", CAP_SCENARIOS)
-def test_the_page_cap_cuts_where_the_python_cap_does(rt, js_fit, scenario):
-    # The page caps again (for writes that bypass sys.stdout, which Pyodide posts line by
-    # line), and its note states the worker's numbers: both must cut at the same place.
-    assert js_fit[scenario] == run_cap_in_python(rt, CAP_SCENARIOS[scenario])
+def test_many_small_writes_stop_after_the_2000th_line(received):
+    cell = received["3000 lines"]
+    assert result_of(cell) == {"status": "ok", "value": None, "truncated": True}
+    assert text_of(cell, "stdout") == "".join(f"{i}\n" for i in range(2000))
+    assert truncation_said(cell)
+    assert cell["closedAt"] == 2000  # the first line past the cap: Python sends no more
+
+
+def test_exactly_2000_lines_are_not_truncated(received):
+    cell = received["exactly 2000 lines"]
+    assert result_of(cell) == {"status": "ok", "value": None, "truncated": False}
+    assert text_of(cell, "stdout").count("\n") == 2000
+    assert not truncation_said(cell)
+    assert cell["closedAt"] is None
+
+
+def test_a_2001st_line_without_newline_is_truncated(received):
+    cell = received["2000 lines, then a partial line"]
+    assert result_of(cell)["truncated"] is True
+    assert "tail" not in text_of(cell, "stdout")
+    assert truncation_said(cell)
+
+
+def test_a_line_past_the_cap_is_cut_from_a_write_of_several(received):
+    cell = received["1999 lines, then two at once"]
+    assert result_of(cell)["truncated"] is True
+    assert text_of(cell, "stdout").endswith("1998\na\n")
+
+
+def test_one_write_of_many_lines_is_cut_after_its_2000th_line(received):
+    cell = received["one write of 3000 lines"]
+    assert result_of(cell)["truncated"] is True
+    assert text_of(cell, "stdout") == "".join(f"{i}\n" for i in range(2000))
+
+
+def test_a_single_huge_write_is_cut_at_200_000_characters(received):
+    cell = received["one write of 300,000 characters"]
+    assert result_of(cell) == {"status": "ok", "value": None, "truncated": True}
+    assert text_of(cell, "stdout") == "x" * 200_000
+    assert truncation_said(cell)
+
+
+def test_characters_add_up_over_many_small_writes(received):
+    cell = received["300 lines of 1,000 characters"]
+    assert result_of(cell)["truncated"] is True
+    assert text_of(cell, "stdout") == ("y" * 999 + "\n") * 200
+
+
+def test_exactly_200_000_characters_are_not_truncated(received):
+    cell = received["exactly 200,000 characters"]
+    assert result_of(cell)["truncated"] is False
+    assert text_of(cell, "stdout") == "z" * 200_000
+    assert result_of(received["200,000 characters, then one more"])["truncated"] is True
+
+
+def test_stdout_and_stderr_share_one_cap_and_keep_their_order(received):
+    cell = received["stdout and stderr"]
+    assert result_of(cell)["truncated"] is True
+    assert text_of(cell, "stdout").count("\n") == text_of(cell, "stderr").count("\n") == 1000
+    assert [message["type"] for message in cell["messages"][:4]] == ["stdout", "stderr", "stdout", "stderr"]
+
+
+def test_stderr_alone_is_capped_too(received):
+    cell = received["stderr alone"]
+    assert result_of(cell)["truncated"] is True
+    assert text_of(cell, "stderr") == "e" * 200_000
+    assert text_of(cell, "stdout") == ""
+
+
+def test_output_after_the_cap_is_dropped_but_the_code_runs_on(received):
+    cell = received["output past the cap, then a value"]
+    assert result_of(cell) == {"status": "ok", "value": "'value'", "truncated": True}
+    assert "after" not in text_of(cell, "stdout")
+
+
+def test_the_cap_counts_per_request(received):
+    cell = received["a fresh request after it"]
+    assert result_of(cell) == {"status": "ok", "value": None, "truncated": False}
+    assert text_of(cell, "stdout") == "fresh\n"
+
+
+def test_a_huge_value_is_cut_to_the_cap(received):
+    cell = received["a huge value"]
+    assert result_of(cell) == {"status": "ok", "value": repr("v" * 300_000)[:200_000], "truncated": True}
+    assert len(cell["messages"]) == 1  # the value is in the result, not streamed
+
+
+def test_a_stopped_run_still_says_it_was_truncated(received):
+    cell = received["stopped past the cap"]
+    assert result_of(cell) == {"status": "interrupted", "truncated": True}
+
+
+@pytest.mark.parametrize("name", CAP_CELLS)
+def test_the_output_view_shows_all_the_worker_sends(received, name):
+    # The view caps again (it never depends on the worker for it) with the same numbers, which
+    # its note states: it must never cut what the worker let through.
+    assert received[name]["viewShowsAll"]
+
+
+def test_the_worker_posts_only_output_streams(tmp_path):
+    """Code that finds the runtime's ``emit`` in a frame's locals cannot post a message of its
+    choosing ("result") to the page through it."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("Node.js is needed to run the worker's output module")
+    (tmp_path / "package.json").write_text('{"type": "module"}')
+    for name in ("worker-output.js", "output-cap.js"):
+        (tmp_path / name).write_text((WIDGETS / name).read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "forge.mjs").write_text(
+        'import { RequestOutput } from "./worker-output.js";\n'
+        "const messages = [];\n"
+        "const out = new RequestOutput(1, (message) => messages.push(message));\n"
+        'for (const [stream, text] of [["result", "forged"], ["stdout", 5], ["stdout", "real"]]) out.write(stream, text);\n'
+        "process.stdout.write(JSON.stringify(messages));\n",
+        encoding="utf-8",
+    )
+    done = subprocess.run([node, str(tmp_path / "forge.mjs")], capture_output=True, text=True, check=True)
+    assert json.loads(done.stdout) == [{"id": 1, "type": "stdout", "text": "real"}]
 
 
 # --- the reader's traceback --------------------------------------------------------------------
@@ -468,7 +607,7 @@ def test_which_files_count_as_runtime(rt, filename, internal):
 
 
 def test_the_runtime_file_itself_counts_as_runtime(rt):
-    # python-worker.js sets __file__ (to /live-cells/session_runtime.py) before running it.
+    # session_loader.py sets __file__ (to /live-cells/session_runtime.py) before running it.
     assert rt._is_internal(rt.__file__)
 
 
@@ -570,11 +709,6 @@ def test_an_interrupt_while_the_last_output_is_sent_is_an_interrupt(rt):
     assert (sys.stdout, sys.stderr) == saved
 
 
-def test_an_interrupted_run_still_says_it_was_truncated(rt):
-    reply, _ = run(rt, f"print('x' * 300_000)\n{STOP}")
-    assert reply == {"status": "interrupted", "truncated": True}
-
-
 # --- calls by dotted name ------------------------------------------------------------------------
 
 
@@ -657,7 +791,7 @@ def test_any_importable_name_resolves(rt, package):
 def test_the_names_the_figure_scripts_call_resolve(rt):
     names = set()
     for script in FIGURE_SCRIPTS:
-        source = (ROOT / "docs" / "widgets" / script).read_text(encoding="utf-8")
+        source = (WIDGETS / script).read_text(encoding="utf-8")
         names |= set(re.findall(r'"(attention_py(?:\.\w+)+)"', source))
     assert names, "no dotted names found in the figure scripts"
     for name in sorted(names):

@@ -1,6 +1,7 @@
-// The cap on one run's output, in one place: the worker applies it to what it sends
-// (python-worker.js) and the output view again to what it shows (output-view.js), so the
-// view never depends on the worker for it.
+// The cap on one run's output, defined once. The worker enforces it, where every path Python
+// writes by meets (worker-output.js; session_runtime.py only buffers); the output view applies
+// it again to what it shows (output-view.js), so the view never depends on the worker for it,
+// and its "Output truncated" note states these numbers.
 export const MAX_LINES = 2000;
 export const MAX_CHARS = 200_000;
 

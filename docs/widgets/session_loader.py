@@ -1,8 +1,8 @@
 """Loads the page's session runtime (session_runtime.py) as the module ``_session_runtime``.
 
-One source for both places that do it: the page's worker (python-worker.js imports this file
+One source for both places that do it: the page's worker (worker-boot.js imports this file
 as text and runs it after a normal boot) and the maker of the memory snapshot
-(devtools/make_snapshot.mjs runs it before taking the image). So the runtime a restored page
+(site_hooks/assets/make_snapshot.mjs runs it before taking the image). So the runtime a restored page
 finds is loaded exactly as a normal boot loads it; this file is part of the snapshot's key
 (site_hooks/assets/snapshot.py), so a change here makes a new image.
 

@@ -1,12 +1,14 @@
-"""The Python half of the page's Python session; python-worker.js loads it once into Pyodide.
+"""The Python half of the page's Python session; the worker loads it once into Pyodide (worker-boot.js).
 
 Why our own runner instead of ``pyodide.code.eval_code``: a live cell needs three things
-together: output that streams to the page in batches and stops at a cap, the value of a last
-bare expression shown as a REPL shows it, and a traceback that starts at the reader's code
-(no runtime frames). Everything here is plain CPython, so it can be read and tested anywhere.
+together: output that streams to the page as it is written, the value of a last bare
+expression shown as a REPL shows it, and a traceback that starts at the reader's code (no
+runtime frames). Everything here is plain CPython, so it can be read and tested anywhere.
 
 The worker calls ``run_cell`` and ``call`` with a JavaScript ``emit(stream, text)`` function;
-both return a JSON string, the worker's reply.
+both return a JSON string, the worker's reply. The output cap is the worker's alone
+(worker-output.js, where writes that bypass ``sys.stdout`` arrive too): here output is only
+buffered, and ``emit`` returns true once the worker takes no more of it.
 """
 
 from __future__ import annotations
@@ -22,9 +24,12 @@ import sys
 import time
 import traceback
 
-MAX_LINES = 2000
-MAX_CHARS = 200_000
+# A partial line waits at most this long for its newline (checked at the next write).
 FLUSH_SECONDS = 0.05
+# Text crosses into JavaScript in pieces of at most this many characters (and a partial line
+# goes once this much waits), so that one huge write (``print("x" * 10**9)``) is never copied
+# whole: the worker's cap closes the output after a few pieces.
+PIECE_CHARS = 65_536
 # Output nests lists, tuples, dicts and sets at most this deep (see _check_depth).
 MAX_DEPTH = 1000
 
@@ -60,75 +65,47 @@ _INTERNAL_MARKERS = (
 
 
 class _Output:
-    """Collects what one request writes and sends it on; stops at the cap.
+    """Buffers what one request writes and sends it on through the worker's ``emit``.
 
     Line-buffered, like a terminal: a write that completes a line is sent at once, so the
     last lines printed before code hangs are on the page even if the worker must then be
     terminated (a timer cannot flush for us: Python blocks the worker while it runs).
     Partial lines wait for their newline, for the next write after FLUSH_SECONDS, or for an
-    explicit flush (``print(..., flush=True)``). The cap bounds the messages too: at most
-    MAX_LINES line sends and MAX_LINES asked flushes per request, beyond that at most one
-    partial-line send per FLUSH_SECONDS.
+    explicit flush (``print(..., flush=True)``), or for PIECE_CHARS of them. The worker caps
+    and batches what it is sent; once ``emit`` returns true (the cap is reached), the rest is
+    dropped here, so that a runaway loop's output does not cross into JavaScript for nothing.
     """
 
     def __init__(self, emit) -> None:
         self.emit = emit
         self.pending: list[tuple[str, str]] = []
-        self.lines = 0
-        self.chars = 0
-        self.truncated = False
-        self.asked = 0
+        self.pending_chars = 0
+        self.closed = False
         self.last_flush = _monotonic()
 
     def write(self, stream: str, text: str) -> None:
-        if self.truncated or not text:
+        if self.closed or not text:
             return
-        text = self._fit(text)
-        if text:
-            if self.pending and self.pending[-1][0] == stream:
-                self.pending[-1] = (stream, self.pending[-1][1] + text)
-            else:
-                self.pending.append((stream, text))
-        if self.truncated:
-            self.flush()
-            self.emit("truncated", "")  # said now: the worker may not live to send its result
-        elif "\n" in text or _monotonic() - self.last_flush >= FLUSH_SECONDS:
-            self.flush()
-
-    def _fit(self, text: str) -> str:
-        """The part of ``text`` that still fits under the caps; marks the output truncated."""
-        room = MAX_CHARS - self.chars
-        if len(text) > room:
-            text, self.truncated = text[:room], True
-        newlines = text.count("\n")
-        if self.lines + newlines >= MAX_LINES:
-            keep = MAX_LINES - self.lines
-            cut = -1
-            for _ in range(keep):
-                cut = text.index("\n", cut + 1)
-            if cut + 1 < len(text):
-                self.truncated = True
-            text = text[: cut + 1]
-            newlines = keep
-        self.lines += newlines
-        self.chars += len(text)
-        return text
-
-    def flush_asked(self) -> None:
-        """``flush=True`` or ``sys.stdout.flush()``: a partial line goes now (say, a progress
-        message before slow work). A loop that asks on every write (a ``"\\r"`` counter) is
-        served at once MAX_LINES times, then like any partial line, once per FLUSH_SECONDS."""
-        if not self.pending:
-            return
-        if self.asked < MAX_LINES or _monotonic() - self.last_flush >= FLUSH_SECONDS:
-            self.asked += 1
+        if self.pending and self.pending[-1][0] == stream:
+            self.pending[-1] = (stream, self.pending[-1][1] + text)
+        else:
+            self.pending.append((stream, text))
+        self.pending_chars += len(text)
+        if "\n" in text or self.pending_chars >= PIECE_CHARS or _monotonic() - self.last_flush >= FLUSH_SECONDS:
             self.flush()
 
     def flush(self) -> None:
-        pending, self.pending = self.pending, []
+        """Sends what is pending (also ``flush=True`` and ``sys.stdout.flush()``: a progress
+        message before slow work goes at once)."""
+        if not self.pending:
+            return
+        pending, self.pending, self.pending_chars = self.pending, [], 0
         self.last_flush = _monotonic()
         for stream, text in pending:
-            self.emit(stream, text)
+            for start in range(0, len(text), PIECE_CHARS):
+                if self.emit(stream, text[start : start + PIECE_CHARS]):
+                    self.closed = True
+                    return
 
 
 class _Stream(io.TextIOBase):
@@ -155,7 +132,7 @@ class _Stream(io.TextIOBase):
         return len(text)
 
     def flush(self) -> None:
-        self._output.flush_asked()
+        self._output.flush()
 
 
 def _no_input(prompt: object = "") -> str:
@@ -301,12 +278,12 @@ def _chain(summary: traceback.TracebackException):
 
 
 def _with_output(emit, action):
-    """Runs ``action()`` with stdout/stderr going to ``emit``; returns (result, output)."""
+    """Runs ``action()`` with stdout/stderr going to ``emit``; returns its result."""
     output = _Output(emit)
     saved = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = _Stream(output, "stdout"), _Stream(output, "stderr")
     try:
-        return action(), output
+        return action()
     finally:
         # Flushed before the streams are dropped: dropping one closes it, and closing flushes
         # in __del__, where an interrupt that arrives during the send would be swallowed.
@@ -328,10 +305,7 @@ def _execute(code: str, filename: str) -> dict:
             return {"status": "ok", "value": None}
         NAMESPACE["_"] = value
         _check_depth(value)
-        text = repr(value)
-        if len(text) > MAX_CHARS:
-            return {"status": "ok", "value": text[:MAX_CHARS], "truncated": True}
-        return {"status": "ok", "value": text}
+        return {"status": "ok", "value": repr(value)}  # the worker cuts it to the output cap
     except KeyboardInterrupt as exc:
         if _was_stopped():
             return {"status": "interrupted"}
@@ -346,13 +320,11 @@ def run_cell(code: str, filename: str, emit) -> str:
     _line_cache[filename] = (len(code), None, code.splitlines(True), filename)
     saved = _begin_request()
     try:
-        result, output = _with_output(emit, lambda: _execute(code, filename))
+        result = _with_output(emit, lambda: _execute(code, filename))
     except KeyboardInterrupt:  # arrived while the output was being flushed
-        result, output = {"status": "interrupted"}, None
+        result = {"status": "interrupted"}
     finally:
         _end_request(saved)
-    if output is not None and output.truncated:
-        result["truncated"] = True
     return _dumps(result)
 
 
@@ -398,7 +370,7 @@ def call(dotted: str, args_json: str, kwargs_json: str, emit) -> str:
 
     saved = _begin_request()
     try:
-        result, _ = _with_output(emit, action)
+        result = _with_output(emit, action)
     except KeyboardInterrupt:
         result = {"status": "interrupted"}
     finally:
