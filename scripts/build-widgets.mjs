@@ -13,6 +13,9 @@
 //   figure-page-*.js, chunk-*.js  its chunk, and the chunks shared with the live cells
 //                       (the Python session: one module, so one session per page)
 //   python-worker.js    the module Web Worker that runs Pyodide
+//   page-boot.js        the page's early boot (page-boot-entry.js), a classic script (IIFE)
+//                       that docs/overrides/main.html writes inline in <head>
+//                       (site_hooks/content/figure_pages.py reads it from here)
 //   live-cells.css      styles
 // Minified; --dev adds linked source maps and skips minification.
 import { build } from "esbuild";
@@ -36,7 +39,7 @@ const pyodideDownloadBytes = ["pyodide.asm.wasm", "python_stdlib.zip", "pyodide-
 // Old chunks have content hashes in their names: start from an empty folder of ours.
 mkdirSync(outdir, { recursive: true });
 for (const name of readdirSync(outdir)) {
-  if (/^(live-cells|figure|python-worker|chunk-).*\.(js|css|map)$/.test(name)) rmSync(join(outdir, name));
+  if (/^(live-cells|figure|python-worker|page-boot|chunk-).*\.(js|css|map)$/.test(name)) rmSync(join(outdir, name));
 }
 
 const common = {
@@ -68,6 +71,15 @@ await Promise.all([
     loader: { ".py": "text" },
     define: { __PYODIDE_DOWNLOAD_BYTES__: String(pyodideDownloadBytes) },
   }),
+  // The early boot: one classic script, run inline before anything else on the page, so it
+  // must not import anything at run time (an IIFE, not a module). Its source map, in --dev,
+  // is inline too: a linked one would be looked for next to the page.
+  build({
+    ...common,
+    entryPoints: { "page-boot": join(widgets, "page-boot-entry.js") },
+    format: "iife",
+    sourcemap: dev ? "inline" : false,
+  }),
   build({
     ...common,
     entryPoints: { "live-cells": join(widgets, "live-cells.css") },
@@ -75,7 +87,7 @@ await Promise.all([
 ]);
 
 for (const name of readdirSync(outdir).sort()) {
-  if (/^(live-cells|figure|python-worker|chunk-)/.test(name)) {
+  if (/^(live-cells|figure|python-worker|page-boot|chunk-)/.test(name)) {
     console.log(`${name}\t${statSync(join(outdir, name)).size} bytes`);
   }
 }

@@ -54,6 +54,19 @@ OPTIONS = {"example", "timeout"}
 EXAMPLE_NAME = re.compile(r"[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)+")
 
 _COUNTER = "_live_cells_count"  # per-page cell numbering, kept on the page's Markdown object
+# Cells drawn for the page being converted: the template loads the cells' code only on pages
+# that have some (figure_pages.py starts each page at 0 and hands the count to the template).
+_drawn = {"cells": 0}
+
+
+def start_page() -> None:
+    """Called before each page's Markdown is converted: its cells are counted from 0."""
+    _drawn["cells"] = 0
+
+
+def cells_on_page() -> int:
+    """How many cells the page being converted has drawn so far."""
+    return _drawn["cells"]
 
 
 def example_path(name: str) -> Path:
@@ -127,6 +140,7 @@ def format(source: str, language: str, class_name: str, options: dict[str, Any],
     timeout = options.get("timeout", DEFAULT_TIMEOUT)
     code = example_code(name)
     html = highlight(code, PythonLexer(), HtmlFormatter(nowrap=True))
+    _drawn["cells"] += 1
     return (
         f'<div class="live-cell" data-live-cell="{index}" data-timeout="{timeout:g}" data-hash="{code_hash(code)}">'
         f'<div class="live-cell__code highlight" dir="ltr"><pre><code class="language-python">{html}</code></pre></div>'
