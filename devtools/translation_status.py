@@ -8,7 +8,9 @@ outdated pages, headings whose anchors differ from English, and broken figure st
 Exit status 0 when every language checked is complete and current, 1 otherwise.
 
 **Pages** are the Markdown files and notebooks under ``docs/en/``; a translation of
-``docs/en/X`` is ``docs/<lang>/X``.
+``docs/en/X`` is ``docs/<lang>/X``. Missing pages, copies and heading anchors are checked by
+``site_hooks/i18n/translation_checks.py``, the same functions that stop a build
+(``site_hooks/i18n/translations.py``).
 
 **Outdated** is decided from git history by ancestry, not by dates. Let T be the last
 commit that touched ``docs/<lang>/X``. The translation is outdated when some commit that
@@ -40,78 +42,28 @@ a section work in every language. Notebooks are checked through their Markdown c
 **Figure strings**: ``docs/figure-strings/<lang>.yml`` is checked with
 ``site_hooks.content.figures.check_strings_file`` (missing file, keys, placeholders; a file
 that is not valid YAML in one line with the line and column of the mistake).
-
-The functions below are also used by ``site_hooks/i18n/translations.py`` to stop a build.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import subprocess
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from site_hooks import ROOT
+from site_hooks.i18n.translation_checks import SOURCE_LANG, anchor_problems, copied_pages, is_copy, missing_pages, pages
+
 DEFAULT_DOCS = ROOT / "docs"
-SOURCE_LANG = "en"
-PAGE_SUFFIXES = (".md", ".ipynb")
 UNAFFECTED_TRAILER = re.compile(r"^translations:\s*unaffected\s*$", re.IGNORECASE | re.MULTILINE)
 # A folder of docs/ that holds a language: "he", "fa", "pt_BR" (static-i18n's convention).
 _LOCALE_FOLDER = re.compile(r"^[a-z]{2,3}(?:_[A-Za-z]{2,4})?$")
-_FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
-_HEADING = re.compile(r"^(#{1,6})[ \t]+(.*?)[ \t#]*$")
-_ATTR_ID = re.compile(r"\{\s*[^}]*?#([^\s}]+)[^}]*\}\s*$")
 
 
-# --------------------------------------------------------------------------- pages
-
-
-def pages(lang_dir: Path) -> list[str]:
-    """Paths (relative, with "/") of the pages in one language folder, sorted."""
-    if not lang_dir.is_dir():
-        return []
-    return sorted(
-        path.relative_to(lang_dir).as_posix()
-        for path in lang_dir.rglob("*")
-        if path.is_file() and path.suffix in PAGE_SUFFIXES and ".ipynb_checkpoints" not in path.parts
-    )
-
-
-def missing_pages(docs: Path, lang: str) -> list[str]:
-    """English pages with no file at the same path in ``docs/<lang>/``."""
-    have = set(pages(docs / lang))
-    return [page for page in pages(docs / SOURCE_LANG) if page not in have]
-
-
-def _prose(path: Path) -> str:
-    """What a translator translates in a page: a Markdown file's text, or a notebook's Markdown
-    cells (code cells are the same in every language), with line ends and trailing spaces
-    normalised so an editor's re-save does not count as a translation."""
-    text = path.read_text(encoding="utf-8")
-    if path.suffix == ".ipynb":
-        try:
-            cells = json.loads(text).get("cells", [])
-        except ValueError:
-            return text  # not valid JSON: compared as it is
-        sources = (cell.get("source", "") for cell in cells if cell.get("cell_type") == "markdown")
-        text = "\n\n".join(source if isinstance(source, str) else "".join(source) for source in sources)
-    return "\n".join(line.rstrip() for line in text.splitlines()).strip()
-
-
-def is_copy(docs: Path, lang: str, page: str) -> bool:
-    """True when ``docs/<lang>/<page>`` says exactly what the English page says: a copy not
-    translated yet. Readers would get English without the note that says so."""
-    source, target = docs / SOURCE_LANG / page, docs / lang / page
-    return lang != SOURCE_LANG and source.is_file() and target.is_file() and _prose(source) == _prose(target)
-
-
-def copied_pages(docs: Path, lang: str) -> list[str]:
-    """Pages of ``docs/<lang>/`` that are unchanged copies of the English ones (``is_copy``)."""
-    return [page for page in pages(docs / lang) if is_copy(docs, lang, page)]
+# --------------------------------------------------------------------------- languages
 
 
 def languages(docs: Path) -> list[str]:
@@ -121,77 +73,6 @@ def languages(docs: Path) -> list[str]:
         for child in docs.iterdir()
         if child.is_dir() and _LOCALE_FOLDER.match(child.name) and child.name != SOURCE_LANG
     )
-
-
-# --------------------------------------------------------------------------- anchors
-
-
-def markdown_anchors(text: str) -> list[str | None]:
-    """The explicit ``{ #id }`` of every ATX heading, in order (None for a heading without one).
-
-    Headings inside fenced code blocks (Python comments!) are not headings.
-    """
-    anchors: list[str | None] = []
-    fence: str | None = None
-    for line in text.splitlines():
-        match = _FENCE.match(line)
-        if match:
-            marker = match.group(1)
-            if fence is None:
-                fence = marker
-            elif marker[0] == fence[0] and len(marker) >= len(fence) and not line.strip()[len(marker) :].strip():
-                fence = None
-            continue
-        if fence is not None:
-            continue
-        heading = _HEADING.match(line)
-        if heading:
-            attrs = _ATTR_ID.search(heading.group(2))
-            anchors.append(attrs.group(1) if attrs else None)
-    return anchors
-
-
-def page_anchors(path: Path) -> list[str | None]:
-    """Heading anchors of a Markdown page, or of a notebook's Markdown cells."""
-    text = path.read_text(encoding="utf-8")
-    if path.suffix != ".ipynb":
-        return markdown_anchors(text)
-    anchors: list[str | None] = []
-    for cell in json.loads(text).get("cells", []):
-        if cell.get("cell_type") == "markdown":
-            source = cell.get("source", "")
-            anchors.extend(markdown_anchors(source if isinstance(source, str) else "".join(source)))
-    return anchors
-
-
-def _show(anchors: Sequence[str | None]) -> str:
-    return ", ".join(f"#{a}" if a else "(none)" for a in anchors) or "(no headings)"
-
-
-def anchor_problems(docs: Path, lang: str) -> list[str]:
-    """Pages of ``lang`` whose headings' anchors differ from the English page's (set or order)."""
-    problems = []
-    for page in pages(docs / lang):
-        source = docs / SOURCE_LANG / page
-        if not source.exists():
-            continue  # a page English does not have is not ours to compare
-        want, have = page_anchors(source), page_anchors(docs / lang / page)
-        if want == have:
-            continue
-        lacking = [a for a in want if a not in have]
-        extra = [a for a in have if a not in want]
-        if None in have:
-            detail = "a heading has no explicit { #id }"
-        elif lacking or extra:
-            parts = [f"missing {_show(lacking)}" if lacking else "", f"not in English {_show(extra)}" if extra else ""]
-            detail = "; ".join(p for p in parts if p)
-        else:
-            detail = "same anchors in another order"
-        problems.append(
-            f"{lang}/{page}: heading anchors differ from English ({detail})\n"
-            f"      English: {_show(want)}\n      {lang}: {' ' * (len('English') - len(lang))}{_show(have)}"
-        )
-    return problems
 
 
 # --------------------------------------------------------------------------- history

@@ -1,5 +1,6 @@
 """The translators' tooling: ``devtools.translation_status`` on a scratch language in a scratch
-git repository (never the project's own), the heading-anchor check, and the build guard
+git repository (never the project's own), the heading-anchor check
+(``site_hooks/i18n/translation_checks.py``), and the build guard
 (``site_hooks/i18n/translations.py``): missing pages, the English-fallback note, and the
 doctest fences of the API reference.
 """
@@ -17,6 +18,7 @@ import pytest
 
 from devtools import translation_status as ts
 from site_hooks.content.doctests import fence_doctests
+from site_hooks.i18n import translation_checks as checks
 from site_hooks.i18n import translations
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -194,35 +196,35 @@ def test_missing_figure_strings_are_reported(scratch: Path) -> None:
 
 def test_anchors_skip_code_and_see_missing_ids() -> None:
     text = "# T { #t }\n\n```python\n# not a heading\n```\n\n## A {#a .wide}\n\n### B\n\n~~~\n## no\n~~~\n"
-    assert ts.markdown_anchors(text) == ["t", "a", None]
+    assert checks.markdown_anchors(text) == ["t", "a", None]
 
 
 def test_the_anchor_check_catches_a_mismatch(scratch: Path) -> None:
-    assert ts.anchor_problems(scratch, "xx") == []
+    assert checks.anchor_problems(scratch, "xx") == []
     write(scratch / "xx" / "a.md", "# Seite A { #page-a }\n\n## Erstens { #erstens }\n")
-    (problem,) = ts.anchor_problems(scratch, "xx")
+    (problem,) = checks.anchor_problems(scratch, "xx")
     assert problem.startswith("xx/a.md:")
     assert "missing #first" in problem
     assert "not in English #erstens" in problem
 
     write(scratch / "xx" / "a.md", "## Erstens { #first }\n\n# Seite A { #page-a }\n")
-    (problem,) = ts.anchor_problems(scratch, "xx")
+    (problem,) = checks.anchor_problems(scratch, "xx")
     assert "another order" in problem
 
     write(scratch / "xx" / "a.md", "# Seite A { #page-a }\n\n## Erstens\n")
-    (problem,) = ts.anchor_problems(scratch, "xx")
+    (problem,) = checks.anchor_problems(scratch, "xx")
     assert "no explicit { #id }" in problem
 
 
 def test_the_anchor_check_reads_notebooks(scratch: Path) -> None:
     write(scratch / "xx" / "notebooks" / "n.ipynb", notebook("# N { #nb }\n", "## S { #other }\n"))
-    (problem,) = ts.anchor_problems(scratch, "xx")
+    (problem,) = checks.anchor_problems(scratch, "xx")
     assert problem.startswith("xx/notebooks/n.ipynb:")
 
 
 def test_the_real_translations_have_the_english_anchors() -> None:
     for lang in ts.languages(ts.DEFAULT_DOCS):
-        assert ts.anchor_problems(ts.DEFAULT_DOCS, lang) == []
+        assert checks.anchor_problems(ts.DEFAULT_DOCS, lang) == []
 
 
 # --------------------------------------------------------------------------- build guard
@@ -342,7 +344,7 @@ def test_a_copied_page_is_reported_as_copied_not_translated(scratch: Path, capsy
     assert "    docs/xx/a.md\n    docs/xx/notebooks/n.ipynb" in out
 
     write(scratch / "xx" / "a.md", PAGE_A_XX)  # translated after all
-    assert ts.copied_pages(scratch, "xx") == ["notebooks/n.ipynb"]
+    assert checks.copied_pages(scratch, "xx") == ["notebooks/n.ipynb"]
 
 
 def test_a_copied_page_stops_the_build_of_a_shipped_language_only(scratch: Path) -> None:
@@ -372,4 +374,4 @@ def test_a_copied_page_of_a_language_in_progress_gets_the_untranslated_note(scra
 
 def test_no_real_translation_is_a_copy_of_english() -> None:
     for lang in ts.languages(ts.DEFAULT_DOCS):
-        assert ts.copied_pages(ts.DEFAULT_DOCS, lang) == []
+        assert checks.copied_pages(ts.DEFAULT_DOCS, lang) == []

@@ -8,8 +8,9 @@ Before the build (``on_config``):
 - a shipped language's page must not be an unchanged copy of the English one (copied, not
   translated): it would count as translated and hide the note below.
 
-Any of these stops the build, naming the files; ``python -m devtools.translation_status``
-gives the same answers (and which translations are outdated) without building.
+Any of these stops the build, naming the files (the checks: translation_checks.py);
+``python -m devtools.translation_status`` gives the same answers (and which translations are
+outdated) without building.
 
 While pages are converted, a section heading without an explicit anchor fails the strict
 build, naming the page and the heading. Python-Markdown's slugs keep only ASCII, so a
@@ -41,7 +42,7 @@ from mkdocs.plugins import get_plugin_logger
 from mkdocs.structure.files import Files
 from mkdocs.utils import get_relative_url
 
-from devtools.translation_status import SOURCE_LANG, anchor_problems, copied_pages, is_copy, missing_pages
+from site_hooks.i18n.translation_checks import SOURCE_LANG, anchor_problems, copied_pages, is_copy, missing_pages
 
 GUIDE_PAGE = "translate.md"
 
