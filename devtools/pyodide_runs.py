@@ -19,7 +19,8 @@ from pathlib import Path
 
 from devtools.browser import CHROMIUM_FLAGS, chromium_path
 from devtools.static_server import serve
-from devtools.wheels import ROOT, build_attention_wheel
+from devtools.wheels import ROOT
+from site_hooks.assets.wheels import build_attention_wheel
 
 WORKER = r"""
 import { loadPyodide } from "./pyodide/pyodide.mjs";

@@ -25,9 +25,9 @@ from pathlib import Path
 
 from mkdocs.exceptions import PluginError
 
-from devtools.wheels import WHEEL_INPUTS, build_attention_wheel
 from site_hooks import ROOT
 from site_hooks.assets.vendored import NODE_MODULES
+from site_hooks.assets.wheels import WHEEL_INPUTS, build_attention_wheel
 
 # The widget bundle depends on its sources, the bundling script and the pinned packages.
 WIDGET_INPUTS = ("docs/widgets", "scripts", "package-lock.json")

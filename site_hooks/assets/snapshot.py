@@ -2,7 +2,7 @@
 
 Why: restoring a Pyodide memory image (attention_py and the session runtime already
 imported) makes Python ready in the browser in a fraction of a normal boot, which has to
-initialise the interpreter and import everything first. ``devtools/make_snapshot.mjs`` makes
+initialise the interpreter and import everything first. ``make_snapshot.mjs`` (beside this file) makes
 the image under Node.js with the pinned Pyodide (the private, experimental ``_makeSnapshot``
 API of pyodide 314.0.7) and gzips it; static hosts do not compress arbitrary binary files,
 so the worker decompresses it itself (``DecompressionStream``).
@@ -35,7 +35,7 @@ from site_hooks.assets.vendored import NODE_MODULES, PYODIDE_FILES
 
 log = logging.getLogger("mkdocs.hooks.snapshot")
 
-MAKER = ROOT / "devtools" / "make_snapshot.mjs"
+MAKER = ROOT / "site_hooks" / "assets" / "make_snapshot.mjs"
 RUNTIME = ROOT / "docs" / "widgets" / "session_runtime.py"
 LOADER = ROOT / "docs" / "widgets" / "session_loader.py"  # loads RUNTIME, in the maker and the worker alike
 SITE_FOLDER = "assets/snapshot"

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from devtools.wheels import ROOT, build_attention_wheel, pyodide_test_wheels
+from devtools.wheels import ROOT, pyodide_test_wheels
+from site_hooks.assets.wheels import build_attention_wheel
 
 UNIT_TESTS = ROOT / "tests" / "unit"
 ALLOWED_TO_SKIP = {

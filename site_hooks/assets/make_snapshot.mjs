@@ -1,6 +1,6 @@
 // Makes the page's Python memory snapshot under Node.js (site_hooks/assets/snapshot.py calls it).
 //
-//   node devtools/make_snapshot.mjs --wheel W.whl --runtime session_runtime.py --key KEY --out FILE.gz
+//   node site_hooks/assets/make_snapshot.mjs --wheel W.whl --runtime session_runtime.py --key KEY --out FILE.gz
 //
 // Boots the pinned Pyodide (node_modules/pyodide) with the private, experimental
 // `_makeSnapshot` option, does what the page's worker does at start (unpacks the attention_py
@@ -18,7 +18,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
 const argv = process.argv.slice(2);
 function take(name) {
   const i = argv.indexOf(name);
