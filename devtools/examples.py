@@ -174,7 +174,6 @@ def _runtime():
         spec.loader.exec_module(module)
     finally:
         builtins.input = saved_input
-    module.use_site_files(_read_site_file)
     return module
 
 
@@ -195,6 +194,7 @@ def run_session(names: Sequence[str]) -> list[str]:
 def run_codes(codes: Sequence[str]) -> list[str]:
     """Runs pieces of code one after another in one fresh namespace (see ``run_session``)."""
     runtime = _runtime()
+    runtime.use_site_files(_read_site_file)  # resources as the page reads them, whoever set the loader last
     runtime.NAMESPACE = {"__name__": "__main__", "__builtins__": builtins}
     return [_run_cell(runtime, code, f"<cell {cell}>") for cell, code in enumerate(codes, start=1)]
 

@@ -1,5 +1,6 @@
 """Hook: tells the ``figure`` fence which page (and so which language) it is drawing for,
-checks every strings file before the build starts, ships the figures' CSS, and hands the
+checks every strings file and has the figures read their data through the build
+(``figures.use_build_resources``) before the build starts, ships the figures' CSS, and hands the
 template the page's own strings (the ``page`` section: live cells, loading progress, figure
 host), which docs/overrides/main.html embeds as JSON for docs/widgets/strings.js.
 
@@ -30,6 +31,7 @@ def on_config(config: MkDocsConfig) -> None:
     if problems:
         raise PluginError("figure strings need fixing:\n  " + "\n  ".join(problems))
     figures.strings_for.cache_clear()  # pick up edits under `mkdocs serve`
+    figures.use_build_resources()  # the figures drawn at build time read the models trained here
 
 
 def _language(page: Page) -> str:

@@ -72,7 +72,13 @@ def load_resource(key: str) -> Any:
     raise ValueError(f"no figure resource {key!r}: the build knows training/<lang> only")
 
 
-set_loader(load_resource)  # prerendering, the tests and devtools read resources through the build
+def use_build_resources() -> None:
+    """Has ``attention_py.resources`` read its data through the build (``load_resource``).
+
+    Set by the figures' hook before any page is converted (figure_pages.py, ``on_config``), and
+    by whatever draws figures natively outside a build (the tests, devtools), never by an import.
+    """
+    set_loader(load_resource)
 
 
 def set_page(lang: str, src: str) -> None:
