@@ -148,8 +148,9 @@ class Trainer:
         """Completes ``point`` with the loss and accuracy on the held-out sentences and appends
         it to the history. Each ``held_out`` set is scored here, on the model as it is now,
         unless ``scored`` holds its tally already."""
+        scored = scored or {}
         for name, sentences in self.held_out:
-            tally = (scored or {}).get(name)
+            tally = scored.get(name)
             if tally is None:
                 tally = Tally()
                 for sentence in sentences:
