@@ -3,12 +3,18 @@
 Hooks are listed in mkdocs.yml (``hooks:``) and run on every build; fences are wired under
 ``pymdownx.superfences`` and turn a block an author writes into HTML.
 
+Everything the build runs is here or in attention_py/: site_hooks imports attention_py and
+itself only, and no module of it imports one that imports it back. devtools/ (command-line
+tools), tests/ and bench/ may import the build, never the other way round
+(tests/test_import_layers.py checks both).
+
 content/   what authors write, turned into pages
     live_cells.py    fence ``python-live``: a cell the reader edits and runs (code from docs/examples/)
-    figures.py       fence ``figure``: a figure drawn at build time; the figures' strings files
+    figures.py       fence ``figure``: a figure drawn at build time; the figures' strings files;
+                     ``use_build_resources()``: the figures read the models trained here
     yaml_errors.py   a strings file's YAML mistake in one line, at its true line and column
     figure_pages.py  hook: tells the figure fence its page and language, checks the strings
-                     files, embeds the page's own strings
+                     files, sets the figures' resource loader, embeds the page's own strings
     source.py        fence ``python-source``: the package's own code, read at build time
     doctests.py      mkdocstrings extension: doctest examples in docstrings shown as code
     notebooks.py     hook: the companion notebooks as pages in every language, self-hosted,
@@ -17,11 +23,15 @@ content/   what authors write, turned into pages
                      published as assets/training/<lang>.json; ``trained(lang)`` for the figures
 i18n/      languages
     languages.py     what a language is from its code and its entry in mkdocs.yml: its script,
-                     face (extra.font) and direction (Material's), and the texts its entry gives
+                     face (extra.font) and direction (Material's), and the texts its entry gives;
+                     the i18n plugin's entries (``i18n_languages``)
     language_checks.py  hook: stops the build on a language without a face covering its script,
                      warns about a missing text, fills in English for it
     translations.py  hook: every page in every language with the same anchors; the note on
                      an untranslated page; explicit heading ids
+    translation_checks.py  a translation against English: missing pages, pages still the
+                     English text, heading anchors (python -m devtools.translation_status
+                     reports them too)
     language_links.py  hook: a language switcher that works under any base path
     search.py        hook: one search index per language, each read through search_text
     search_text.py   how index and query words are normalised (marks, letter variants, ZWNJ,
@@ -31,8 +41,9 @@ assets/    what the pages load, all from this repository
     publish.py       hook: the wheel, Pyodide, the widget bundle, KaTeX and fonts under assets/,
                      and each language's font rule
     products.py      the wheel and the widget bundle, made once per change of their inputs
-    snapshot.py      the page's Python as a gzipped Pyodide memory image (made under Node.js),
-                     named by a digest of what it was made from
+    wheels.py        builds the attention_py wheel (``python -m build`` on a copy of its files)
+    snapshot.py      the page's Python as a gzipped Pyodide memory image (made under Node.js
+                     by make_snapshot.mjs), named by a digest of what it was made from
     vendored.py      the pinned npm packages' files the site ships; the faces offered (@fontsource)
 guards/    checks on every written page
     self_hosted.py   hook: fails the build if a page would load anything from another host

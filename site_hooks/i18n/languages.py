@@ -40,7 +40,6 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import get_plugin_logger
 
 from site_hooks.assets.vendored import FontFace, offered_faces
-from site_hooks.i18n.translations import i18n_languages
 
 log = get_plugin_logger("languages")
 
@@ -257,6 +256,12 @@ def resolve(entry: Any, faces: Mapping[str, FontFace]) -> SiteLanguage:
             f"script, but Material lays out '{locale}' pages {direction}; check the code and `script:`"
         )
     return SiteLanguage(locale=locale, default=bool(entry.default), script=script, direction=direction, face=face)
+
+
+def i18n_languages(config: MkDocsConfig) -> list[Any]:
+    """The i18n plugin's language entries (locale, default, build, extra...), in order."""
+    plugin = config.plugins.get("i18n")
+    return list(plugin.config.languages) if plugin is not None else []
 
 
 def built_entries(config: MkDocsConfig) -> list[Any]:

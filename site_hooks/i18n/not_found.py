@@ -20,8 +20,7 @@ from markupsafe import Markup
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 
-from site_hooks.i18n.languages import english_texts, site_languages
-from site_hooks.i18n.translations import i18n_languages
+from site_hooks.i18n.languages import english_texts, i18n_languages, site_languages
 
 KEY = "not_found"
 _default_rendering: dict[str, str] = {}  # "404.html" -> the default language's page

@@ -42,15 +42,10 @@ from mkdocs.plugins import get_plugin_logger
 from mkdocs.structure.files import Files
 from mkdocs.utils import get_relative_url
 
+from site_hooks.i18n.languages import i18n_languages
 from site_hooks.i18n.translation_checks import SOURCE_LANG, anchor_problems, copied_pages, is_copy, missing_pages
 
 GUIDE_PAGE = "translate.md"
-
-
-def i18n_languages(config: MkDocsConfig) -> list[Any]:
-    """The i18n plugin's language entries (locale, default, build, extra...), in order."""
-    plugin = config.plugins.get("i18n")
-    return list(plugin.config.languages) if plugin is not None else []
 
 
 def _in_progress(language: Any) -> bool:

@@ -1,0 +1,134 @@
+"""The top-level folders import each other one way only, so no import goes round in a circle:
+
+    attention_py  <-  site_hooks  <-  devtools, tests, bench
+
+attention_py (the package) imports only itself; site_hooks (the build) imports attention_py
+and itself, and runs no file of devtools/; devtools (command-line tools), tests and bench may
+import both. Inside site_hooks no module imports, even from inside a function, one that
+imports it back.
+
+Every ``import`` of a file counts, wherever it stands (a function's lazy import too), read
+with ``ast`` without importing anything.
+"""
+
+from __future__ import annotations
+
+import ast
+import itertools
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+FIRST_PARTY = ("attention_py", "site_hooks", "devtools", "tests", "bench")
+MAY_IMPORT = {
+    "attention_py": {"attention_py"},
+    "site_hooks": {"attention_py", "site_hooks"},
+}
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def sources(folder: str) -> list[Path]:
+    return sorted(path for path in (ROOT / folder).rglob("*.py") if "__pycache__" not in path.parts)
+
+
+def imports(path: Path) -> Iterator[tuple[int, str, list[str]]]:
+    """(line, module, names imported from it) for every import in the file; relative imports resolved."""
+    package = module_name(path).split(".")
+    if path.name != "__init__.py":
+        package = package[:-1]
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield node.lineno, alias.name, []
+        elif isinstance(node, ast.ImportFrom):
+            base = package[: len(package) - node.level + 1] if node.level else []
+            module = ".".join([*base, *([node.module] if node.module else [])])
+            yield node.lineno, module, [alias.name for alias in node.names]
+
+
+def where(path: Path, line: int) -> str:
+    return f"{path.relative_to(ROOT).as_posix()}:{line}"
+
+
+@pytest.mark.parametrize("folder", sorted(MAY_IMPORT))
+def test_a_folder_imports_only_the_folders_below_it(folder: str) -> None:
+    allowed = MAY_IMPORT[folder]
+    wrong = [
+        f"{where(path, line)} imports {module}"
+        for path in sources(folder)
+        for line, module, _ in imports(path)
+        if module.split(".")[0] in FIRST_PARTY and module.split(".")[0] not in allowed
+    ]
+    assert not wrong, (
+        f"{folder}/ may import only {', '.join(sorted(allowed))}; move what it needs down into it "
+        "(devtools/ may import the build, never the other way round):\n  " + "\n  ".join(wrong)
+    )
+
+
+def test_the_build_runs_no_file_of_the_tools_tests_or_benchmarks() -> None:
+    """A path such as ``ROOT / "devtools" / "x.mjs"`` is a dependency as much as an import."""
+    wrong = [
+        f"{where(path, node.lineno)} names {node.value!r}"
+        for path in sources("site_hooks")
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and node.value.split("/")[0] in {"devtools", "tests", "bench"}
+    ]
+    assert not wrong, "site_hooks/ uses a file outside the build:\n  " + "\n  ".join(wrong)
+
+
+def site_hooks_graph() -> dict[str, dict[str, str]]:
+    """module -> {module it imports: where}, between the modules of site_hooks/."""
+    paths = {module_name(path): path for path in sources("site_hooks")}
+    graph: dict[str, dict[str, str]] = {name: {} for name in paths}
+    for name, path in paths.items():
+        for line, module, names in imports(path):
+            targets = [f"{module}.{n}" for n in names if f"{module}.{n}" in paths] or [module]
+            for target in targets:
+                if target in paths and target != name:  # training.py imports itself for pickle: no circle
+                    graph[name].setdefault(target, where(path, line))
+    return graph
+
+
+def circles(graph: dict[str, dict[str, str]]) -> list[list[str]]:
+    """Circles (the modules along each, the first repeated at the end) a depth-first search meets:
+    at least one whenever the graph has any."""
+    found, done = [], set()
+    for start in sorted(graph):
+        stack, on_path = [(start, iter(sorted(graph[start])))], [start]
+        while stack:
+            node, children = stack[-1]
+            child = next(children, None)
+            if child is None:
+                stack.pop()
+                on_path.pop()
+                done.add(node)
+            elif child in on_path:
+                circle = [*on_path[on_path.index(child) :], child]
+                if not any(set(circle) == set(other) for other in found):
+                    found.append(circle)
+            elif child not in done:
+                stack.append((child, iter(sorted(graph[child]))))
+                on_path.append(child)
+    return found
+
+
+def test_no_module_of_the_build_imports_itself_round_a_circle() -> None:
+    graph = site_hooks_graph()
+    assert "site_hooks.i18n.languages" in graph["site_hooks.content.figures"]  # the graph sees imports
+    found = circles(graph)
+    described = [" -> ".join(f"{a} ({graph[a][b]})" for a, b in itertools.pairwise(c)) + f" -> {c[-1]}" for c in found]
+    assert not found, "imports in a circle inside site_hooks/:\n  " + "\n  ".join(described)
+
+
+def test_the_circle_finder_finds_a_circle() -> None:
+    graph = {"a": {"b": "a.py:1"}, "b": {"c": "b.py:1"}, "c": {"a": "c.py:9"}, "d": {"a": "d.py:1"}}
+    assert circles(graph) == [["a", "b", "c", "a"]]
+    assert circles({"a": {"b": "a.py:1"}, "b": {}}) == []
