@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
 from devtools.browser import build_site
 from devtools.static_server import serve
@@ -33,6 +34,11 @@ TIERS = {
 
 
 SITE_FIXTURES = {"site_dir", "new_language"}
+
+# Property tests are checked for what they find, not for how fast: on a busy two-core machine
+# one example can take 300 ms and hypothesis's default 200 ms deadline would fail it.
+settings.register_profile("project", deadline=None)
+settings.load_profile("project")
 
 
 def pytest_configure(config: pytest.Config) -> None:
