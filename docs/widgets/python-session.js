@@ -35,12 +35,12 @@ export const MAX_MESSAGES_PER_SECOND = 5_000;
 export const MAX_MESSAGE_CHARS = 1_000_000;
 
 /**
- * The page's early boot (docs/overrides/main.html): the connection rule's answer, and the
- * worker its <head> created while the page parsed. That worker is taken once, by the first
- * session's first start: it has loaded its code, and may have been sent the first "start"
- * already (the start policy's observer fires before this module runs); its messages so far
- * wait in `messages`. Null when there is none, it is taken, or it failed to load (a fresh
- * worker then reports why).
+ * The page's early boot (page-boot.js, run inline in the page's <head>): the connection
+ * rule's answer, and the worker it created while the page parsed. That worker is taken once,
+ * by the first session's first start: it has loaded its code, and may have been sent the
+ * first "start" already (the start policy's observer fires before this module runs); its
+ * messages so far wait in `messages`. Null when there is none, it is taken, or it failed to
+ * load (a fresh worker then reports why).
  */
 const boot = () => globalThis.attentionPyBoot || null;
 

@@ -9,7 +9,7 @@
 // own gesture starts it. The page's own CSS and fonts were requested from <head> before any
 // of this runs, so they are not made to wait.
 //
-// The rule for "near" is written once, in the page's early boot (docs/overrides/main.html,
+// The rule for "near" is written once, in the page's early boot (page-boot.js,
 // `attentionPyBoot.whenNear`); its observer normally runs before this module, right after the
 // page's content, on the worker the page's <head> created (README.md, "When Python starts").
 
@@ -20,7 +20,7 @@ export function startWhenUseful(session, cellRoots) {
     root.addEventListener("focusin", start, { once: true });
   }
   const boot = globalThis.attentionPyBoot;
-  if (boot?.gesturesOnly) return; // Data Saver (the page's connection rule, main.html)
+  if (boot?.gesturesOnly) return; // Data Saver (the page's connection rule, page-boot.js)
   const early = boot?.worker;
   if (early?.watching) {
     // Watching the cells since right after the content: it starts this session when it fires

@@ -4,12 +4,19 @@ checks every strings file and has the figures read their data through the build
 template the page's own strings (the ``page`` section: live cells, loading progress, figure
 host), which docs/overrides/main.html embeds as JSON for docs/widgets/strings.js.
 
+It also tells the template what the page runs: ``page_live_cells`` and ``page_figures``, how
+many cells and figures the fences drew on it (counted as they draw: the template loads Python
+only where there are some), and ``page_boot_script``, the page's early boot
+(docs/widgets/page-boot.js as scripts/build-widgets.mjs bundles it), which main.html writes
+inline in <head>.
+
 A shipped language missing a string fails the build, naming the file and the key.
 """
 
 from __future__ import annotations
 
 import json
+from functools import cache
 from importlib import resources
 from typing import Any
 
@@ -20,10 +27,16 @@ from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
-from site_hooks.content import figures
+from site_hooks.assets import products
+from site_hooks.content import figures, live_cells
 from site_hooks.content.figures import STRINGS_DIR, check_strings_dir
 
 FIGURES_CSS = "assets/figures/figures.css"
+BOOT_SCRIPT = "page-boot.js"  # in the widget bundle
+
+# What the fences drew on each page (its dest_uri -> (cells, figures)), kept from the page's
+# conversion to its template: MkDocs converts every page before it renders any template.
+_drawn: dict[str, tuple[int, int]] = {}
 
 
 def on_config(config: MkDocsConfig) -> None:
@@ -31,6 +44,7 @@ def on_config(config: MkDocsConfig) -> None:
     if problems:
         raise PluginError("figure strings need fixing:\n  " + "\n  ".join(problems))
     figures.strings_for.cache_clear()  # pick up edits under `mkdocs serve`
+    _boot_script.cache_clear()
     figures.use_build_resources()  # the figures drawn at build time read the models trained here
 
 
@@ -40,14 +54,34 @@ def _language(page: Page) -> str:
 
 def on_page_markdown(markdown: str, page: Page, **kwargs: object) -> str:
     figures.set_page(_language(page), page.file.src_uri)
+    live_cells.start_page()
     return markdown
+
+
+def on_page_content(html: str, page: Page, **kwargs: object) -> str:
+    _drawn[page.file.dest_uri] = (live_cells.cells_on_page(), figures.figures_on_page())
+    return html
 
 
 def on_page_context(context: dict[str, Any], page: Page, **kwargs: object) -> dict[str, Any]:
     texts = figures.strings_for(_language(page))["page"]
     # Readable UTF-8 (a third the size of \u escapes); "<" escaped so no text can end the script.
     context["page_strings_json"] = Markup(json.dumps(texts, ensure_ascii=False).replace("<", "\\u003c"))
+    cells, drawn = _drawn.get(page.file.dest_uri, (0, 0))
+    context["page_live_cells"] = cells
+    context["page_figures"] = drawn
+    if cells or drawn:
+        context["page_boot_script"] = _boot_script()
     return context
+
+
+@cache
+def _boot_script() -> Markup:
+    """The early boot's bundled code, for an inline <script> (no request, runs before anything else)."""
+    text = products.widget_files()[BOOT_SCRIPT].read_text(encoding="utf-8").strip()
+    if "</script" in text.lower():  # would end the inline script early (esbuild escapes it in strings)
+        raise PluginError(f"the bundled {BOOT_SCRIPT} contains '</script', so it cannot be written inline")
+    return Markup(text)
 
 
 @event_priority(-200)  # after static-i18n (-100), which crashes on generated files (see assets/publish.py)

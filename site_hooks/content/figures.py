@@ -58,6 +58,7 @@ DERIVED = ("direction",)
 SITE_SECTIONS = ("page",)
 
 _page: dict[str, str] = {"lang": "en", "src": "?"}
+_drawn = {"figures": 0}  # figures drawn for that page: the template loads the figure host only where there are some
 
 
 def load_resource(key: str) -> Any:
@@ -82,8 +83,14 @@ def use_build_resources() -> None:
 
 
 def set_page(lang: str, src: str) -> None:
-    """Called before each page's Markdown is converted (see figure_pages.py)."""
+    """Called before each page's Markdown is converted (see figure_pages.py); its figures are counted from 0."""
     _page.update(lang=lang, src=src)
+    _drawn["figures"] = 0
+
+
+def figures_on_page() -> int:
+    """How many figures the page being converted has drawn so far (figure_pages.py gives the template the total)."""
+    return _drawn["figures"]
 
 
 # Per-page figure numbering, kept on the page's Markdown object as live_cells.py does.
@@ -142,11 +149,13 @@ def format(source: str, language: str, class_name: str, options: dict[str, Any],
     number = getattr(md, _COUNTER, 0) + 1
     setattr(md, _COUNTER, number)
     try:
-        return render_block(options["name"], source, _page["lang"], strings_for(_page["lang"]), f"figure-{number}")
+        html = render_block(options["name"], source, _page["lang"], strings_for(_page["lang"]), f"figure-{number}")
     except SuperFencesException:
         raise
     except Exception as error:
         raise SuperFencesException(f"{src}: {error}") from error
+    _drawn["figures"] += 1
+    return html
 
 
 # The strings files
