@@ -19,7 +19,8 @@ from urllib.parse import urldefrag, urljoin, urlsplit
 import pytest
 from bs4 import BeautifulSoup
 
-from devtools.translation_status import DEFAULT_DOCS, SOURCE_LANG, is_copy, pages
+from devtools.translation_status import DEFAULT_DOCS
+from site_hooks.i18n.translation_checks import SOURCE_LANG, is_copy, pages
 from tests.languages import DEFAULT, LANGUAGES
 
 
