@@ -6,11 +6,14 @@ The build trains one model per language and publishes it as ``assets/training/<l
 
 Where the data comes from is set once by whoever runs the package, with ``set_loader``:
 
-* natively, the build's loader (site_hooks/content/figures.py) trains the model or takes it
-  from the build's cache, so prerendering, the tests and the examples read the same data;
-* in the page, the Python worker's loader (docs/widgets/python-worker.js) reads
-  ``assets/<key>.json`` of this site with a synchronous same-origin request: the worker is
-  Python's own thread, so nothing on the page waits;
+* natively, ``site_hooks.content.figures.use_build_resources()`` sets the build's loader,
+  which trains the model or takes it from the build's cache: the figures' hook calls it when
+  the build is configured, and the tests and devtools that draw figures call it themselves,
+  so prerendering and the tests read the same data;
+* in the page, the session runtime's ``use_site_files`` (docs/widgets/session_runtime.py)
+  sets a loader that reads ``assets/<key>.json`` of this site with a synchronous same-origin
+  request from the Python worker: the worker is Python's own thread, so nothing on the page
+  waits (devtools.examples uses the same loader on the built site);
 * anywhere else (a notebook, a terminal), nobody has set one: ``resource`` raises
   ``MissingResource``, and ``provide(key, data)`` hands the data over by hand.
 
