@@ -72,9 +72,9 @@ async function handle(message) {
     await start(message);
     return;
   }
-  let made;
+  let booted;
   try {
-    made = await python;
+    booted = await python; // null only before a "start": the request then fails as on a dead Python
   } catch {
     return; // the "failed" reply has told the page already
   }
@@ -86,17 +86,16 @@ async function handle(message) {
   let reply;
   let thrown = null;
   try {
-    reply = JSON.parse(execute(made?.runtime, message, out));
+    reply = JSON.parse(execute(booted?.runtime, message, out));
   } catch (error) {
     // Only a fault of the runtime itself lands here; user errors come back as replies.
     thrown = error;
     reply = { status: "error", error: describe(error) };
   }
   output = null;
-  if (diedFrom(made?.pyodide, thrown)) {
+  if (diedFrom(booted?.pyodide, thrown)) {
     out.mute(); // whatever Pyodide dumped while dying
-    // A Python restored from the kept image died: the next start inflates the build's copy again.
-    if (made?.restoredFromKept) forgetImage(made.restoredFromKept).catch(() => {});
+    forgetKeptImage(booted);
     post({ id, type: "fatal", error: fatal });
     return;
   }
@@ -107,29 +106,34 @@ async function handle(message) {
 /** "start": Python starts; the page hears "ready" (with boot()'s `info`) or "failed". */
 async function start({ id, interruptBuffer, snapshotUnwanted }) {
   python = startPython(interruptBuffer || null, snapshotUnwanted || "");
-  let made = null;
+  let booted = null;
   try {
-    made = await python;
-    post({ id, type: "ready", value: made.info });
+    booted = await python;
+    post({ id, type: "ready", value: booted.info });
   } catch (error) {
     post({ id, type: "failed", error: describe(error) });
   }
   // Housekeeping that must not delay "ready" (keeping the image for the next visit).
-  made?.keepImage?.()
+  booted?.keepImage?.()
     .then((kept) => kept && post({ type: "kept" }))
     .catch((error) => console.info(`attention_py: the Python memory image was not kept (${describe(error)})`));
 }
 
 async function startPython(interruptBuffer, snapshotUnwanted) {
   const writeOutput = (stream, text) => output?.write(stream, text);
-  const made = await boot({ post, interruptBuffer, snapshotUnwanted, writeOutput });
+  const booted = await boot({ post, interruptBuffer, snapshotUnwanted, writeOutput });
   try {
     hideChannel(); // last: Pyodide and the runtime are loaded, no reader code has run yet
   } catch (error) {
-    if (made.restoredFromKept) forgetImage(made.restoredFromKept).catch(() => {});
+    forgetKeptImage(booted);
     throw error;
   }
-  return made;
+  return booted;
+}
+
+/** A Python restored from the kept image failed or died: the next start inflates the build's copy again. */
+function forgetKeptImage(booted) {
+  if (booted?.restoredFromKept) forgetImage(booted.restoredFromKept).catch(() => {});
 }
 
 /**

@@ -30,6 +30,11 @@ FLUSH_SECONDS = 0.05
 # goes once this much waits), so that one huge write (``print("x" * 10**9)``) is never copied
 # whole: the worker's cap closes the output after a few pieces.
 PIECE_CHARS = 65_536
+# A flush the code asks for (``flush=True``, ``sys.stdout.flush()``) sends a partial line at
+# once this many times per request; after that (a "\r" counter that flushes on every write) it
+# goes like any partial line, at most once per FLUSH_SECONDS, instead of crossing into
+# JavaScript for every write. Nothing is dropped.
+EAGER_FLUSHES = 2000
 # Output nests lists, tuples, dicts and sets at most this deep (see _check_depth).
 MAX_DEPTH = 1000
 
@@ -70,10 +75,11 @@ class _Output:
     Line-buffered, like a terminal: a write that completes a line is sent at once, so the
     last lines printed before code hangs are on the page even if the worker must then be
     terminated (a timer cannot flush for us: Python blocks the worker while it runs).
-    Partial lines wait for their newline, for the next write after FLUSH_SECONDS, or for an
-    explicit flush (``print(..., flush=True)``), or for PIECE_CHARS of them. The worker caps
-    and batches what it is sent; once ``emit`` returns true (the cap is reached), the rest is
-    dropped here, so that a runaway loop's output does not cross into JavaScript for nothing.
+    Partial lines wait for their newline, for the next write after FLUSH_SECONDS, for an
+    explicit flush (``print(..., flush=True)``; see EAGER_FLUSHES), or for PIECE_CHARS of
+    them. The worker caps and batches what it is sent; once ``emit`` returns true (the cap is
+    reached), the rest is dropped here, so that a runaway loop's output does not cross into
+    JavaScript for nothing.
     """
 
     def __init__(self, emit) -> None:
@@ -81,22 +87,30 @@ class _Output:
         self.pending: list[tuple[str, str]] = []
         self.pending_chars = 0
         self.closed = False
+        self.asked = 0
         self.last_flush = _monotonic()
 
     def write(self, stream: str, text: str) -> None:
         if self.closed or not text:
             return
-        if self.pending and self.pending[-1][0] == stream:
+        if self.pending and self.pending[-1][0] == stream and len(text) < PIECE_CHARS:
             self.pending[-1] = (stream, self.pending[-1][1] + text)
-        else:
+        else:  # a long text is not copied into the pending one: it is sent in pieces anyway
             self.pending.append((stream, text))
         self.pending_chars += len(text)
-        if "\n" in text or self.pending_chars >= PIECE_CHARS or _monotonic() - self.last_flush >= FLUSH_SECONDS:
+        # (The length first: a huge write is not searched for a newline.)
+        if self.pending_chars >= PIECE_CHARS or "\n" in text or _monotonic() - self.last_flush >= FLUSH_SECONDS:
+            self.flush()
+
+    def flush_asked(self) -> None:
+        """``flush=True`` or ``sys.stdout.flush()``: a partial line goes now (say, a progress
+        message before slow work), EAGER_FLUSHES times at once, then once per FLUSH_SECONDS."""
+        if self.pending and (self.asked < EAGER_FLUSHES or _monotonic() - self.last_flush >= FLUSH_SECONDS):
+            self.asked += 1
             self.flush()
 
     def flush(self) -> None:
-        """Sends what is pending (also ``flush=True`` and ``sys.stdout.flush()``: a progress
-        message before slow work goes at once)."""
+        """Sends what is pending, in pieces of at most PIECE_CHARS."""
         if not self.pending:
             return
         pending, self.pending, self.pending_chars = self.pending, [], 0
@@ -132,7 +146,7 @@ class _Stream(io.TextIOBase):
         return len(text)
 
     def flush(self) -> None:
-        self._output.flush()
+        self._output.flush_asked()
 
 
 def _no_input(prompt: object = "") -> str:
