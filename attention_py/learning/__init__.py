@@ -6,9 +6,12 @@
     trainer = Trainer(puzzle, seed=0)
     trainer.run(200)                         # 200 Adam steps
     trainer.model.read(puzzle.sentence("teacher", "yelled at", "student", "was rude"))
+    Trainer(puzzle, seed=0, positions="none")  # the same recipe without positions (or
+                                               # "sinusoidal"; causal=True, layers=, heads=, d_model=)
 
 puzzle.py    the sentences and their answers
-model.py     the model: embeddings + positions, attention layers with residual connections, readout
+model.py     the model: embeddings + positions (learned, sinusoidal or none), attention layers with
+             residual connections (optionally causal), and the answer: the pronoun points at a person
 backward.py  its gradients, derived by hand
 optim.py     Adam
 train.py     Trainer (mini-batches, history) and train_with_checkpoints

@@ -14,7 +14,11 @@ the reverse order of ``Model.forward``; each step below names the forward line i
                                                     straight through),  dW_O += Cᵀ d out,  dC = d out W_Oᵀ
     head      H = A V                               dA = dH Vᵀ,  dV = Aᵀ dH, then the softmax and
                                                     S = Q Kᵀ / √d_k as above,  dx += dV W_Vᵀ
-    input     x_i = E[t_i] + P[i]                   dE[t_i] += dx_i,  dP[i] += dx_i
+    input     x_i = E[t_i] + P[i]                   dE[t_i] += dx_i,  dP[i] += dx_i (learned positions;
+                                                    a sinusoidal P is fixed, and "none" has no P)
+
+The causal mask needs no line of its own: a masked weight is 0, so its d scores are 0
+(softmax's line above), and nothing flows back through a key the query could not see.
 
 tests/unit/test_learning_gradients.py checks every entry against finite differences, and
 tests/unit/test_learning_numpy_reference.py against numpy.
@@ -57,7 +61,9 @@ class Gradients:
 
     def __init__(self, model: Model) -> None:
         self.model = model
-        self.direct = {"E": zeros_like_one(model, "E"), "P": zeros_like_one(model, "P")}
+        self.direct: dict[str, Matrix] = {
+            name: zeros_like_one(model, name) for name in ("E", "P") if name in model.parameters
+        }
         self.stacked: dict[str, tuple[Matrix, Matrix]] = {
             name: ([], []) for name, _ in model.shapes() if name not in self.direct
         }
@@ -115,10 +121,11 @@ def backward(model: Model, run: Pass, label: int, grads: Gradients, weight: floa
         add_scores_backward(model, last, h, pointer.x, pointer.rows, head, d_S, grads, d_x, keys=people)
     for layer in reversed(range(model.layers - 1)):
         d_x = layer_backward(model, layer, run.layers[layer], d_x, grads)
-    E, P = grads.direct["E"], grads.direct["P"]
+    E, P = grads.direct["E"], grads.direct.get("P")  # P: learned positions only
     for i, (t, d) in enumerate(zip(run.ids, d_x)):  # x_i = E[t_i] + P[i]: both get d x_i
         add_into([E[t]], [d])
-        add_into([P[i]], [d])
+        if P is not None:
+            add_into([P[i]], [d])
 
 
 def softmax_backward(A_row: list[float], dA_row: list[float], scale: float) -> list[float]:

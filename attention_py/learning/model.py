@@ -20,13 +20,33 @@ as well but, for most seeds, not the held-out ones: a matrix can learn "this rea
 points at the nurse", which is true of the training sentences and false of the rule
 (bench/README.md, "Training", has the numbers).
 
-Why learned positions, not sinusoids. Attention itself ignores order: shuffle the tokens
-and every token gets the same answer. The position vector P[i] added to each token is what
-tells "the teacher yelled at the student" from "the student yelled at the teacher".
-Sentences here are at most a dozen tokens long and always this short, so a learned vector
-per position costs only a dozen rows, and the model can shape them for the task (e.g. make
-"second place" easy for a query to find). Sinusoidal positions matter when sentences can be
-longer than any seen in training; that never happens here.
+Positions: learned by default, sinusoids or none to compare. Attention itself ignores
+order: shuffle the tokens and every token gets the same answer. The position vector P[i]
+added to each token is what tells "the teacher yelled at the student" from "the student
+yelled at the teacher". ``positions`` chooses it when a model is made:
+
+- ``"learned"`` (the default, the build's): P is a parameter, one row per position, trained
+  like the rest. Sentences here are at most a dozen tokens long and always this short, so it
+  costs only a dozen rows, and the model can shape them for the task (e.g. make "second
+  place" easy for a query to find).
+- ``"sinusoidal"``: the fixed table of "Attention is all you need",
+  P[i, 2c] = sin(i / 10000^(2c/d_model)), P[i, 2c+1] = cos(i / 10000^(2c/d_model)); not a
+  parameter, so it gets no gradient. It matters when sentences can be longer than any seen
+  in training, which never happens here; the reader can try both.
+- ``"none"``: x_i = E[token_i]. The model then sees each sentence as a bag of words: "the
+  teacher yelled at the student because she was rude" and the same words with the two people
+  swapped give the same vectors to the same words, so the same answer, and one of the two is
+  wrong: on sentences that differ only by order it cannot beat 50%.
+
+The P rows are drawn from the seed whatever ``positions`` says (and dropped unless learned),
+so models made from one seed start from the same E and weights and differ only in positions.
+
+The causal mask (``causal=True``): every token may attend only to itself and the tokens
+before it, as in a model that reads (or writes) left to right. It applies to every layer,
+the answering one too; there the pronoun's query scores the people before it, and in these
+puzzles both people come before the pronoun, so it changes nothing for the answer (the
+rows of other tokens, drawn by ``read``, lose the people after them). Without positions,
+the mask alone tells order: a token's attention differs with how many tokens precede it.
 
 The answer only needs the pronoun's query, so ``forward`` computes that layer for the
 pronoun alone when asked for just the answer; ``read`` computes every row of every layer,
@@ -40,7 +60,7 @@ import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..attention import attention
+from ..attention import attention, causal_mask
 from ..linalg import matrix_product
 from ..rng import glorot_uniform, uniform_matrix
 from ..softmax import stable_softmax
@@ -52,6 +72,7 @@ if TYPE_CHECKING:
 Matrix = list[list[float]]
 
 FORMAT = "attention_py.learning.Model/1"
+POSITIONS = ("learned", "sinusoidal", "none")  # the kinds of position vector (see the module's docstring)
 SMALLEST_P = 1e-300  # the loss reads p at least this: a certain wrong answer costs about 690, not infinity
 
 
@@ -65,17 +86,36 @@ def loss_and_answer(probabilities: list[float], label: int) -> tuple[float, int]
     return -math.log(max(probabilities[label], SMALLEST_P)), answer(probabilities)
 
 
+def sinusoidal_positions(length: int, d_model: int) -> Matrix:
+    """The fixed position table of "Attention is all you need", one row per position:
+    column 2c is sin(i / 10000^(2c/d_model)), column 2c+1 its cosine. Each pair of columns
+    turns at its own rate, from once every 2π positions down to ever more slowly, so every
+    position gets its own row and a shift by k positions is the same rotation wherever it
+    starts."""
+    return [
+        [
+            (math.sin if column % 2 == 0 else math.cos)(i / 10000 ** ((column - column % 2) / d_model))
+            for column in range(d_model)
+        ]
+        for i in range(length)
+    ]
+
+
 def parameter_shapes(
-    vocabulary_size: int, max_length: int, *, d_model: int, layers: int, heads: int
+    vocabulary_size: int, max_length: int, *, d_model: int, layers: int, heads: int, positions: str = "learned"
 ) -> list[tuple[str, tuple[int, int]]]:
     """(name, (rows, cols)) of every parameter of a model of these sizes, in the order of
-    ``Model.parameters`` (see ``Model``)."""
+    ``Model.parameters`` (see ``Model``); P is a parameter only when ``positions`` is "learned"."""
     if heads < 1 or d_model % heads:
         raise ValueError(f"d_model={d_model} must be divisible by heads={heads}")
     if layers < 1:
         raise ValueError(f"the model needs at least one layer (the last one answers), got layers={layers}")
+    if positions not in POSITIONS:
+        raise ValueError(f"positions must be one of {', '.join(POSITIONS)}, got {positions!r}")
     d_head = d_model // heads
-    shapes = [("E", (vocabulary_size, d_model)), ("P", (max_length, d_model))]
+    shapes = [("E", (vocabulary_size, d_model))]
+    if positions == "learned":
+        shapes.append(("P", (max_length, d_model)))
     for layer in range(layers):
         answers = layer == layers - 1  # the pointing layer: its weights are the answer
         for head in range(heads):
@@ -89,10 +129,14 @@ def parameter_shapes(
 class Model:
     """The parameters, by name, as plain lists of rows; ``parameters`` keeps a stable order.
 
-    Names: ``E`` (vocabulary x d_model), ``P`` (max_length x d_model), for each layer l and
-    head h ``layer{l}.head{h}.W_Q`` / ``.W_K`` / ``.W_V`` (d_model x d_head) and
-    ``layer{l}.W_O`` (d_model x d_model); the last layer, which answers by pointing, has
-    only ``W_Q`` and ``W_K``.
+    Names: ``E`` (vocabulary x d_model), ``P`` (max_length x d_model, with learned positions
+    only), for each layer l and head h ``layer{l}.head{h}.W_Q`` / ``.W_K`` / ``.W_V``
+    (d_model x d_head) and ``layer{l}.W_O`` (d_model x d_model); the last layer, which answers
+    by pointing, has only ``W_Q`` and ``W_K``.
+
+    ``positions`` ("learned", "sinusoidal" or "none") and ``causal`` are the options of the
+    module's docstring; ``position_table`` is the P that is added to the tokens (None without
+    positions).
     """
 
     def __init__(
@@ -105,12 +149,19 @@ class Model:
         d_model: int,
         layers: int,
         heads: int,
+        positions: str = "learned",
+        causal: bool = False,
     ) -> None:
-        self._shapes = parameter_shapes(len(vocabulary), max_length, d_model=d_model, layers=layers, heads=heads)
+        self._shapes = parameter_shapes(
+            len(vocabulary), max_length, d_model=d_model, layers=layers, heads=heads, positions=positions
+        )
+        if not isinstance(causal, bool):
+            raise TypeError(f"causal must be True or False, got {causal!r}")
         self.vocabulary = tuple(vocabulary)
         self.people = tuple(people)
         self.max_length = max_length
         self.d_model, self.layers, self.heads = d_model, layers, heads
+        self.positions, self.causal = positions, causal
         self.d_head = d_model // heads
         self.index = {token: i for i, token in enumerate(self.vocabulary)}
         # token id -> index in ``people``: which words the answer may point at, and whom each names
@@ -123,6 +174,11 @@ class Model:
             m = parameters[name]
             if len(m) != rows or any(len(row) != cols for row in m):
                 raise ValueError(f"{name} must be {rows} x {cols}")
+        self.position_table: Matrix | None = {
+            "learned": parameters.get("P"),  # the parameter itself: training moves it
+            "sinusoidal": sinusoidal_positions(max_length, d_model),
+            "none": None,
+        }[positions]
 
     # shapes and names
 
@@ -141,8 +197,15 @@ class Model:
         return [j for j, t in enumerate(ids) if t in people]
 
     @property
-    def settings(self) -> dict[str, int]:
-        return {"d_model": self.d_model, "layers": self.layers, "heads": self.heads}
+    def settings(self) -> dict[str, Any]:
+        """The sizes and options the model was made with (``Model.initial``'s keywords)."""
+        return {
+            "d_model": self.d_model,
+            "layers": self.layers,
+            "heads": self.heads,
+            "positions": self.positions,
+            "causal": self.causal,
+        }
 
     # making and saving
 
@@ -155,10 +218,17 @@ class Model:
         layers: int = 2,
         heads: int = 1,
         embedding_scale: float = 1.0,
+        *,
+        positions: str = "learned",
+        causal: bool = False,
     ) -> Model:
         """A fresh model for ``puzzle``, its numbers drawn from ``random.Random(seed)``.
 
         Embeddings are uniform in ±embedding_scale; weight matrices Glorot-uniform (attention_py.rng).
+        ``positions`` is "learned" (a parameter P), "sinusoidal" (a fixed table) or "none";
+        ``causal=True`` lets each token attend only to itself and the tokens before it.
+        Learned position rows are drawn whatever ``positions`` says, so one seed gives the same
+        E and weights with every option.
         """
         rng = random.Random(seed)
         vocabulary, people, max_length = puzzle.vocabulary, puzzle.people, puzzle.max_length
@@ -169,7 +239,19 @@ class Model:
                 parameters[name] = uniform_matrix(rng, rows, cols, embedding_scale)
             else:
                 parameters[name] = glorot_uniform(rng, rows, cols)
-        return cls(vocabulary, people, max_length, parameters, d_model=d_model, layers=layers, heads=heads)
+        if positions != "learned":
+            parameters.pop("P")  # drawn above all the same: the other numbers stay the default's
+        return cls(
+            vocabulary,
+            people,
+            max_length,
+            parameters,
+            d_model=d_model,
+            layers=layers,
+            heads=heads,
+            positions=positions,
+            causal=causal,
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-able dict (floats in lists) that ``from_dict`` turns back into this model exactly."""
@@ -184,6 +266,9 @@ class Model:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Model:
+        """The model ``to_dict`` saved. Models saved before the options existed have no
+        ``positions`` or ``causal`` in their settings: they had learned positions and no mask,
+        the defaults."""
         if data.get("format") != FORMAT:
             raise ValueError(f"not a saved model of this format ({FORMAT}): {data.get('format')!r}")
         parameters = {name: [[float(x) for x in row] for row in m] for name, m in data["parameters"].items()}
@@ -216,22 +301,21 @@ class Model:
         candidates = self.candidates(ids)
         if not candidates:
             raise ValueError("the sentence names none of the model's people: there is nobody to point at")
-        E, P = self.parameters["E"], self.parameters["P"]
-        x = [[e + p for e, p in zip(E[t], P[i])] for i, t in enumerate(ids)]  # token + position
+        x = self.embed(ids)
         everyone = list(range(len(ids)))
         layers = []
         for layer in range(self.layers - 1):
-            if ablation is None:
-                layer_pass = self.layer_forward(layer, x, everyone)
-            else:
-                layer_pass = self.layer_forward(layer, x, everyone, ablation.allowed(layer, sentence, everyone))
+            layer_pass = self.layer_forward(layer, x, everyone, self.allowed(layer, sentence, everyone, ablation))
+            if ablation is not None:
                 kept = ablation.kept(layer, sentence)
                 layer_pass.output = [out if keep else list(old) for out, old, keep in zip(layer_pass.output, x, kept)]
             layers.append(layer_pass)
             x = layer_pass.output
         rows = everyone if every_row else [sentence.pronoun]
-        blocked = None if ablation is None else ablation.allowed(self.layers - 1, sentence, rows)
-        pointer = self.pointer_forward(x, rows, candidates, blocked)
+        pointer = self.pointer_forward(x, rows, candidates, self.allowed(self.layers - 1, sentence, rows, ablation))
+        if not any(pointer.heads[0].weights[rows.index(sentence.pronoun)]):
+            what = "the causal mask" if ablation is None else "the ablation"
+            raise ValueError(f"{what} leaves the pronoun no person to point at")
         weights = [
             sum(head.weights[rows.index(sentence.pronoun)][j] for head in pointer.heads) / self.heads
             for j in range(len(ids))
@@ -240,6 +324,30 @@ class Model:
         for j in candidates:
             probabilities[self._person_of[ids[j]]] += weights[j]
         return Pass(ids, sentence.pronoun, layers, pointer, probabilities)
+
+    def embed(self, ids: list[int]) -> Matrix:
+        """The first layer's input: each token's embedding plus its position's vector (or
+        the embedding alone, a copy, without positions)."""
+        E, P = self.parameters["E"], self.position_table
+        if P is None:
+            return [list(E[t]) for t in ids]
+        return [[e + p for e, p in zip(E[t], P[i])] for i, t in enumerate(ids)]  # token + position
+
+    def allowed(
+        self, layer: int, sentence: Sentence, rows: list[int], ablation: Ablation | None = None
+    ) -> list[list[bool]] | None:
+        """Which keys each query row of ``rows`` may look at in ``layer``: every key (None),
+        or those the causal mask (j <= i) and ``ablation`` allow."""
+        cut = None if ablation is None else ablation.allowed(layer, sentence, rows)
+        if not self.causal:
+            return cut
+        mask = causal_mask(len(sentence.tokens))
+        if cut is None:
+            return [mask[i] for i in rows]
+        both = [[a and b for a, b in zip(mask[i], row)] for i, row in zip(rows, cut)]
+        if layer < self.layers - 1 and not all(any(row) for row in both):
+            raise ValueError(f"the ablation and the causal mask leave a word no word to look at in layer {layer}")
+        return both
 
     def layer_forward(
         self, layer: int, x: Matrix, rows: list[int], allowed: list[list[bool]] | None = None
@@ -266,7 +374,9 @@ class Model:
     ) -> PointerPass:
         """The last layer: each head's attention from the query rows ``rows`` of x, allowed to
         look only at the ``candidates`` (the people in the sentence; and only where ``blocked``
-        allows, for an ablation). Its weights are the answer."""
+        allows: the causal mask, an ablation). Its weights are the answer. A row that may see
+        no person (a word before the first person, under the causal mask) points at nobody:
+        all its weights are 0."""
         last = self.layers - 1
         scale = 1 / math.sqrt(self.d_head)
         heads = []
@@ -277,12 +387,11 @@ class Model:
             weights = []
             for r, q in enumerate(Q):
                 keep = None if blocked is None else [blocked[r][j] for j in candidates]
-                if keep is not None and not any(keep):
-                    raise ValueError("the ablation leaves the last layer no person to point at")
-                shares = stable_softmax([scale * math.sumprod(q, k) for k in K], keep)
                 row = [0.0] * len(x)  # every other word gets weight 0: it may not be pointed at
-                for j, share in zip(candidates, shares):
-                    row[j] = share
+                if keep is None or any(keep):
+                    shares = stable_softmax([scale * math.sumprod(q, k) for k in K], keep)
+                    for j, share in zip(candidates, shares):
+                        row[j] = share
                 weights.append(row)
             heads.append(HeadPass(Q, K, [], weights, []))
         return PointerPass(x, rows, candidates, heads)

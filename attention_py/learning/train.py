@@ -28,6 +28,8 @@ DEFAULTS: dict[str, Any] = {
     "d_model": 16,
     "layers": 2,
     "heads": 1,
+    "positions": "learned",  # or "sinusoidal" or "none" (attention_py/learning/model.py)
+    "causal": False,  # True: each token attends only to itself and the tokens before it
     "batch_size": 16,
     "learning_rate": 0.01,
     "embedding_scale": 1.0,
@@ -83,6 +85,8 @@ class Trainer:
             layers=s["layers"],
             heads=s["heads"],
             embedding_scale=s["embedding_scale"],
+            positions=s["positions"],
+            causal=s["causal"],
         )
         self.optimiser = Adam(self.model.parameters, lr=s["learning_rate"])
         self._order_rng = random.Random(rng.getrandbits(32))

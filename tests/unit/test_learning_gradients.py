@@ -1,7 +1,8 @@
 """The hand-derived gradients of attention_py.learning against finite differences, for every
 entry of every parameter (embeddings, positions, each head's W_Q/W_K/W_V, each layer's W_O,
-the pointing layer's W_Q/W_K), with one, two and three layers and one and two heads. Standard library only: this
-file runs inside Pyodide too."""
+the pointing layer's W_Q/W_K), with one, two and three layers and one and two heads, and with
+each option: learned, sinusoidal or no positions, with and without the causal mask. Standard
+library only: this file runs inside Pyodide too."""
 
 import math
 
@@ -37,16 +38,28 @@ def finite_difference_check(model, batch):
     return worst, largest, grads
 
 
-@pytest.mark.parametrize(("layers", "heads"), [(1, 1), (1, 2), (2, 1), (2, 2), (3, 1)])
-def test_every_gradient_matches_finite_differences(layers, heads):
+SIZES = [(1, 1), (1, 2), (2, 1), (2, 2), (3, 1)]
+OPTIONS = [(positions, causal) for positions in ("learned", "sinusoidal", "none") for causal in (False, True)]
+CASES = [(layers, heads, "learned", False) for layers, heads in SIZES] + [
+    (layers, heads, positions, causal)
+    for layers, heads in ((1, 2), (2, 2))
+    for positions, causal in OPTIONS
+    if (positions, causal) != ("learned", False)
+]
+
+
+@pytest.mark.parametrize(("layers", "heads", "positions", "causal"), CASES)
+def test_every_gradient_matches_finite_differences(layers, heads, positions, causal):
     puzzle = Puzzle.from_dict(SMALL)
-    model = Model.initial(puzzle, seed=7, d_model=4, layers=layers, heads=heads)
+    model = Model.initial(puzzle, seed=7, d_model=4, layers=layers, heads=heads, positions=positions, causal=causal)
     sentences = puzzle.sentences()
     batch = [sentences[0], sentences[5], sentences[-1]]  # both kinds of reason, both orders
     worst, largest, grads = finite_difference_check(model, batch)
     assert largest > 1e-3  # the check is not vacuous
     assert worst < 1e-7
-    # every parameter of this model gets a gradient (except embeddings of unused tokens)
+    # every parameter of this model gets a gradient (except embeddings of unused tokens);
+    # P is one only with learned positions
+    assert ("P" in grads) == (positions == "learned")
     for name, G in grads.items():
         if name != "E":
             assert any(abs(g) > 1e-9 for row in G for g in row), f"{name} got no gradient"

@@ -19,19 +19,34 @@ PUZZLE = {
 H = 1e-30
 
 
+def np_positions(n, d):
+    """The sinusoidal table, from the paper's formula: PE(i, 2c) = sin(i / 10000^(2c/d)),
+    PE(i, 2c+1) = cos(i / 10000^(2c/d))."""
+    i = np.arange(n)[:, None]
+    angles = i / 10000 ** (2 * (np.arange(d) // 2) / d)
+    return np.where(np.arange(d) % 2 == 0, np.sin(angles), np.cos(angles))
+
+
 def np_loss(params, model, batch):
     """The model's mean cross-entropy, written again with numpy's matrices (every row, every
-    layer): the last layer's attention from the pronoun, over the people only, is the answer."""
+    layer): the last layer's attention from the pronoun, over the people only, is the answer.
+    With the causal mask, key j is removed from query i's softmax when j > i."""
     total = 0
     for s in batch:
         ids = [model.index[t] for t in s.tokens]
-        x = params["E"][ids] + params["P"][: len(ids)]
+        n = len(ids)
+        x = params["E"][ids]
+        if model.positions == "learned":
+            x = x + params["P"][:n]
+        elif model.positions == "sinusoidal":
+            x = x + np_positions(n, model.d_model)
+        sees = np.tril(np.ones((n, n), dtype=bool)) if model.causal else np.ones((n, n), dtype=bool)
         for layer in range(model.layers - 1):
             heads = []
             for h in range(model.heads):
                 q, k, v = (x @ params[f"layer{layer}.head{h}.{w}"] for w in ("W_Q", "W_K", "W_V"))
                 scores = q @ k.T / np.sqrt(model.d_head)
-                e = np.exp(scores - scores.real.max(axis=1, keepdims=True))
+                e = np.where(sees, np.exp(scores - scores.real.max(axis=1, keepdims=True)), 0)
                 heads.append((e / e.sum(axis=1, keepdims=True)) @ v)
             x = x + np.concatenate(heads, axis=1) @ params[f"layer{layer}.W_O"]
         people = list(s.people)  # the candidates: the two people's words
@@ -40,20 +55,30 @@ def np_loss(params, model, batch):
             last = model.layers - 1
             q = x[s.pronoun] @ params[f"layer{last}.head{h}.W_Q"]
             scores = (x[people] @ params[f"layer{last}.head{h}.W_K"]) @ q / np.sqrt(model.d_head)
-            e = np.exp(scores - scores.real.max())
+            e = np.where(sees[s.pronoun, people], np.exp(scores - scores.real.max()), 0)
             p = p + (e / e.sum())[people.index(s.people[0] if s.points_at == "actor" else s.people[1])]
         total = total - np.log(p / model.heads)
     return total / len(batch)
 
 
-@pytest.mark.parametrize(("layers", "heads"), [(1, 1), (2, 1), (2, 2), (3, 2)])
-def test_gradients_agree_with_numpy_complex_step(layers, heads):
+CASES = [(layers, heads, "learned", False) for layers, heads in ((1, 1), (2, 1), (2, 2), (3, 2))] + [
+    (layers, heads, positions, causal)
+    for layers, heads in ((1, 2), (2, 2), (3, 1))
+    for positions in ("learned", "sinusoidal", "none")
+    for causal in (False, True)
+    if (positions, causal) != ("learned", False)
+]
+
+
+@pytest.mark.parametrize(("layers", "heads", "positions", "causal"), CASES)
+def test_gradients_agree_with_numpy_complex_step(layers, heads, positions, causal):
     puzzle = Puzzle.from_dict(PUZZLE)
-    model = Model.initial(puzzle, seed=11, d_model=6, layers=layers, heads=heads)
+    model = Model.initial(puzzle, seed=11, d_model=6, layers=layers, heads=heads, positions=positions, causal=causal)
     sentences = puzzle.sentences()
     batch = sentences[::37][:4]
     loss, _, grads = loss_and_gradients(model, batch)
     params = {name: np.array(m, dtype=complex) for name, m in model.parameters.items()}
+    assert ("P" in params) == (positions == "learned")  # a sinusoidal table is not a parameter
     assert np_loss(params, model, batch).real == pytest.approx(loss, rel=1e-12)
     for name, W in params.items():
         reference = np.zeros(W.shape)

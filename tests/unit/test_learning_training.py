@@ -44,7 +44,7 @@ def test_a_model_round_trips_through_json_exactly():
     saved = json.loads(json.dumps(trainer.model.to_dict()))
     again = Model.from_dict(saved)
     assert again.parameters == trainer.model.parameters
-    assert again.settings == {"d_model": 8, "layers": 2, "heads": 2}
+    assert again.settings == {"d_model": 8, "layers": 2, "heads": 2, "positions": "learned", "causal": False}
     s = puzzle.sentences()[11]
     assert again.read(s) == trainer.model.read(s)
     with pytest.raises(ValueError, match="format"):
