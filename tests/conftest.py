@@ -55,6 +55,21 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.browser)
         if "tests/pyodide/" in item.nodeid:
             item.add_marker(pytest.mark.slow)
+    # Quick answers first: the native tests, then Pyodide, then the built site's HTML, then
+    # the browser, so a broken unit fails in the first minute. A file moves as a whole, with
+    # its slowest test (its module-scoped fixtures, such as a site built for it, are made once).
+    slowest: dict[str, int] = {}
+    for item in items:
+        slowest[item.nodeid.split("::")[0]] = max(slowest.get(item.nodeid.split("::")[0], 0), _tier_order(item))
+    items.sort(key=lambda item: slowest[item.nodeid.split("::")[0]])
+
+
+def _tier_order(item: pytest.Item) -> int:
+    if item.get_closest_marker("browser"):
+        return 3
+    if item.get_closest_marker("site"):
+        return 2
+    return 1 if item.get_closest_marker("slow") else 0
 
 
 @pytest.fixture(scope="session")
