@@ -46,8 +46,7 @@ def transpose_times(A: Matrix, B: Matrix) -> Matrix:
 def add_into(total: Matrix, part: Matrix) -> None:
     """total += part, entry by entry, in place."""
     for row, extra in zip(total, part):
-        for j, value in enumerate(extra):
-            row[j] += value
+        row[:] = [a + b for a, b in zip(row, extra)]
 
 
 class Gradients:
@@ -162,11 +161,13 @@ def add_scores_backward(
 
 
 def layer_backward(model: Model, layer: int, layer_pass: LayerPass, d_out: Matrix, grads: Gradients) -> Matrix:
-    """Gradients of one layer: records its weights' in ``grads``, returns d x (every row)."""
+    """Gradients of one layer, from d out (every row): records its weights' in ``grads``,
+    returns d x (every row)."""
     x, rows = layer_pass.x, layer_pass.rows
-    d_x = [[0.0] * model.d_model for _ in x]
-    for k, i in enumerate(rows):  # the residual connection: out = x + ..., so d x gets d out
-        d_x[i] = list(d_out[k])
+    # the residual connection: out = x + ..., so d x gets d out (a row the layer did not
+    # compute passed it unchanged: the same)
+    d_x = [list(row) for row in d_out]
+    d_out = [d_out[i] for i in rows]  # from here on, the rows the layer computed
     W_O = model.parameters[f"layer{layer}.W_O"]
     grads.add_product(f"layer{layer}.W_O", layer_pass.concat, d_out)
     d_concat = times_transpose(d_out, W_O)

@@ -48,9 +48,11 @@ puzzles both people come before the pronoun, so it changes nothing for the answe
 rows of other tokens, drawn by ``read``, lose the people after them). Without positions,
 the mask alone tells order: a token's attention differs with how many tokens precede it.
 
-The answer only needs the pronoun's query, so ``forward`` computes that layer for the
-pronoun alone when asked for just the answer; ``read`` computes every row of every layer,
-for display.
+The answer only needs the pronoun's query and the people's keys, so when asked for just
+the answer ``forward`` computes the last layer for the pronoun alone, and the layer before
+it for the pronoun and the people alone (the rows the last layer reads; their keys and
+values still come from every word): a third of the work of training, the same numbers.
+``read`` computes every row of every layer, for display.
 """
 
 from __future__ import annotations
@@ -290,7 +292,9 @@ class Model:
     def forward(self, sentence: Sentence, *, every_row: bool = False, ablation: Ablation | None = None) -> Pass:
         """Run the model on one sentence, keeping what the backward pass needs.
 
-        Unless ``every_row``, the last layer computes only the pronoun's row (all the answer reads).
+        Unless ``every_row``, the last layer computes only the pronoun's row (all the answer
+        reads), and the layer before it only the rows the last one reads (the pronoun's and
+        the people's; the others pass it unchanged, and nothing reads them).
         ``ablation`` switches paths off (attention_py/learning/ablation.py; not for training).
         """
         if len(sentence.tokens) > self.max_length:
@@ -303,14 +307,21 @@ class Model:
             raise ValueError("the sentence names none of the model's people: there is nobody to point at")
         x = self.embed(ids)
         everyone = list(range(len(ids)))
+        read_last = everyone if every_row else sorted({sentence.pronoun, *candidates})  # what the last layer reads
         layers = []
         for layer in range(self.layers - 1):
-            layer_pass = self.layer_forward(layer, x, everyone, self.allowed(layer, sentence, everyone, ablation))
+            rows = read_last if layer == self.layers - 2 else everyone
+            layer_pass = self.layer_forward(layer, x, rows, self.allowed(layer, sentence, rows, ablation))
             if ablation is not None:
                 kept = ablation.kept(layer, sentence)
-                layer_pass.output = [out if keep else list(old) for out, old, keep in zip(layer_pass.output, x, kept)]
+                layer_pass.output = [out if kept[i] else list(x[i]) for i, out in zip(rows, layer_pass.output)]
             layers.append(layer_pass)
-            x = layer_pass.output
+            if rows is everyone:
+                x = layer_pass.output
+            else:  # the rows not computed are not read again: they keep the layer's input
+                x = list(x)
+                for i, out in zip(rows, layer_pass.output):
+                    x[i] = out
         rows = everyone if every_row else [sentence.pronoun]
         pointer = self.pointer_forward(x, rows, candidates, self.allowed(self.layers - 1, sentence, rows, ablation))
         if not any(pointer.heads[0].weights[rows.index(sentence.pronoun)]):
@@ -426,7 +437,7 @@ class HeadPass:
 @dataclass
 class LayerPass:
     x: Matrix  # the layer's input, every token
-    rows: list[int]  # the query rows computed
+    rows: list[int]  # the query rows computed (the others pass the layer unchanged)
     heads: list[HeadPass]
     concat: Matrix  # the heads' outputs side by side, one row per query row
     output: Matrix  # x + concat W_O for the query rows
