@@ -4,6 +4,7 @@ and in Pyodide under Node.js and in headless Chromium (what "train it yourself" 
     .venv/bin/python -m bench training                      # everything
     .venv/bin/python -m bench training --skip-chromium --languages en
     .venv/bin/python -m bench training --seeds-only --seeds 20
+    .venv/bin/python -m bench training --step-costs-only --skip-chromium   # time per step per option
 
 Seeds: the build's recipe (SETTINGS) trained from seeds 0..N-1 in every language, a row per
 seed: validation and test accuracy after the build's steps, and the first step at which
@@ -18,6 +19,12 @@ every ``eval_every`` steps, with the test sentences; the evaluation is part of t
 time excludes starting Pyodide. The final weights of the Pyodide run are compared with the
 native run of the same settings: same seed, same weights, up to float rounding.
 
+Step costs: the time of one optimiser step of the default recipe with one control of "train
+it yourself" changed (positions, layers, heads, d_model, the causal mask), best of a few runs
+of ``STEP_COST_STEPS`` steps, and the time to score one history point (every validation and
+test sentence) with that model; natively, and in Pyodide unless skipped. The figure's rule:
+no control value makes a step more than 4x the default's.
+
 Target: <= 60 s for all languages natively, <= 60 s to 95% in Chromium.
 """
 
@@ -27,9 +34,21 @@ import argparse
 import json
 import sys
 import time
+from typing import Any
 
 TARGET = 0.95
 MAX_STEPS = 600
+# Each control of "train it yourself" that changes the model, and the values it offers; the
+# default recipe's value (attention_py.learning.DEFAULTS) first.
+CONTROLS: dict[str, list] = {
+    "positions": ["learned", "sinusoidal", "none"],
+    "layers": [2, 1],
+    "heads": [1, 2],
+    "d_model": [16, 8, 32],
+    "causal": [False, True],
+}
+STEP_COST_STEPS = 20  # optimiser steps per timing
+STEP_COST_REPEATS = 3  # timings per value (the best counts: other work only ever adds time)
 
 
 def time_to_target(puzzle_data: dict, heads: int, settings: dict) -> dict:
@@ -74,12 +93,81 @@ def whole_run(puzzle_data: dict, settings: dict) -> dict:
     }
 
 
+def step_costs(puzzle_data: dict, steps: int = STEP_COST_STEPS, repeats: int = STEP_COST_REPEATS) -> list[dict]:
+    """Per control value (the default recipe's other settings kept), then with every control at
+    its dearest value at once ("all dearest"): seconds per optimiser step, best of ``repeats``
+    runs of ``steps`` steps from a fresh trainer of seed 0 (wall and CPU), and seconds to score
+    one history point (every validation and test sentence)."""
+    from attention_py.learning import DEFAULTS, Puzzle
+
+    puzzle = Puzzle.from_dict(puzzle_data)
+    measured: dict[tuple, dict] = {}
+
+    def timed(settings: dict) -> dict:
+        key = tuple(sorted(settings.items()))
+        if key not in measured:  # the default recipe is one value of every control: timed once
+            measured[key] = _time_steps(puzzle, settings, steps, repeats)
+        return measured[key]
+
+    rows = []
+    for control, values in CONTROLS.items():
+        for value in values:
+            rows.append(
+                {"control": control, "value": value, **timed({} if value == DEFAULTS[control] else {control: value})}
+            )
+    dearest = {}
+    for row in sorted(rows, key=lambda r: r["step"]):  # the last of a control's values wins: its dearest
+        dearest[row["control"]] = row["value"]
+    dearest = {k: v for k, v in dearest.items() if v != DEFAULTS[k]}
+    value = ", ".join(f"{k}={v}" for k, v in dearest.items())
+    rows.append({"control": "all dearest", "value": value, **timed(dearest)})
+    return rows
+
+
+def _time_steps(puzzle: Any, settings: dict, steps: int, repeats: int) -> dict:
+    from attention_py.learning import Trainer
+
+    wall, cpu = [], []
+    for _ in range(repeats):
+        trainer = Trainer(puzzle, 0, record_start=False, eval_every=10**9, **settings)
+        trainer.train_step()  # the first step apart (the first use of everything)
+        started, started_cpu = time.perf_counter(), time.process_time()
+        trainer.run(steps)
+        wall.append((time.perf_counter() - started) / steps)
+        cpu.append((time.process_time() - started_cpu) / steps)
+    started = time.perf_counter()
+    for sentence in trainer.validation + trainer.test:
+        trainer.model.forward(sentence)
+    return {"step": min(wall), "step_cpu": min(cpu), "score": time.perf_counter() - started}
+
+
+def _print_step_costs(where: str, rows: list[dict]) -> None:
+    default = rows[0]["step"]
+    print(f"\nTime per optimiser step ({where}; 16 sentences, best of {STEP_COST_REPEATS} x {STEP_COST_STEPS} steps):")
+    print("| control | value | per step | CPU per step | x default | scoring a history point |")
+    print("| --- | --- | ---: | ---: | ---: | ---: |")
+    for r in rows:
+        print(
+            f"| {r['control']} | {r['value']} | {r['step'] * 1000:.1f} ms | {r['step_cpu'] * 1000:.1f} ms | "
+            f"{r['step'] / default:.2f} | {r['score']:.2f} s |"
+        )
+    worst = max(rows[:-1], key=lambda r: r["step"])
+    print(
+        f"  dearest value: {worst['control']}={worst['value']}, {worst['step'] / default:.1f}x the default's step "
+        f"(rule: <= 4x); all dearest at once ({rows[-1]['value']}): {rows[-1]['step'] / default:.1f}x"
+    )
+
+
 def _inside_pyodide(argv: list[str]) -> None:
     """Run by devtools.pyodide_runs inside Pyodide: argv = [request JSON]; writes /out/result.json."""
     request = json.loads(argv[0])
-    results = {str(heads): time_to_target(request["puzzle"], heads, request["settings"]) for heads in request["heads"]}
+    results: dict = {
+        str(heads): time_to_target(request["puzzle"], heads, request["settings"]) for heads in request["heads"]
+    }
     if "whole_run" in request:
         results["whole_run"] = whole_run(request["puzzle"], request["whole_run"])
+    if request.get("step_costs"):
+        results["step_costs"] = step_costs(request["puzzle"])
     with open("/out/result.json", "w") as out:
         json.dump(results, out)
 
@@ -164,9 +252,23 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--skip-chromium", action="store_true")
     parser.add_argument("--seeds", type=int, default=10, help="seeds 0..N-1 for the per-seed table")
     parser.add_argument("--seeds-only", action="store_true", help="print the per-seed table only")
+    parser.add_argument(
+        "--step-costs-only", action="store_true", help="print the time per step of each control value only"
+    )
     args = parser.parse_args(argv)
     languages = args.languages.split(",")
     print(f"load average {_load_average()}")
+    if args.step_costs_only:
+        for lang in languages:
+            _print_step_costs(f"{lang}, natively, load average {_load_average()}", step_costs(_load(lang)))
+        if not args.skip_node:
+            from devtools.pyodide_runs import in_node
+
+            for lang in args.pyodide_languages.split(","):
+                request = {"puzzle": _load(lang), "settings": {}, "heads": [], "step_costs": True}
+                answers = in_node("bench/training.py", ["--inside", json.dumps(request, ensure_ascii=False)])
+                _print_step_costs(f"{lang}, Pyodide in Node.js, load average {_load_average()}", answers["step_costs"])
+        return 0
     if args.seeds:
         seed_table(languages, args.seeds)
     if args.seeds_only:
@@ -210,12 +312,21 @@ def main(argv: list[str]) -> int:
         from devtools.pyodide_runs import in_chromium
 
         runners.append(("Pyodide, Chromium worker", in_chromium))
+    for lang in languages:
+        _print_step_costs(f"{lang}, natively, load average {_load_average()}", step_costs(_load(lang)))
     whole_runs: list[str] = []
     for where, run in runners:
         for lang in args.pyodide_languages.split(","):
-            request = {"puzzle": _load(lang), "settings": settings, "heads": [1, 2], "whole_run": SETTINGS}
+            request = {
+                "puzzle": _load(lang),
+                "settings": settings,
+                "heads": [1, 2],
+                "whole_run": SETTINGS,
+                "step_costs": True,
+            }
             answers = run("bench/training.py", ["--inside", json.dumps(request, ensure_ascii=False)])
             full = answers["whole_run"]
+            _print_step_costs(f"{lang}, {where}, load average {_load_average()}", answers["step_costs"])
             whole_runs.append(
                 f"  {lang}, {where} (Python {full['python']}): {full['steps']} steps with a history "
                 f"point every {SETTINGS['eval_every']} in {full['seconds']:.1f} s, test accuracy "

@@ -164,6 +164,7 @@ class Model:
         self.max_length = max_length
         self.d_model, self.layers, self.heads = d_model, layers, heads
         self.positions, self.causal = positions, causal
+        self._causal_masks: dict[int, list[list[bool]]] = {}  # read, never changed
         self.d_head = d_model // heads
         self.index = {token: i for i, token in enumerate(self.vocabulary)}
         # token id -> index in ``people``: which words the answer may point at, and whom each names
@@ -352,7 +353,10 @@ class Model:
         cut = None if ablation is None else ablation.allowed(layer, sentence, rows)
         if not self.causal:
             return cut
-        mask = causal_mask(len(sentence.tokens))
+        n = len(sentence.tokens)
+        mask = self._causal_masks.get(n)
+        if mask is None:  # made once per sentence length
+            mask = self._causal_masks[n] = causal_mask(n)
         if cut is None:
             return [mask[i] for i in rows]
         both = [[a and b for a, b in zip(mask[i], row)] for i, row in zip(rows, cut)]
