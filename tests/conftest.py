@@ -25,6 +25,7 @@ from hypothesis import settings
 
 from devtools.browser import build_site
 from devtools.static_server import serve
+from site_hooks.content.figures import use_build_resources
 
 TIERS = {
     "site": "reads the built site (ATTENTION_SITE_DIR, or a build made for the session)",
@@ -90,3 +91,11 @@ def site_url(site_dir: Path) -> Iterator[str]:
     """Base URL of the built site on a plain static server (no special headers)."""
     with serve(site_dir) as server:
         yield server.url
+
+
+@pytest.fixture(autouse=True)
+def build_resources() -> None:
+    """Figures drawn natively (the training figures, and the tests that compare the page with
+    attention_py's own answer) read the models the build trains: set for every test, not by
+    an import (attention_py/resources.py)."""
+    use_build_resources()

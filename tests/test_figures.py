@@ -12,16 +12,8 @@ from attention_py.figures import FIGURES, StateError, update
 from attention_py.figures._format import percent_shares
 from attention_py.figures._sentence import parse_tokens, pronoun_index, read
 from attention_py.figures._strings import MissingStringError
-from site_hooks.content.figures import use_build_resources
 from tests.languages import LANGUAGES, language
 from tests.test_figures_support import LANGS, NON_FINITE, STRINGS_DIR, parse, skeleton, strings
-
-
-@pytest.fixture(autouse=True)
-def build_resources() -> None:
-    """The training figures read the models the build trains: set here, not by an import."""
-    use_build_resources()
-
 
 RIGHT_TO_LEFT = [lang.code for lang in LANGUAGES if lang.direction == "rtl"]  # from their own writing
 

@@ -19,15 +19,8 @@ from attention_py.figures import _learning_views as views
 from attention_py.figures._format import num
 from attention_py.learning import Model, Puzzle
 from attention_py.resources import _PROVIDED, MissingResource, provide
-from site_hooks.content.figures import load_resource, use_build_resources
+from site_hooks.content.figures import load_resource
 from tests.test_figures_support import LANGS, parse, skeleton, strings
-
-
-@pytest.fixture(autouse=True)
-def build_resources() -> None:
-    """The training figures read the models the build trains: set here, not by an import."""
-    use_build_resources()
-
 
 NAMES = ("training_replay", "trained_reader", "train_live")
 

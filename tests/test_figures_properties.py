@@ -10,15 +10,7 @@ from hypothesis import strategies as st
 
 from attention_py.figures import FIGURES, StateError
 from attention_py.figures._state import Choice, Flag, Integer, Number, Numbers, Subset, Vectors
-from site_hooks.content.figures import use_build_resources
 from tests.test_figures_support import LANGS, NON_FINITE, parse, strings
-
-
-@pytest.fixture(autouse=True)
-def build_resources() -> None:
-    """The training figures read the models the build trains: set here, not by an import."""
-    use_build_resources()
-
 
 junk = st.one_of(
     st.none(),

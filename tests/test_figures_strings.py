@@ -10,15 +10,8 @@ import yaml
 
 from attention_py.figures import FIGURES, required_strings
 from attention_py.figures._strings import Text, check_strings
-from site_hooks.content.figures import check_strings_dir, check_strings_file, use_build_resources
+from site_hooks.content.figures import check_strings_dir, check_strings_file
 from tests.test_figures_support import LANGS, ROOT, STRINGS_DIR, strings
-
-
-@pytest.fixture(autouse=True)
-def build_resources() -> None:
-    """The training figures read the models the build trains: set here, not by an import."""
-    use_build_resources()
-
 
 # States that between them reach every branch that picks a different string.
 TOUR = {
