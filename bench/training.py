@@ -45,7 +45,7 @@ CONTROLS: dict[str, list] = {
     "positions": ["learned", "sinusoidal", "none"],
     "layers": [2, 1],
     "heads": [1, 2],
-    "d_model": [16, 8, 32],
+    "d_model": [16, 8, 24, 32],
     "causal": [False, True],
 }
 STEP_COST_STEPS = 20  # optimiser steps per timing
@@ -330,9 +330,8 @@ def main(argv: list[str]) -> int:
         from devtools.pyodide_runs import in_chromium
 
         runners.append(("Pyodide, Chromium worker", in_chromium))
-    for lang in languages:
-        _print_step_costs(f"{lang}, natively, load average {_load_average()}", step_costs(_load(lang)))
     whole_runs: list[str] = []
+    pyodide_costs: list[tuple[str, list[dict]]] = []
     for where, run in runners:
         for lang in args.pyodide_languages.split(","):
             request = {
@@ -344,7 +343,7 @@ def main(argv: list[str]) -> int:
             }
             answers = run("bench/training.py", ["--inside", json.dumps(request, ensure_ascii=False)])
             full = answers["whole_run"]
-            _print_step_costs(f"{lang}, {where}, load average {_load_average()}", answers["step_costs"])
+            pyodide_costs.append((f"{lang}, {where}, load average {_load_average()}", answers["step_costs"]))
             whole_runs.append(
                 f"  {lang}, {where} (Python {full['python']}): {full['steps']} steps with a history "
                 f"point every {SETTINGS['eval_every']} in {full['seconds']:.1f} s, test accuracy "
@@ -366,6 +365,10 @@ def main(argv: list[str]) -> int:
             f"| {lang} | {heads} | {where} | {_seconds(r['seconds'])} | {r['steps']} | "
             f"{r['test_accuracy']:.1%} | {'-' if diff is None else f'{diff:.1e}'} |"
         )
+    for lang in languages:
+        _print_step_costs(f"{lang}, natively, load average {_load_average()}", step_costs(_load(lang)))
+    for where, costs in pyodide_costs:
+        _print_step_costs(where, costs)
     return 0
 
 
