@@ -45,13 +45,16 @@ The causal mask (``causal=True``): every token may attend only to itself and the
 before it, as in a model that reads (or writes) left to right. It applies to every layer,
 the answering one too; there the pronoun's query scores the people before it, and in these
 puzzles both people come before the pronoun, so it changes nothing for the answer (the
-rows of other tokens, drawn by ``read``, lose the people after them). Without positions,
-the mask alone tells order: a token's attention differs with how many tokens precede it.
+rows of other tokens, drawn by ``read``, lose the people after them). What the mask does
+change is what the pronoun knows: the reason comes after it in every language's template,
+so under the mask the pronoun cannot read the reason, sentences that differ only in their
+reason get the same answer, and the model stays at chance (bench/README.md, "Training", has
+the numbers). That is the lesson of the switch: to answer here a model must read ahead.
 
 The answer only needs the pronoun's query and the people's keys, so when asked for just
 the answer ``forward`` computes the last layer for the pronoun alone, and the layer before
 it for the pronoun and the people alone (the rows the last layer reads; their keys and
-values still come from every word): a third of the work of training, the same numbers.
+values still come from every word): a third fewer dot products in training, the same numbers.
 ``read`` computes every row of every layer, for display.
 """
 
