@@ -1,5 +1,8 @@
 """What every test may use: the built site, and the tiers a test belongs to.
 
+This file is also read inside Pyodide (tests/pyodide runs tests/unit there), where only the
+standard library, pytest and hypothesis exist: the build and devtools are imported where used.
+
 Tiers are pytest markers, given from what a test needs, never by hand:
 
 - ``site``: the test reads the built site (the ``site_dir`` fixture), or builds a site of its
@@ -17,15 +20,12 @@ Pick any other tier the same way, e.g. ``./run test -m "site and not browser"``.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
-
-from devtools.browser import build_site
-from devtools.static_server import serve
-from site_hooks.content.figures import use_build_resources
 
 TIERS = {
     "site": "reads the built site (ATTENTION_SITE_DIR, or a build made for the session)",
@@ -75,6 +75,8 @@ def _tier_order(item: pytest.Item) -> int:
 
 @pytest.fixture(scope="session")
 def site_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from devtools.browser import build_site
+
     prebuilt = os.environ.get("ATTENTION_SITE_DIR")
     if prebuilt:
         return Path(prebuilt)
@@ -89,6 +91,8 @@ def site_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="session")
 def site_url(site_dir: Path) -> Iterator[str]:
     """Base URL of the built site on a plain static server (no special headers)."""
+    from devtools.static_server import serve
+
     with serve(site_dir) as server:
         yield server.url
 
@@ -97,5 +101,10 @@ def site_url(site_dir: Path) -> Iterator[str]:
 def build_resources() -> None:
     """Figures drawn natively (the training figures, and the tests that compare the page with
     attention_py's own answer) read the models the build trains: set for every test, not by
-    an import (attention_py/resources.py)."""
+    an import (attention_py/resources.py). Inside Pyodide (tests/pyodide runs tests/unit
+    there, with this file) there is no build, and no PyYAML to read one."""
+    if sys.platform == "emscripten":
+        return
+    from site_hooks.content.figures import use_build_resources
+
     use_build_resources()
