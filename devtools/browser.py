@@ -26,6 +26,11 @@ CHROMIUM_FLAGS = [
     "--disable-component-update",
     "--disable-sync",
     "--no-first-run",
+    # A test keeps several tabs of one context open (one gallery per language): Chromium would
+    # slow the timers of those not in front, and a test waiting on one would wait for that.
+    "--disable-background-timer-throttling",
+    "--disable-renderer-backgrounding",
+    "--disable-backgrounding-occluded-windows",
 ]
 
 
