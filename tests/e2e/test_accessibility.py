@@ -1,5 +1,5 @@
-"""Every kind of page of the site, in each language and in both colour schemes, checked by
-axe-core (pinned in package.json, injected from node_modules: nothing leaves the machine).
+"""Every kind of page of the site, in each language (and in the dark scheme, one language of
+each direction), checked by axe-core (pinned in package.json, injected from node_modules: nothing leaves the machine).
 
 A page is checked as a reader first sees it: the live cells mounted (editor, toolbar,
 progress bar) and the figures as prerendered. Python is kept from starting (the worker
@@ -13,7 +13,7 @@ text and the first elements it concerns.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -37,29 +37,47 @@ PAGES = (
     "reference/",
 )
 # The reference is generated from the English docstrings in every language: English only.
-CASES = [(lang, path) for lang in PREFIX for path in PAGES if lang == DEFAULT.code or path != "reference/"]
-CASES.append((DEFAULT.code, "404.html"))  # the one "not found" page, for every language folder
+PAGES_OF = {lang: [path for path in PAGES if lang == DEFAULT.code or path != "reference/"] for lang in PREFIX}
+PAGES_OF[DEFAULT.code].append("404.html")  # the one "not found" page, for every language folder
+# Light: every page of every language. Dark changes colours only, the same in every language
+# (one stylesheet), so it is scanned in one language of each direction: what depends on the
+# language (labels, landmarks, direction) is the same in both schemes.
+DARK = {DEFAULT.code, next((lang.code for lang in LANGUAGES if lang.direction == "rtl"), DEFAULT.code)}
+CASES = [("light", lang, path) for lang in PREFIX for path in PAGES_OF[lang]]
+CASES += [("dark", lang, path) for lang in PREFIX if lang in DARK for path in PAGES_OF[lang]]
 SILENT_WORKER = "// a Python worker that never answers: the page stays in its loading state\n"
 
 
-@pytest.fixture(scope="module", params=["light", "dark"])
-def scheme_page(request, browser) -> Iterator[object]:
+@pytest.fixture(scope="module")
+def scheme_pages(browser) -> Iterator[Callable[[str], object]]:
+    """One page per colour scheme, made when first asked for: ``scheme_pages("dark")``."""
     if not AXE.exists():
         pytest.fail(f"{AXE} is missing: run `npm ci` (./run test does)")
-    context = browser.new_context(color_scheme=request.param)
-    context.route(
-        "**/assets/widgets/python-worker.js",
-        lambda route: route.fulfill(body=SILENT_WORKER, content_type="text/javascript"),
-    )
-    page = context.new_page()
-    page.scheme = request.param
-    yield page
-    context.close()
+    contexts: dict[str, object] = {}
+    pages: dict[str, object] = {}
+
+    def get(scheme: str) -> object:
+        if scheme not in pages:
+            context = contexts[scheme] = browser.new_context(color_scheme=scheme)
+            context.route(
+                "**/assets/widgets/python-worker.js",
+                lambda route: route.fulfill(body=SILENT_WORKER, content_type="text/javascript"),
+            )
+            pages[scheme] = context.new_page()
+            pages[scheme].scheme = scheme
+        return pages[scheme]
+
+    yield get
+    for context in contexts.values():
+        context.close()
 
 
-@pytest.mark.parametrize(("lang", "path"), CASES, ids=[f"{lang}-{path or 'home'}" for lang, path in CASES])
-def test_page_has_no_accessibility_violations(scheme_page, site_url, lang, path):
-    page = scheme_page
+@pytest.mark.parametrize(
+    ("scheme", "lang", "path"), CASES, ids=[f"{scheme}-{lang}-{path or 'home'}" for scheme, lang, path in CASES]
+)
+def test_page_has_no_accessibility_violations(scheme_pages, site_url, scheme, lang, path):
+    page = scheme_pages(scheme)
+    page.bring_to_front()
     page.goto(f"{site_url}/{PREFIX[lang]}{path}")
     page.wait_for_load_state("load")
     if page.locator(".live-cell").count():
