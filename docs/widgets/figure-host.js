@@ -24,9 +24,6 @@
 import { SavedEntry } from "./saved-state.js";
 
 export const UPDATE = "attention_py.figures.update";
-// A resource key (data-resource): lower-case words separated by "/"; the file is assets/<key>.json,
-// which Python reads itself (attention_py/resources.py) the first time the figure is drawn.
-const RESOURCE_KEY = /^[a-z0-9][a-z0-9_-]*(\/[a-z0-9][a-z0-9_-]*)*$/;
 // Replies that mean "the session went away before answering": the change is sent again.
 const RETRY_STATUSES = new Set(["restarted", "stopped", "timeout", "crashed", "cancelled"]);
 // ... but the call itself may have caused these (it hung, or crashed Python): it is sent
@@ -61,7 +58,10 @@ export class FigureHost {
     this.status = this.createStatus();
     this.authorState = root.dataset.state; // as prerendered: what a saved state was made to
     this.saved = new SavedEntry("figure", this.instance || this.name, "session");
-    this.resource = RESOURCE_KEY.test(root.dataset.resource || "") ? root.dataset.resource : null;
+    // The data file the figure reads (data-resource, e.g. "training/en"): only compared here,
+    // to warm up one figure per file (figure-page.js); Python checks the key when it reads it
+    // (attention_py/resources.py), so the page keeps no copy of that rule.
+    this.resource = root.dataset.resource || null;
     this.tick = null; // the timer of the next call of a running figure
     this.listen();
     this.restore();
