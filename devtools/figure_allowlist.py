@@ -27,9 +27,10 @@ import argparse
 import contextlib
 import itertools
 import json
+import math
 import re
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from html import unescape
 from pathlib import Path
 from typing import Any
@@ -157,17 +158,27 @@ def _variants(field: Any) -> list[Any]:
     raise TypeError(f"no variants for {field!r}: teach devtools/figure_allowlist.py this field")
 
 
+COMBINATIONS = 2000  # more than this (train_live's recipe: millions), and fields vary one at a time
+
+
 def states(name: str) -> Iterator[dict[str, Any]]:
     """Every combination of every field's variants, normalised, each once (at most a few
-    hundred per figure)."""
+    hundred per figure); for a figure with more combinations than ``COMBINATIONS`` (a recipe
+    of many independent controls), each field's variants with the other fields at their
+    defaults."""
     from attention_py.figures import FIGURES
 
     figure = FIGURES[name]
     fields = figure.spec.fields
     keys = list(fields)
+    variants = [_variants(fields[key]) for key in keys]
+    if math.prod(len(v) for v in variants) <= COMBINATIONS:
+        candidates: Iterable[dict[str, Any]] = (dict(zip(keys, values)) for values in itertools.product(*variants))
+    else:
+        candidates = ({key: value} for key, values in zip(keys, variants) for value in values)
     seen = set()
-    for values in itertools.product(*(_variants(fields[key]) for key in keys)):
-        state = figure.normalise(dict(zip(keys, values)))
+    for candidate in candidates:
+        state = figure.normalise(candidate)
         key = json.dumps(state, sort_keys=True)
         if key not in seen:
             seen.add(key)

@@ -242,3 +242,179 @@ def test_the_readers_menus_show_words_not_slots(lang):
     html = FIGURES["trained_reader"].render(None, lang=lang, strings=strings(lang))
     assert "{second}" not in html
     assert "{first}" not in html
+
+
+# ------------------------------------------------------------------ train_live: the playground
+
+LIVE = "train_live"
+
+
+def live_update(state, changes, lang="en", instance="test-recipe"):
+    answer = update(LIVE, state, changes, lang, strings(lang), instance)
+    assert answer["ok"], answer
+    return answer
+
+
+def run_to_end(changes, lang="en", instance="test-recipe"):
+    """A whole run of the recipe ``changes`` driven like the page: Train, then calls with no
+    changes until the state stops running. The last answer."""
+    answer = live_update({}, {**changes, "step": 0, "running": False}, lang, instance)
+    answer = live_update(answer["state"], {"running": True}, lang, instance)
+    while answer["state"]["running"]:
+        answer = live_update(answer["state"], {}, lang, instance)
+    return answer
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_default_recipe_is_the_builds_run(lang):
+    from attention_py.figures import train_live as live
+
+    state = FIGURES[LIVE].default_state()
+    assert live.recipe_of(state) == live.build_recipe(lang)
+    assert state["steps"] == live.goal(lang)
+    every = live.settings(lang)["eval_every"]
+    assert all(steps % every == 0 for steps in live.STEPS), "every run ends on a history point"
+
+
+RECIPE_VALUES = {
+    "seed": [0, 1, 2, 3],
+    "learning_rate": [0.003, 0.01, 0.03, 0.1],
+    "steps": [60, 120, 240],
+    "layers": [1, 2],
+    "heads": [1, 2],
+    "d_model": [8, 16],
+    "positions": ["learned", "sinusoidal", "none"],
+    "data": ["fair", "giveaway"],
+    "causal": [False, True],
+}
+HOSTILE = [None, "", "<script>alert(1)</script>", "__import__('os')", [], {}, float("nan"), 7, 0.02, "NaN", 1e300]
+
+
+@pytest.mark.parametrize("key", list(RECIPE_VALUES))
+def test_each_recipe_control_normalises_its_values_and_refuses_hostile_ones(key):
+    from attention_py.figures._state import StateError
+
+    spec = FIGURES[LIVE].spec
+    for value in RECIPE_VALUES[key]:
+        clean = spec.normalise({key: value})
+        assert clean[key] == value
+        assert json.loads(json.dumps(clean)) == clean
+        html = FIGURES[LIVE].render({key: value}, lang="en", strings=strings("en"), instance="test-values")
+        pressed = [b for b in parse(html).iter() if b.attrs.get("aria-pressed") == "true"]
+        assert any(json.loads(b.attrs["data-set"]) == {key: value} for b in pressed), (key, value)
+    if key == "causal":  # a flag: also true/false as text
+        assert spec.normalise({key: "on"})[key] is True
+        hostile = [None, "", "<script>", [], {}, 7, "maybe"]
+    else:
+        hostile = HOSTILE + ([True, False] if key != "causal" else [])
+    for value in hostile:
+        with pytest.raises(StateError) as refused:
+            spec.normalise({key: value})
+        assert refused.value.key == key, value
+        answer = update(LIVE, {}, {key: value}, "en", strings("en"), "test-values")
+        assert answer["ok"] is False, (key, value)
+        assert answer["key"] == key, (key, value)
+
+
+def test_a_recipe_change_restarts_at_step_0_and_keeps_the_run_before_faint():
+    from attention_py.figures import train_live as live
+
+    instance = "test-restart"
+    answer = live_update({}, {"running": True}, instance=instance)
+    while answer["state"]["step"] < 20 or live._TRAINERS[(instance, "en")].scoring:
+        answer = live_update(answer["state"], {}, instance=instance)
+    before = list(live._TRAINERS[(instance, "en")].trainer.history)
+    assert before[-1]["step"] >= 20
+    changed = live_update(answer["state"], {"heads": 2}, instance=instance)  # while running
+    assert changed["state"]["step"] == 0
+    assert changed["state"]["running"] is False
+    assert changed["state"]["heads"] == 2
+    trainer = live._TRAINERS[(instance, "en")]
+    assert trainer.recipe == live.recipe_of(changed["state"])
+    assert trainer.trainer.settings["heads"] == 2
+    assert trainer.trainer.step == 0
+    assert live._PREVIOUS[(instance, "en")] == before
+    root = parse(changed["html"])
+    faint = [e for e in root.iter() if "apy-curve--previous" in e.attrs.get("class", "")]
+    assert faint
+    assert all(e.attrs.get("visibility") is None for e in faint)
+    key = [e for e in root.iter() if "apy-key--previous" in e.attrs.get("class", "")]
+    assert key
+    assert "hidden" not in key[0].attrs
+    # the same value again is no change; the steps control alone is no new recipe
+    same = live_update(changed["state"], {"heads": 2, "steps": 240}, instance=instance)
+    assert live._TRAINERS[(instance, "en")] is trainer
+    assert same["state"]["steps"] == 240
+
+
+def verdict_text(lang, key):
+    return strings(lang)[LIVE][key].split("{")[0].strip()
+
+
+def report_numbers(html):
+    root = parse(html)
+    table = root.by_class("apy-groups")[0]
+    rows = [[td.text.strip() for td in tr.children if td.tag == "td"] for tr in table.iter() if tr.tag == "tr"]
+    return [row for row in rows if row and row[0]]
+
+
+def test_the_default_run_learns_the_rule():
+    answer = run_to_end({}, instance="test-default")
+    assert answer["state"]["step"] == 120
+    from attention_py.figures import train_live as live
+
+    trainer = live._TRAINERS[("test-default", "en")].trainer
+    assert trainer.history[-1]["test_accuracy"] >= 0.95
+    assert trainer.history == data("en")["history"], "the build's run, point for point"
+    readout = parse(answer["html"]).by_class("apy-fig__readout")[0].text
+    assert verdict_text("en", "verdict_learned") in readout
+    assert report_numbers(answer["html"])[-1] == [num(100 * trainer.history[-1]["test_accuracy"], 0) + "%"]
+
+
+def test_without_positions_a_run_ends_at_chance_on_twins_and_says_it_cannot_tell_the_order():
+    from attention_py.figures import train_live as live
+
+    answer = run_to_end({"positions": "none", "steps": 60, "d_model": 8}, instance="test-none")
+    trainer = live._TRAINERS[("test-none", "en")]
+    assert trainer.trainer.history[-1]["test_accuracy"] < 0.5  # worse than chance on unseen pairs
+    twins = trainer.report(60)["twins"]
+    test = trainer.report(60)["test"]
+    assert (test.right + twins.right) / (test.seen + twins.seen) == 0.5, "exactly one of each twin pair right"
+    root = parse(answer["html"])
+    assert "50%" in root.by_class("apy-twins")[0].text
+    assert verdict_text("en", "verdict_order") in root.by_class("apy-fig__readout")[0].text
+    assert "hidden" not in root.by_class("apy-report")[0].attrs
+
+
+@pytest.mark.parametrize("lang", ["en", "fa"])
+def test_the_giveaway_run_guessed_from_the_form_and_shows_both_numbers(lang):
+    from attention_py.figures import train_live as live
+    from attention_py.learning.ablation import accuracy_by_group
+
+    answer = run_to_end({"data": "giveaway", "steps": 60}, lang=lang, instance="test-giveaway")
+    trainer = live._TRAINERS[("test-giveaway", lang)]
+    own = trainer.trainer.history[-1]["test_accuracy"]
+    fair = accuracy_by_group(trainer.trainer.model, views.test_sentences(lang))
+    assert own >= 0.9 > fair["patient"]
+    readout = parse(answer["html"]).by_class("apy-fig__readout")[0].text
+    assert verdict_text(lang, "verdict_form") in readout
+    assert num(100 * own, 0) + "%" in readout
+    assert num(100 * fair["patient"], 0) + "%" in readout
+    rows = report_numbers(answer["html"])
+    own_patient = trainer.report(60)["test"].accuracy("patient")
+    assert rows[1] == [num(100 * own_patient, 0) + "%", num(100 * fair["patient"], 0) + "%"]  # the patient group
+
+
+def test_verdicts():
+    from attention_py.figures.train_live import recipe_of, verdict
+
+    def recipe(**changes):
+        return recipe_of(FIGURES[LIVE].normalise(changes))
+
+    assert verdict(recipe(), 0.97, None) == "verdict_learned"
+    assert verdict(recipe(), 0.5, None) == "verdict_failed"
+    assert verdict(recipe(data="giveaway"), 1.0, 0.63) == "verdict_form"
+    assert verdict(recipe(data="giveaway"), 1.0, 0.95) == "verdict_learned"
+    assert verdict(recipe(positions="none"), 0.15, None) == "verdict_order"
+    assert verdict(recipe(causal=True), 0.5, None) == "verdict_ahead"
+    assert verdict(recipe(layers=1), 0.5, None) == "verdict_failed"

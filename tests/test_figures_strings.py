@@ -94,16 +94,35 @@ def tour_reader(figure, text, lang):
 
 
 def tour_live(figure, text, lang):
+    from attention_py.figures import train_live as live
+
     tour_draw(figure, text, {})
     with training_cut_at(lang, 1):
         state = tour_draw(figure, text, {"running": True})
         while state["step"] == 0:
             state = tour_draw(figure, text, state)
         paused = tour_draw(figure, text, {**state, "running": False})
-        state = {**paused, "running": True}
-        while state["running"]:
-            state = tour_draw(figure, text, state)
-        tour_draw(figure, text, {**state, "step": 0})
+        tour_draw(figure, text, {**paused, "step": 0})
+    # another recipe: untrained, unscored; then a short cheap run to its end and its report
+    state = tour_draw(figure, text, {"d_model": 8, "steps": 60})
+    state = {**state, "running": True}
+    while state["running"]:
+        state = tour_draw(figure, text, state)
+    # every verdict and the give-away's and no-positions' reports, on made-up scores
+    end = 60
+    scores = {name: made_up_scores(live) for name in ("test", "fair", "twins")}
+    for recipe in ({"data": "giveaway"}, {"positions": "none"}, {"causal": True}, {}):
+        chosen = live.recipe_of(figure.normalise(recipe))
+        live.report(chosen, scores, text, end)
+        live.report(chosen, None, text, end)
+        for key in ("verdict_learned", "verdict_form", "verdict_order", "verdict_ahead", "verdict_failed"):
+            live.verdict_html(key, text, scores, end)
+
+
+def made_up_scores(live):
+    tally = live.GroupTally()
+    tally.right, tally.seen, tally.groups = 7, 10, {"actor": [5, 5], "patient": [2, 5]}
+    return tally
 
 
 LEARNING_TOURS = {"training_replay": tour_replay, "trained_reader": tour_reader, "train_live": tour_live}

@@ -12,6 +12,7 @@ only ever asked ``read`` / ``predict`` (and train_live drives a ``Trainer``).
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from ..learning import Model, Puzzle, Sentence
@@ -39,6 +40,17 @@ def data(lang: str) -> dict[str, Any]:
 
 def puzzle(lang: str) -> Puzzle:
     return derived(key(lang), "puzzle", lambda d: Puzzle.from_dict(d["puzzle"]))
+
+
+def giveaway_key(lang: str) -> str:
+    """The resource of the give-away model (the build's, for the lesson on shortcut learning)."""
+    return f"training/{lang}-giveaway"
+
+
+def giveaway_puzzle(lang: str) -> Puzzle:
+    """The puzzle with a give-away (attention_py.learning.cues ``giveaway_puzzle``), as the
+    build trained its give-away model on it."""
+    return derived(giveaway_key(lang), "puzzle", lambda d: Puzzle.from_dict(d["puzzle"]))
 
 
 def checkpoints(lang: str) -> list[dict[str, Any]]:
@@ -164,11 +176,28 @@ W, H = 520.0, 190.0
 LEFT, RIGHT, TOP, BOTTOM = 44.0, 44.0, 12.0, 28.0
 
 
-def curves(history: list[dict[str, Any]], *, mark: int | None, last_step: int, t: Text) -> str:
+def curves(
+    history: list[dict[str, Any]],
+    *,
+    mark: int | None,
+    last_step: int,
+    t: Text,
+    validation: str | None = None,
+    previous: list[dict[str, Any]] | None = None,
+    previous_label: str | None = None,
+) -> str:
     """Training loss (left axis) and test accuracy (right axis, 0-100%) against the step,
-    with a vertical line at step ``mark``. The loss axis runs from 0 to the largest loss."""
-    top_loss = max((p["loss"] for p in history), default=1.0) or 1.0
-    span = max(last_step, 1)
+    with a vertical line at step ``mark``. The loss axis runs from 0 to the largest loss.
+
+    With ``validation`` (the legend's markup) the validation accuracy is drawn too; with
+    ``previous_label`` an earlier run's loss and test accuracy (``previous``, may be empty:
+    then drawn hidden, so the markup keeps its shape) are drawn faint behind, on the same
+    axes (the step axis runs to the longer of the two runs). A loss that is not finite (a
+    run that blew up) is drawn at the top of the axis."""
+    before = previous or []
+    losses = [p["loss"] for p in (*history, *before) if math.isfinite(p["loss"])]
+    top_loss = max(losses, default=1.0) or 1.0
+    span = max(last_step, max((p["step"] for p in before), default=0), 1)
 
     def x(step: float) -> float:
         return LEFT + (W - LEFT - RIGHT) * step / span
@@ -180,7 +209,10 @@ def curves(history: list[dict[str, Any]], *, mark: int | None, last_step: int, t
         points = " ".join(f"{f(x(s))},{f(y(v))}" for s, v in values) or f"{f(x(0))},{f(y(0))}"
         return void("polyline", {"class": f"apy-curve {cls}", "points": points})
 
-    loss = [(p["step"], p["loss"] / top_loss) for p in history]
+    def scaled(value: float) -> float:
+        return min(value / top_loss, 1.0) if math.isfinite(value) else 1.0
+
+    loss = [(p["step"], scaled(p["loss"])) for p in history]
     held = [(p["step"], p["test_accuracy"]) for p in history]
     train = [(p["step"], p["train_accuracy"]) for p in history]
     parts = [
@@ -196,10 +228,27 @@ def curves(history: list[dict[str, Any]], *, mark: int | None, last_step: int, t
         el("text", {"class": "apy-tick", "x": f(W - RIGHT + 4), "y": f(y(1) + 4)}, "100%"),
         el("text", {"class": "apy-tick", "x": f(x(0)), "y": f(H - 10), "text-anchor": "middle"}, "0"),
         el("text", {"class": "apy-tick", "x": f(x(span)), "y": f(H - 10), "text-anchor": "middle"}, str(span)),
-        line(train, "apy-curve--train"),
-        line(held, "apy-curve--held"),
-        line(loss, "apy-curve--loss"),
     ]
+    if previous_label is not None:
+        hidden = None if before else "hidden"
+        for values, cls in (
+            ([(p["step"], scaled(p["loss"])) for p in before], "apy-curve--loss"),
+            ([(p["step"], p["test_accuracy"]) for p in before], "apy-curve--held"),
+        ):
+            parts.append(
+                void(
+                    "polyline",
+                    {
+                        "class": f"apy-curve apy-curve--previous {cls}",
+                        "points": " ".join(f"{f(x(s))},{f(y(v))}" for s, v in values) or f"{f(x(0))},{f(y(0))}",
+                        "visibility": hidden,
+                    },
+                )
+            )
+    parts.append(line(train, "apy-curve--train"))
+    if validation is not None:
+        parts.append(line([(p["step"], p["validation_accuracy"]) for p in history], "apy-curve--validation"))
+    parts += [line(held, "apy-curve--held"), line(loss, "apy-curve--loss")]
     at = 0 if mark is None else mark
     parts.append(
         void(
@@ -224,6 +273,12 @@ def curves(history: list[dict[str, Any]], *, mark: int | None, last_step: int, t
         el("span", {"class": "apy-key apy-key--held"}, t.html("training.legend_held")),
         " ",
         el("span", {"class": "apy-key apy-key--train"}, t.html("training.legend_train")),
+        *((" ", el("span", {"class": "apy-key apy-key--validation"}, validation)) if validation is not None else ()),
+        *(
+            (" ", el("span", {"class": "apy-key apy-key--previous", "hidden": not before}, previous_label))
+            if previous_label is not None
+            else ()
+        ),
     )
     return drawing + legend
 
