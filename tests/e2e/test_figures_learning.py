@@ -181,13 +181,68 @@ def test_train_live_runs_to_the_end_loss_falls_accuracy_rises(galleries, lang):
     page.wait_for_function("(el) => !JSON.parse(el.dataset.state).running", arg=handle, timeout=240_000)
     seconds = time.monotonic() - started
     settled(page, "train_live")
-    last = readout_numbers(fig)
+    last = readout_numbers(fig)[:2]  # (then the verdict's number)
     assert state(page, "train_live")["step"] == end, (early, last)
     assert len(last) == len(early) == 2, (early, last)
+    assert fig.locator(".apy-report").is_visible(), "the report at the end of a run"
+    assert fig.locator(".apy-verdict").inner_text().strip() in fig.locator(".apy-fig__readout").inner_text()
     assert last[0] < early[0], f"the loss falls: {early} -> {last}"
     assert last[1] >= 95 > start_accuracy, f"held-out accuracy rises to at least 95%: {start_accuracy} -> {last}"
     assert fig.locator('[data-focus-key="train"]').is_disabled(), "done: nothing more to train"
     print(f"train_live {lang}: {end} steps in the page in {seconds:.1f} s, held-out {last[1]:.0f}%")
+
+
+def press(page: Page, fig, focus_key: str) -> None:
+    """Clicks the recipe's button ``focus_key`` ("positions:2") and waits for the answer."""
+    button = fig.locator(f'[data-focus-key="{focus_key}"]')
+    button.click()
+    page.wait_for_function(
+        "(el) => el.getAttribute('aria-pressed') === 'true'",
+        arg=fig.locator(f'[data-focus-key="{focus_key}"]').element_handle(),
+        timeout=30_000,
+    )
+    settled(page, "train_live")
+
+
+@pytest.mark.parametrize("lang", ["en", "he"])
+def test_train_live_without_positions_ends_at_chance_and_says_why(galleries, lang):
+    """The recipe's buttons (positions: none; 60 steps; d_model 8, the cheap size): the run
+    starts again at step 0, trains to its end in the page, and the report says it could not
+    tell the order: over the test sentences and their twins (the people swapped), exactly one
+    of each pair right. The defaults are pressed again afterwards."""
+    page = galleries(lang)
+    fig = root(page, "train_live")
+    handle = fig.element_handle()
+    if state(page, "train_live")["running"]:
+        fig.locator('[data-focus-key="train"]').click()
+        page.wait_for_function("(el) => !JSON.parse(el.dataset.state).running", arg=handle, timeout=10_000)
+    settled(page, "train_live")
+    try:
+        for key in ("positions:2", "steps:0", "d_model:0"):
+            press(page, fig, key)
+        recipe = state(page, "train_live")
+        assert (recipe["positions"], recipe["steps"], recipe["d_model"], recipe["step"]) == ("none", 60, 8, 0)
+        assert fig.locator(".apy-report").is_hidden()
+        started = time.monotonic()
+        fig.locator('[data-focus-key="train"]').click()
+        page.wait_for_function("(el) => JSON.parse(el.dataset.state).running", arg=handle, timeout=10_000)
+        page.wait_for_function("(el) => !JSON.parse(el.dataset.state).running", arg=handle, timeout=240_000)
+        settled(page, "train_live")
+        assert state(page, "train_live")["step"] == 60
+        twins = fig.locator(".apy-twins .apy-num").inner_text()
+        assert twins == "50%", twins
+        verdict = fig.locator(".apy-verdict").inner_text().strip()
+        expected = json.loads(fig.get_attribute("data-strings"))["train_live"]["verdict_order"]
+        assert verdict == expected
+        assert verdict in fig.locator(".apy-fig__readout").inner_text()
+        test_accuracy = readout_numbers(fig)[1]
+        assert test_accuracy < 50, "worse than chance on the (person, reason) pairs training never showed"
+        assert fig.locator(".apy-fig__error").is_hidden()
+        print(f"train_live {lang} without positions: 60 steps in {time.monotonic() - started:.1f} s")
+    finally:
+        for key in ("positions:0", "steps:1", "d_model:1"):
+            press(page, fig, key)
+    assert state(page, "train_live")["step"] == 0
 
 
 def test_touch_taps_load_a_mistake_and_start_and_pause_training(browser, site_url, site_dir):
