@@ -426,24 +426,21 @@ def recipe_controls(state: dict[str, Any], t: Text) -> str:
     def rate(v: float) -> str:
         return el("span", {"dir": "ltr", "class": "apy-num"}, esc(repr(v)))
 
-    model = el(
+    # one row that wraps: the big lessons first (positions, the causal mask, the data), then
+    # the model's size, then the training's own settings
+    return el(
         "div",
-        {"class": "apy-row"},
+        {"class": "apy-row apy-recipe"},
+        group("positions", POSITIONS, lambda v: t.html(f"positions_{v}")),
+        group("causal", (False, True), lambda v: t.html("causal_on" if v else "causal_off")),
+        group("data", DATA, lambda v: t.html(f"data_{v}")),
         group("layers", LAYERS, count),
         group("heads", HEADS, count),
         group("d_model", WIDTHS, count),
-        group("positions", POSITIONS, lambda v: t.html(f"positions_{v}")),
-        group("causal", (False, True), lambda v: t.html("causal_on" if v else "causal_off")),
-    )
-    training = el(
-        "div",
-        {"class": "apy-row"},
-        group("data", DATA, lambda v: t.html(f"data_{v}")),
         group("seed", SEEDS, count),
         group("learning_rate", RATES, rate, direction="ltr"),
         group("steps", STEPS, count),
     )
-    return el("div", {"class": "apy-recipe"}, model, training)
 
 
 def draw(state: dict[str, Any], t: Text, instance: str | None) -> Panel:
