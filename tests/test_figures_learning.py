@@ -369,6 +369,14 @@ def test_the_default_run_learns_the_rule():
     readout = parse(answer["html"]).by_class("apy-fig__readout")[0].text
     assert verdict_text("en", "verdict_learned") in readout
     assert report_numbers(answer["html"])[-1] == [num(100 * trainer.history[-1]["test_accuracy"], 0) + "%"]
+    s = example("en", answer["state"]["sentence"])
+    reading = trainer.model.read(s)
+    said = parse(answer["html"]).by_class("apy-answer")[0].text
+    assert trainer.model.people[reading.prediction] in said
+    assert num(100 * reading.probabilities[reading.prediction], 1) + "%" in said
+    assert (
+        strings("en")[LIVE]["answer_right" if reading.prediction == s.label else "answer_wrong"].split("{")[0] in said
+    )
 
 
 def test_without_positions_a_run_ends_at_chance_on_twins_and_says_it_cannot_tell_the_order():

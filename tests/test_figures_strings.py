@@ -96,7 +96,8 @@ def tour_reader(figure, text, lang):
 def tour_live(figure, text, lang):
     from attention_py.figures import train_live as live
 
-    tour_draw(figure, text, {})
+    for k in range(4):  # the untrained model: right on some sentences, wrong on others
+        tour_draw(figure, text, {"sentence": k})
     with training_cut_at(lang, 1):
         state = tour_draw(figure, text, {"running": True})
         while state["step"] == 0:

@@ -76,6 +76,9 @@ STRINGS = (
     "readout_start",
     "readout_ready",
     "maps_caption",
+    "answer",
+    "answer_right",
+    "answer_wrong",
     "caption",
     "recipe_caption",
     "seed",
@@ -474,6 +477,12 @@ def draw(state: dict[str, Any], t: Text, instance: str | None) -> Panel:
     s = views.examples(lang)[chosen]
     reading = model.read(s)
     done = step >= end and not running
+    guess = reading.prediction
+    answer = (
+        t.html("answer", word=esc(model.people[guess]), probability=views.percent(reading.probabilities[guess], 1))
+        + " "
+        + t.html("answer_right" if guess == s.label else "answer_wrong", truth=esc(s.referent))
+    )
     if running:
         label, status = t.html("pause"), t.html("status_running")
     elif step == 0:
@@ -528,6 +537,7 @@ def draw(state: dict[str, Any], t: Text, instance: str | None) -> Panel:
         + menus
         + el("p", {"class": "apy-muted"}, t.html("maps_caption", step=esc(t.count(step))))
         + views.attention_maps(reading, s, state["view"], t, "apy-live")
+        + el("p", {"class": "apy-answer"}, answer)
     )
     shown = {**state, "running": running, "step": step, "sentence": chosen}
     return Panel(body, readout, [t.html("caption")], state=shown)
