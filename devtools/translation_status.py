@@ -29,15 +29,8 @@ Details:
   and fails rather than calling everything current. ``git fetch --unshallow`` fixes it.
 - Outside a git work tree the outdated check is skipped with a note.
 
-**Copied, not translated**: a page of ``docs/<lang>/`` whose text is still the English
-page's (a notebook: its Markdown cells) is not counted as translated. Copying the whole
-English folder to start a language makes every page such a copy, and readers would get
-English pages without the note that says they are untranslated; the build stops on one in
-a shipped language and shows the note on one in a language still in progress.
-
-**Anchors**: every heading of a page needs an explicit id (``## Softmax { #softmax }``),
-and a translation must have the same ids in the same order as the English page, so links to
-a section work in every language. Notebooks are checked through their Markdown cells.
+**Copied, not translated** and **anchors**: the build's own checks, explained in
+site_hooks/i18n/translation_checks.py.
 
 **Figure strings**: ``docs/figure-strings/<lang>.yml`` is checked with
 ``site_hooks.content.figures.check_strings_file`` (missing file, keys, placeholders; a file

@@ -61,8 +61,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     # its slowest test (its module-scoped fixtures, such as a site built for it, are made once).
     slowest: dict[str, int] = {}
     for item in items:
-        slowest[item.nodeid.split("::")[0]] = max(slowest.get(item.nodeid.split("::")[0], 0), _tier_order(item))
-    items.sort(key=lambda item: slowest[item.nodeid.split("::")[0]])
+        slowest[item.path] = max(slowest.get(item.path, 0), _tier_order(item))
+    items.sort(key=lambda item: slowest[item.path])
 
 
 def _tier_order(item: pytest.Item) -> int:

@@ -37,17 +37,6 @@ def model(lang, index):
     return Model.from_dict(data(lang)["checkpoints"][index]["model"])
 
 
-def example(lang, k):
-    p = Puzzle.from_dict(data(lang)["puzzle"])
-    actor, patient = 0, len(p.reasons_actor)
-    return [
-        p.sentence(0, 0, 1, actor),
-        p.sentence(0, 0, 1, patient),
-        p.sentence(1, 0, 0, actor),
-        p.sentence(1, 0, 0, patient),
-    ][k]
-
-
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("name", NAMES)
 def test_roots_name_their_resource(name, lang):
@@ -105,7 +94,7 @@ def cells(root, cls):
 def test_replay_maps_and_answer_are_the_checkpoints_own(lang, checkpoint, sentence, view):
     root = draw("training_replay", {"checkpoint": checkpoint, "sentence": sentence, "view": view}, lang)
     index = min(checkpoint, len(data(lang)["checkpoints"]) - 1)
-    s = example(lang, sentence)
+    s = views.examples(lang)[sentence]
     reading = model(lang, index).read(s)
     rows = [s.pronoun] if view == "pronoun" else range(len(s.tokens))
     expected = [[num(w) for w in layer[0][i]] for layer in reading.attention for i in rows]
@@ -369,7 +358,7 @@ def test_the_default_run_learns_the_rule():
     readout = parse(answer["html"]).by_class("apy-fig__readout")[0].text
     assert verdict_text("en", "verdict_learned") in readout
     assert report_numbers(answer["html"])[-1] == [num(100 * trainer.history[-1]["test_accuracy"], 0) + "%"]
-    s = example("en", answer["state"]["sentence"])
+    s = views.examples("en")[answer["state"]["sentence"]]
     reading = trainer.model.read(s)
     said = parse(answer["html"]).by_class("apy-answer")[0].text
     assert trainer.model.people[reading.prediction] in said

@@ -62,18 +62,7 @@ class Plane:
         while k * step <= x1 + 1e-9:
             x = k * step
             a, b = self.px(x, y0), self.px(x, y1)
-            parts.append(
-                void(
-                    "line",
-                    {
-                        "class": "apy-axis" if k == 0 else "apy-grid",
-                        "x1": f(a[0]),
-                        "y1": f(a[1]),
-                        "x2": f(b[0]),
-                        "y2": f(b[1]),
-                    },
-                )
-            )
+            parts.append(_grid_line(a, b, axis=k == 0))
             if labels and k != 0 and k % 2 == 0:
                 tx, ty = self.px(x, 0)
                 parts.append(
@@ -84,18 +73,7 @@ class Plane:
         while k * step <= y1 + 1e-9:
             y = k * step
             a, b = self.px(x0, y), self.px(x1, y)
-            parts.append(
-                void(
-                    "line",
-                    {
-                        "class": "apy-axis" if k == 0 else "apy-grid",
-                        "x1": f(a[0]),
-                        "y1": f(a[1]),
-                        "x2": f(b[0]),
-                        "y2": f(b[1]),
-                    },
-                )
-            )
+            parts.append(_grid_line(a, b, axis=k == 0))
             if labels and k != 0 and k % 2 == 0:
                 tx, ty = self.px(0, y)
                 parts.append(
@@ -213,4 +191,12 @@ def svg(content: str, *, width: float, height: float, label: str, interactive: b
             "aria-label": label,
         },
         content,
+    )
+
+
+def _grid_line(a: tuple[float, float], b: tuple[float, float], *, axis: bool) -> str:
+    """One line of the grid from pixel ``a`` to ``b``: the axis itself, or a faint grid line."""
+    return void(
+        "line",
+        {"class": "apy-axis" if axis else "apy-grid", "x1": f(a[0]), "y1": f(a[1]), "x2": f(b[0]), "y2": f(b[1])},
     )
