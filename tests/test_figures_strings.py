@@ -116,7 +116,9 @@ def tour_live(figure, text, lang):
         chosen = live.recipe_of(figure.normalise(recipe))
         live.report(chosen, scores, text, end)
         live.report(chosen, None, text, end)
-        for key in ("verdict_learned", "verdict_form", "verdict_order", "verdict_ahead", "verdict_failed"):
+        for key in live.STRINGS:
+            if not key.startswith("verdict_"):
+                continue
             live.verdict_html(key, text, scores, end)
 
 

@@ -311,3 +311,65 @@ def test_the_ablation_cell_prints_what_the_tests_measure(lang):
     expected = after_cut(lang, nobody_but())
     assert row
     assert (int(row[1]), int(row[2])) == (round(100 * expected["actor"]), round(100 * expected["patient"]))
+
+
+# --- the prepared experiments of "Train it yourself" ----------------------------------------
+
+EXPERIMENT = re.compile(r"\]\((#train\?[^)\s]+)\)")
+
+
+def experiments(lang: str) -> list[str]:
+    """The links to prepared experiments on the page, as written (``#train?positions=none``)."""
+    return EXPERIMENT.findall(prose(lang))
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_prepared_experiment_opens_the_figure_on_its_page(lang):
+    """Each link names the page's train_live figure (id="train") and its values are ones the
+    figure takes; every language links the same experiments."""
+    from attention_py.figures import FIGURES, update
+    from site_hooks.content.figures import strings_for
+
+    page = (ROOT / "docs" / lang / "learning.md").read_text(encoding="utf-8")
+    assert '```figure name="train_live" id="train"' in page
+    links = experiments(lang)
+    assert sorted(set(links)) == sorted(set(experiments("en"))), "the same experiments in every language"
+    for link in links:
+        changes = dict(pair.split("=", 1) for pair in link.partition("?")[2].split("&"))
+        answer = update(
+            "train_live", FIGURES["train_live"].default_state(), changes, lang, strings_for(lang), "article"
+        )
+        assert answer["ok"], (link, answer)
+
+
+def finished_run(lang: str, steps: int, **changes):
+    """The verdict key and test accuracy of a run of the figure's recipe with ``changes``."""
+    from attention_py.figures import train_live as live
+
+    recipe = {**dict(zip(live.RECIPE, live.build_recipe(lang))), **changes}
+    chosen = tuple(recipe[k] for k in live.RECIPE)
+    run = live.new_training(lang, chosen)
+    run.work(steps, math.inf)
+    scores = run.report(steps)
+    fair = scores.get("fair")
+    test = scores["test"].accuracy()
+    return live.verdict(chosen, test, fair.accuracy() if fair is not None else None), test
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_ten_times_larger_learning_rate_learns_in_english_and_gets_stuck_in_hebrew_and_persian(lang):
+    """The list of experiments says so for the build's recipe (120 steps) with learning rate 0.1."""
+    assert "](#train?learning_rate=0.1)" in prose(lang)
+    verdict, test = finished_run(lang, 120, learning_rate=0.1)
+    if lang == "en":
+        assert verdict == "verdict_learned"
+    else:
+        assert verdict == "verdict_failed"
+        assert abs(test - 0.5) < 0.02, test
+
+
+def test_sinusoidal_positions_do_as_well_as_learned_ones_and_the_causal_mask_gets_half():
+    """The word-order section and the list of experiments (English: the cheapest check; the
+    figures' tests run the other prepared experiments in each language)."""
+    assert finished_run("en", 120, positions="sinusoidal") == ("verdict_learned", 1.0)
+    assert finished_run("en", 60, causal=True) == ("verdict_ahead", 0.5)

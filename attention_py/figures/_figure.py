@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
+from urllib.parse import urlencode
 
 from ._html import el, to_json
 from ._state import StateSpec
@@ -59,6 +60,16 @@ class Figure:
     instanced: bool = False
     # Sections of the strings file shared by several figures that this one reads too.
     shared: tuple[str, ...] = ()
+    # State keys the page's address may set (README.md, "Addresses"): a link such as
+    # ``#train?positions=none`` opens the figure with those values (on a page, with its
+    # instance id). The root carries them (data-share) and the address of what it shows
+    # (data-address).
+    shareable: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        unknown = [k for k in self.shareable if k not in self.spec.fields]
+        if unknown:
+            raise ValueError(f"figure {self.name!r}: shareable keys {unknown} are not in its state")
 
     def default_state(self) -> dict[str, Any]:
         return self.spec.normalise({})
@@ -100,6 +111,8 @@ class Figure:
         """Wraps a drawn ``panel`` for the normalised ``state`` in the common frame."""
         title = text.plain("title")
         notes = "".join(el("p", {}, note) for note in panel.notes)
+        shared = bool(self.shareable and instance)
+        defaults = self.default_state()
         return el(
             "div",
             {
@@ -108,6 +121,8 @@ class Figure:
                 "data-figure": self.name,
                 "data-state": to_json(state),
                 "data-resource": self.resource(text.lang) if self.resource else None,
+                "data-share": to_json({k: defaults[k] for k in self.shareable}) if shared else None,
+                "data-address": self.address(state, instance) if shared else None,
                 "data-strings": to_json(text.subset()),
                 "lang": text.lang,
                 "dir": text.direction,
@@ -121,3 +136,18 @@ class Figure:
             el("p", {"class": "apy-fig__error", "data-role": "error", "role": "alert", "hidden": True}),
             el("p", {"class": "apy-fig__static", "data-role": "static-hint"}, text.html("common.static_hint")),
         )
+
+    def address(self, state: Mapping[str, Any], instance: str | None) -> str:
+        """The link that opens this figure with ``state``'s shareable values: ``#<instance>``,
+        then ``?key=value&...`` for each one that differs from its default (README.md,
+        "Addresses"). The page's host sends those values back as text, like a control's."""
+        defaults = self.default_state()
+        pairs = [(k, address_value(state[k])) for k in self.shareable if state[k] != defaults[k]]
+        return f"#{instance}" + (f"?{urlencode(pairs)}" if pairs else "")
+
+
+def address_value(value: Any) -> str:
+    """A state value as text in an address: ``true``/``false``, ``0.01``, ``none``."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return repr(value) if isinstance(value, float) else str(value)

@@ -118,14 +118,16 @@ class Choice(Field):
             for option in self.options:
                 if value == option and isinstance(value, (str, numbers.Real)):
                     return option
-            if isinstance(value, str) and all(isinstance(o, int) for o in self.options):
+            numeric = all(isinstance(o, numbers.Real) and not isinstance(o, bool) for o in self.options)
+            if isinstance(value, str) and numeric:  # typed, or read from the page's address
                 try:
                     number = parse_number(value, key)
                 except StateError:
                     pass  # refused below
                 else:
-                    if number in self.options:
-                        return int(number)
+                    for option in self.options:
+                        if number == option:
+                            return option
         raise StateError(key, f"expected one of {list(self.options)}, got {value!r}")
 
 

@@ -110,6 +110,7 @@ STRINGS = (
     "verdict_form",
     "verdict_order",
     "verdict_ahead",
+    "verdict_layers",
     "verdict_failed",
 )
 
@@ -350,6 +351,8 @@ def verdict(recipe: tuple[Any, ...], test: float, fair: float | None) -> str:
         return "verdict_order"
     if chosen["causal"]:
         return "verdict_ahead"
+    if chosen["layers"] == 1:  # exactly half right in every run we tried: seeds 0-3, 240 steps, en/he/fa
+        return "verdict_layers"
     return "verdict_failed"
 
 
@@ -567,4 +570,5 @@ FIGURE = Figure(
     resource=views.key,
     instanced=True,
     shared=(views.SHARED_SECTION,),
+    shareable=(*RECIPE, "steps"),  # a teacher's link opens an experiment: #train?positions=none
 )

@@ -17,6 +17,16 @@
 // prerendered state; after a reload the host asks Python for the saved state as soon as it
 // can, so the figure comes back where the reader left it.
 //
+// Address: a figure that declares shareable keys (data-share: each key and its default) is
+// opened by a link to `#<its id>?key=value&...` (on arrival, and on a hashchange when the
+// article links to it): those values, the other shareable keys at their defaults, are sent
+// to Python as text, like a control's, and Python refuses what it cannot use; the figure
+// then keeps its drawing and says so. A key the figure does not share, a repeated key or an
+// overlong address is refused here, before Python. Python writes the address of what the
+// figure shows on its root (data-address); the host shows it as a link under the figure and,
+// after the reader changes the figure, puts it in the address bar (history.replaceState), so
+// the address bar always holds a link to what the reader sees.
+//
 // Motion: the host adds none (no transitions, no smooth scrolling; focus moves use
 // preventScroll), so prefers-reduced-motion has nothing to turn off here. A figure changes
 // exactly when the reader acts on it, and only as far as Python's new drawing says.
@@ -31,6 +41,11 @@ const RETRY_STATUSES = new Set(["restarted", "stopped", "timeout", "crashed", "c
 const OWN_FAULTS = new Set(["timeout", "crashed"]);
 // data-busy (a progress cursor) only when an answer is slow: at drag speed it would flicker.
 const BUSY_AFTER_MS = 120;
+// An address longer than this, or a value longer than that, is refused as is.
+const ADDRESS_MAX_CHARS = 1000;
+const ADDRESS_VALUE_MAX_CHARS = 40;
+// What a figure's own address looks like (attention_py/figures/_figure.py, Figure.address).
+const ADDRESS = /^#[a-z][a-z0-9-]*(\?[\w.~%=&+-]*)?$/;
 
 export class FigureHost {
   /**
@@ -53,6 +68,7 @@ export class FigureHost {
     this.inFlight = null; // {changes, sources} of the call being answered
     this.pendingRestore = false; // the pending batch carries a state saved before a reload
     this.pendingRetry = false; // the pending batch carries changes that timed out or crashed once
+    this.pendingAddress = false; // the pending batch carries the page address's values
     this.drag = null; // {pointerId, handle, spec}
     this.stats = { inputs: 0, calls: 0, updates: 0, errors: 0, retries: 0 };
     this.status = this.createStatus();
@@ -63,9 +79,73 @@ export class FigureHost {
     // (attention_py/resources.py), so the page keeps no copy of that rule.
     this.resource = root.dataset.resource || null;
     this.tick = null; // the timer of the next call of a running figure
+    this.share = root.dataset.share ? JSON.parse(root.dataset.share) : null; // shareable key -> default
+    this.addressLink = this.share && this.instance ? this.createAddressLink() : null;
     this.listen();
-    this.restore();
+    // A link to this figure's settings wins over where the reader left it before a reload.
+    if (!this.openAddress(arrivedByLink())) this.restore();
     this.catchUp();
+  }
+
+  /**
+   * What the page's address asks of this figure: null when it does not name the figure with
+   * settings; `{change}` (every shareable key: the address's value as text, else its default);
+   * or `{refused: "key=value"}` for what this figure does not share.
+   */
+  addressChange(hash) {
+    if (!this.share || !this.instance) return null;
+    const prefix = `#${this.instance}?`;
+    if (!hash.startsWith(prefix)) return null;
+    const query = hash.slice(prefix.length);
+    if (query.length > ADDRESS_MAX_CHARS) return { refused: `${query.slice(0, ADDRESS_VALUE_MAX_CHARS)}…` };
+    const change = { ...this.share };
+    const seen = new Set();
+    for (const [key, value] of new URLSearchParams(query)) {
+      if (!Object.hasOwn(this.share, key) || seen.has(key) || value.length > ADDRESS_VALUE_MAX_CHARS) {
+        return { refused: `${key}=${value}`.slice(0, 2 * ADDRESS_VALUE_MAX_CHARS) };
+      }
+      seen.add(key);
+      change[key] = value;
+    }
+    return { change };
+  }
+
+  /** Opens the settings the address names, if it names this figure; true if it did. */
+  openAddress(scroll) {
+    const asked = this.addressChange(location.hash);
+    if (!asked) return false;
+    if (asked.refused) {
+      this.showError(this.ui.figure_address_refused({ setting: asked.refused }));
+    } else {
+      this.pendingAddress = true; // before queue(): it may send at once if Python is up
+      this.queue(asked.change, null, null);
+    }
+    if (scroll) this.root.scrollIntoView({ block: "start" }); // no element has the id "train?...": the browser did not
+    return true;
+  }
+
+  /** The address of the settings the figure shows, as Python wrote it (data-address), if it is one. */
+  drawnAddress() {
+    const address = this.root.dataset.address;
+    const own = `#${this.instance}`;
+    const valid = address && ADDRESS.test(address) && (address === own || address.startsWith(`${own}?`));
+    return valid ? address : null;
+  }
+
+  /** The link under the figure follows its settings; with `toBar`, the address bar too. */
+  showAddress(toBar) {
+    const hash = this.drawnAddress();
+    if (!hash) return;
+    this.addressLink?.setAttribute("href", hash);
+    if (!toBar || location.hash === hash) return;
+    const own = `#${this.instance}`;
+    const ours = location.hash === own || location.hash.startsWith(`${own}?`);
+    if (hash === own && !ours) return; // at its defaults: the address the reader came by stays
+    try {
+      history.replaceState(history.state, "", hash);
+    } catch {
+      // a sandboxed page: the link in the figure still holds the settings
+    }
   }
 
   /** Where the reader left this figure before a reload, queued like input (Python starts). */
@@ -118,6 +198,7 @@ export class FigureHost {
     root.addEventListener("pointerup", (event) => this.endDrag(event));
     root.addEventListener("pointercancel", (event) => this.endDrag(event));
     root.addEventListener("lostpointercapture", (event) => this.endDrag(event));
+    addEventListener("hashchange", () => this.openAddress(true)); // a link in the article to these settings
   }
 
   control(event, selector) {
@@ -235,11 +316,13 @@ export class FigureHost {
       firstInputAt: this.firstInputAt,
       inputs: this.inputCount,
       restore: Boolean(this.pendingRestore), // carries the state saved before a reload
+      address: Boolean(this.pendingAddress), // carries the page address's values
       retry: Boolean(this.pendingRetry),
       sentAt: performance.now(),
     };
     this.pendingRestore = false;
     this.pendingRetry = false;
+    this.pendingAddress = false;
     this.pending = null;
     this.pendingSources = new Set();
     this.firstInputAt = null;
@@ -282,7 +365,11 @@ export class FigureHost {
 
   apply(batch, result) {
     const receivedAt = performance.now();
-    if (!result.ok && batch.restore) {
+    if (!result.ok && batch.address) {
+      // the figure stays as drawn; the value refused is named as the address wrote it
+      this.stats.errors += 1;
+      this.showError(this.ui.figure_address_refused({ setting: `${result.key}=${batch.changes[result.key] ?? ""}` }));
+    } else if (!result.ok && batch.restore) {
       this.saved.forget(); // a saved state this build refuses: the figure stays as drawn
     } else if (!result.ok) {
       this.stats.errors += 1;
@@ -296,6 +383,7 @@ export class FigureHost {
       this.morph(this.root, result.html, keep);
       if (focused) this.keepFocus(focused, focusKey);
       this.saved.saveSoon(this.authorState, this.root.dataset.state, this.authorState);
+      this.showAddress(batch.sources.size > 0 || batch.address); // not for a running figure's next chunk
       this.stats.updates += 1;
       if (result.state?.running === true) this.keepRunning();
     }
@@ -346,6 +434,7 @@ export class FigureHost {
       this.stats.retries += 1;
       this.pending = Object.assign(batch.changes, this.pending || {});
       this.pendingRestore ||= batch.restore;
+      this.pendingAddress ||= batch.address;
       this.pendingRetry ||= ownFault;
       for (const el of batch.sources) this.pendingSources.add(el);
       this.firstInputAt = Math.min(batch.firstInputAt, this.firstInputAt ?? Infinity);
@@ -417,6 +506,21 @@ export class FigureHost {
 
   // --- the reader-facing status --------------------------------------------------------------
 
+  /** A link to the figure's settings, beside the root (its children are Python's). */
+  createAddressLink() {
+    const paragraph = document.createElement("p");
+    paragraph.className = "apy-fig-address";
+    paragraph.lang = this.root.lang;
+    paragraph.dir = this.root.dir;
+    const link = document.createElement("a");
+    link.textContent = this.ui.figure_share;
+    link.title = this.ui.figure_share_title;
+    link.setAttribute("href", this.drawnAddress() ?? `#${this.instance}`);
+    paragraph.append(link);
+    this.root.after(paragraph);
+    return link;
+  }
+
   createStatus() {
     // Beside the root, not inside it: the root's children are Python's (morphed on update).
     const status = document.createElement("p");
@@ -455,6 +559,12 @@ export class FigureHost {
     this.flush();
     this.showStatus();
   }
+}
+
+/** Whether the page was opened by following a link (not a reload or a step back in history). */
+function arrivedByLink() {
+  const navigation = performance.getEntriesByType?.("navigation")?.[0];
+  return !navigation || navigation.type === "navigate";
 }
 
 /** A text box the reader is typing in: its text differs from what was last drawn. */

@@ -10,6 +10,7 @@ import { morphFigure } from "./figure-morph.js";
 const STYLE = `
 .apy-fig-status { margin: 0.3em 0 1em; font-size: 0.8em; color: var(--md-default-fg-color--light, #555); }
 .apy-fig-status[hidden] { display: none; }
+.apy-fig-address { margin: 0.3em 0 1em; font-size: 0.8em; }
 `;
 
 export function mountFigures(roots) {

@@ -4,7 +4,12 @@
     z: [1.5, 2.0, 3.0]
     ```
 
-The body is YAML for the figure's initial state (empty: the defaults). At build time the
+The body is YAML for the figure's initial state (empty: the defaults). An optional
+``id="train"`` names the figure on its page (its root's id; otherwise ``figure-<n>``): the
+name a shareable figure's address uses (``#train?positions=none``), the same in every
+language's page.
+
+At build time the
 block is replaced by the figure drawn natively by ``attention_py.figures`` in the page's
 language, so the page is complete before any script runs; in the page the figure host
 (docs/widgets/) redraws it with the same function in Pyodide.
@@ -31,6 +36,7 @@ does not end on this line ...``), the same in the build and in the translators' 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
@@ -58,6 +64,8 @@ DERIVED = ("direction",)
 SITE_SECTIONS = ("page",)
 
 _page: dict[str, str] = {"lang": "en", "src": "?"}
+_ids: set[str] = set()  # the ids the page's figure blocks have given
+ID = re.compile(r"[a-z][a-z0-9-]{0,39}")
 _drawn = {"figures": 0}  # figures drawn for that page: the template loads the figure host only where there are some
 
 
@@ -86,6 +94,7 @@ def set_page(lang: str, src: str) -> None:
     """Called before each page's Markdown is converted (see figure_pages.py); its figures are counted from 0."""
     _page.update(lang=lang, src=src)
     _drawn["figures"] = 0
+    _ids.clear()
 
 
 def figures_on_page() -> int:
@@ -119,11 +128,19 @@ def with_derived(strings: Mapping[str, Any], *, direction: str) -> dict[str, Any
 
 
 def validate(language: str, inputs: dict[str, str], options: dict[str, Any], attrs: dict[str, Any], md: Any) -> bool:
-    if set(inputs) != {"name"}:
+    if "name" not in inputs or not set(inputs) <= {"name", "id"}:
         raise SuperFencesException(
-            f'{_page["src"]}: a figure block takes exactly one option, name="..."; got {sorted(inputs) or "none"}'
+            f'{_page["src"]}: a figure block takes name="..." and optionally id="..."; got {sorted(inputs) or "none"}'
         )
-    options["name"] = inputs["name"]
+    given = inputs.get("id")
+    if given is not None and (not ID.fullmatch(given) or re.fullmatch(r"figure-\d+", given) or given in _ids):
+        raise SuperFencesException(
+            f'{_page["src"]}: figure id="{given}": lower-case letters, digits and hyphens, starting with a letter,'
+            " at most 40, unique on the page, and not figure-<n> (the numbered figures' ids)"
+        )
+    if given is not None:
+        _ids.add(given)
+    options.update(name=inputs["name"], id=given)
     return True
 
 
@@ -149,7 +166,9 @@ def format(source: str, language: str, class_name: str, options: dict[str, Any],
     number = getattr(md, _COUNTER, 0) + 1
     setattr(md, _COUNTER, number)
     try:
-        html = render_block(options["name"], source, _page["lang"], strings_for(_page["lang"]), f"figure-{number}")
+        html = render_block(
+            options["name"], source, _page["lang"], strings_for(_page["lang"]), options.get("id") or f"figure-{number}"
+        )
     except SuperFencesException:
         raise
     except Exception as error:

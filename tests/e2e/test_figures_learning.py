@@ -393,3 +393,79 @@ def test_a_slow_data_file_never_gets_the_worker_replaced(browser, site_dir):
             expect(reader.locator("[data-role=error]")).to_be_hidden()
         finally:
             context.close()
+
+
+def in_view(fig) -> bool:
+    return fig.evaluate(
+        "(el) => { const r = el.getBoundingClientRect(); return r.top > -10 && r.top < innerHeight / 2; }"
+    )
+
+
+@pytest.mark.parametrize("lang", ["en", "fa"])
+def test_links_open_prepared_experiments_and_hostile_addresses_are_refused(browser, site_url, lang):
+    """The learning page opened at `#train?positions=none&steps=60` shows train_live with that
+    recipe, paused at step 0, scrolled to; a link in the article opens another experiment; the
+    reader's change is written back to the address; an address asking for what the figure does
+    not share, or for a value it refuses (markup), leaves the figure at its defaults and says so."""
+    page_url = f"{site_url}/{language(lang).prefix}learning/"
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        dialogs: list[str] = []
+        page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+        page.goto(f"{page_url}#train?positions=none&steps=60")
+        fig = root(page, "train_live")
+        handle = fig.element_handle()
+        page.wait_for_function(
+            "(el) => { const s = JSON.parse(el.dataset.state); return s.positions === 'none' && s.steps === 60; }",
+            arg=handle,
+            timeout=PYTHON_READY_MS,
+        )
+        settled(page, "train_live")
+        shown = state(page, "train_live")
+        assert (shown["step"], shown["running"], shown["layers"], shown["seed"]) == (0, False, 2, 0)
+        assert in_view(fig), "the figure the link names is scrolled to"
+        link = page.locator(".apy-fig-address a")
+        assert link.get_attribute("href") == "#train?positions=none&steps=60"
+        strings = json.loads(page.locator("#apy-page-strings").text_content())
+        assert link.inner_text() == strings["figure_share"]
+        assert fig.locator(".apy-fig__error").is_hidden()
+
+        # a prepared experiment in the article's text: the same page, another address
+        page.evaluate("scrollTo(0, 0)")
+        page.locator('article a[href="#train?causal=true"]').first.click()
+        page.wait_for_function("(el) => JSON.parse(el.dataset.state).causal === true", arg=handle, timeout=30_000)
+        settled(page, "train_live")
+        shown = state(page, "train_live")
+        assert (shown["positions"], shown["steps"], shown["causal"]) == ("learned", 120, True), "the rest at defaults"
+        assert in_view(fig)
+
+        # the reader changes the recipe: the address follows, with no new history entry
+        entries = page.evaluate("history.length")
+        fig.locator('[data-focus-key="heads:1"]').click()
+        page.wait_for_function("(el) => JSON.parse(el.dataset.state).heads === 2", arg=handle, timeout=30_000)
+        settled(page, "train_live")
+        page.wait_for_function("location.hash === '#train?heads=2&causal=true'", timeout=5_000)
+        assert page.evaluate("history.length") == entries
+
+        hostile = {
+            "running=true": "#train?running=true&positions=none",  # not shared: refused before Python
+            "positions=<img src=x onerror=alert(1)>": "#train?positions=%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E",
+        }
+        for named, address in hostile.items():
+            fresh = context.new_page()
+            fresh.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+            fresh.goto(page_url + address)
+            wait_until_live(fresh)
+            settled(fresh, "train_live")
+            other = root(fresh, "train_live")
+            error = other.locator(".apy-fig__error")
+            expect(error).to_be_visible()
+            assert named in error.inner_text()
+            shown = state(fresh, "train_live")
+            assert (shown["positions"], shown["running"], shown["step"]) == ("learned", False, 0), "defaults kept"
+            assert other.locator("img").count() == 0
+            fresh.close()
+        assert dialogs == []
+    finally:
+        context.close()

@@ -56,6 +56,9 @@ export class FakeElement {
     return role ? this.children.filter((child) => child.dataset.role === role) : [];
   }
   focus() {}
+  scrollIntoView() {
+    this.scrolledIntoView = (this.scrolledIntoView ?? 0) + 1;
+  }
 }
 
 export class FakeDocument {
@@ -146,11 +149,21 @@ export function fakeWindow({ connection, crossOriginIsolated = false, Worker = F
 export function installPageGlobals() {
   const document = new FakeDocument();
   const sessionStorage = new MemoryStorage();
+  const listeners = [];
+  const location = { href: PAGE_URL, pathname: new URL(PAGE_URL).pathname, hash: "" };
+  // history.replaceState changes the hash, and records each address it was given
+  const history = { state: null, replaced: [], replaceState: (state, title, url) => history.replaced.push((location.hash = url)) };
   Object.assign(globalThis, {
     document,
-    location: { href: PAGE_URL, pathname: new URL(PAGE_URL).pathname },
-    addEventListener: () => {},
+    location,
+    history,
+    addEventListener: (type, listener) => listeners.push({ type, listener }),
     window: { sessionStorage, localStorage: new MemoryStorage() },
   });
-  return { document, sessionStorage };
+  /** The reader followed a link to `hash` in the page: the window's hashchange listeners run. */
+  const followLink = (hash) => {
+    location.hash = hash;
+    for (const { type, listener } of listeners) if (type === "hashchange") listener({ type });
+  };
+  return { document, sessionStorage, location, history, followLink };
 }

@@ -108,12 +108,15 @@ class _Links(html.parser.HTMLParser):
         super().__init__()
         self.links: list[tuple[str, str]] = []  # (tag, url)
         self.ids: set[str] = set()
+        self.shared: set[str] = set()  # ids of figures whose settings an address may name (data-share)
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         values = dict(attrs)
         for key in ("id", "name") if tag == "a" else ("id",):
             if values.get(key):
                 self.ids.add(values[key])
+        if values.get("id") and values.get("data-share"):
+            self.shared.add(values["id"])
         wanted = self.ATTRIBUTES.get(tag)
         if wanted and values.get(wanted):
             self.links.append((tag, values[wanted]))
@@ -165,6 +168,10 @@ def test_no_internal_link_or_anchor_is_broken(site_dir: Path, site_url: str) -> 
             target_page = load(address)
             if status[address] != 200:
                 broken.append(f"{rel}: <{tag}> {link} -> {status[address]}")
+            elif tag == "a" and "?" in fragment:  # a figure's settings: #train?positions=none
+                figure = fragment.partition("?")[0]
+                if target_page is None or figure not in target_page.shared:
+                    broken.append(f"{rel}: <a> {link} -> no shareable figure with id {figure!r}")
             elif tag == "a" and fragment and (target_page is None or fragment not in target_page.ids):
                 broken.append(f"{rel}: <a> {link} -> no element with id {fragment!r}")
     assert not broken, "broken links:\n" + "\n".join(sorted(set(broken)))
