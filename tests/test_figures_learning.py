@@ -206,9 +206,11 @@ def test_live_training_in_small_pieces_gives_runs_history_and_model():
     assert live.scoring
     calls = 0
     while pieces.step < 7 or live.scoring:
-        live.work(7, 0.0)  # one piece per call: a step or one scored sentence
+        live.work(7, 0.0)  # one piece per call: a training sentence, a gradient, an update, a scored sentence
         calls += 1
-    assert calls > 3 * (len(pieces.validation) + len(pieces.test))  # the scoring was cut into pieces
+    scored = 3 * (len(pieces.validation) + len(pieces.test))  # history points at steps 0, 3 and 6
+    per_step = pieces.settings["batch_size"] + len(pieces.model.parameters) + 1
+    assert calls == scored + 7 * per_step, "every step and every score was cut into pieces"
     assert pieces.history == whole.history
     assert pieces.step == whole.step == 7
     assert pieces.model.parameters == whole.model.parameters

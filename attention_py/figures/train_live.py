@@ -4,8 +4,8 @@ recipe in the reader's hands (issue 21).
 Train starts (or resumes) training, Pause stops it, Reset starts again from the first step.
 While the state says ``running: true`` the page's host calls the figure again after each
 answer (README.md, "Running figures"); each call runs a short chunk of training (about
-``BUDGET`` seconds, ``LiveTraining.work``: optimiser steps, and the held-out scoring of each
-history point one sentence at a time) and draws the curves so far, the accuracy and what
+``BUDGET`` seconds, ``LiveTraining.work``: training a sentence at a time, steps spanning
+calls, and the held-out scoring of each history point one sentence at a time) and draws the curves so far, the accuracy and what
 the model attends to in one sentence. Between chunks the host yields, so the page stays
 responsive and the other figures' calls take their turn in Python's queue.
 
@@ -36,6 +36,7 @@ import time
 from typing import Any
 
 from ..learning import DEFAULTS, Model, Puzzle, Sentence, Trainer
+from ..learning.backward import BatchGradients
 from ..learning.train import HistoryPoint, Tally
 from . import _learning_views as views
 from ._controls import button, segmented
@@ -44,7 +45,7 @@ from ._html import el, esc
 from ._state import Choice, Flag, Integer, StateSpec
 from ._strings import Text
 
-BUDGET = 0.1  # seconds of training per call (at least one step)
+BUDGET = 0.02  # seconds of training per call (a piece at least; bench/figure_latency.py --training)
 MAX_STEPS = 100_000
 
 # The recipe's controls (defaults: the build's run, site_hooks/content/training.py SETTINGS
@@ -138,8 +139,10 @@ class GroupTally(Tally):
 
 
 class LiveTraining:
-    """A ``Trainer`` driven in pieces short enough for a page: each piece is one optimiser
-    step or one held-out sentence scored.
+    """A ``Trainer`` driven in pieces short enough for a page: each piece is one training
+    sentence's forward and backward pass, the gradient of one weight matrix, the optimiser's
+    update (``Trainer.start_step``, ``BatchGradients.advance``, ``Trainer.finish_step``), or
+    one held-out sentence scored. A step may span calls; the page shows the last complete one.
 
     A history point's held-out sentences are scored one a piece, and training waits until
     the point is complete, so every point measures the model of its own step: the same steps
@@ -164,7 +167,7 @@ class LiveTraining:
         self.finals = finals
         self._point: HistoryPoint | None = self.trainer.start_point()  # the point being scored
         self._scored: dict[str, Tally] = {}  # its held-out sets' scores so far, by name
-        self._step_seconds = 0.0  # how long an optimiser step takes here (``work`` plans with it)
+        self._step: BatchGradients | None = None  # the step being computed
         self.test_groups: tuple[int, GroupTally] | None = None  # the last point's test scores, by group
         self._final_step = -1  # the step ``final_scores`` were scored at
         self.final_scores: dict[str, GroupTally] = {}
@@ -185,32 +188,31 @@ class LiveTraining:
     def work(self, until: int, seconds: float) -> list[HistoryPoint]:
         """Train towards step ``until`` for about ``seconds``.
 
-        Returns once ``seconds`` have passed or the next step would pass them (after one
-        piece at least), or when step ``until`` is reached and its history point, if one is
-        due, is complete (and the final sets scored); returns the history points completed
+        Returns once ``seconds`` have passed (after one piece at least: a call overruns by
+        one piece at most), or when step ``until`` is reached and its history point, if one
+        is due, is complete (and the final sets scored); returns the history points completed
         meanwhile.
         """
         trainer = self.trainer
         deadline = time.perf_counter() + seconds
         new: list[HistoryPoint] = []
-        done = False
-        while self._point is not None or trainer.step < until or self.finishing(until):
-            now = time.perf_counter()
-            if done and self._point is None and now + self._step_seconds > deadline:
-                break  # a step would overrun the time left (it is the longest piece)
-            done = True
+        while self._point is not None or self._step is not None or trainer.step < until or self.finishing(until):
             if self._point is not None:
                 point = self._score(self._point, deadline)
                 if point is not None:
                     new.append(point)
+            elif self._step is not None and self._step.complete:
+                trainer.finish_step(self._step)
+                self._step = None
+                if trainer.point_due:
+                    self._point = trainer.start_point()
+            elif self._step is not None:
+                self._step.advance()
             elif trainer.step >= until:
                 self._score_finals(until, deadline)
             else:
-                trainer.train_step()
-                took = time.perf_counter() - now
-                self._step_seconds = took if not self._step_seconds else 0.8 * self._step_seconds + 0.2 * took
-                if trainer.point_due:
-                    self._point = trainer.start_point()
+                self._step = trainer.start_step()
+                continue  # no work yet
             if time.perf_counter() >= deadline:
                 break
         return new
@@ -466,8 +468,7 @@ def draw(state: dict[str, Any], t: Text, instance: str | None) -> Panel:
     else:
         running = wanted_running and unfinished(live, end)
         if running and not fresh:
-            # about BUDGET seconds: optimiser steps, and each history point's held-out scores
-            # a sentence at a time, so no call holds Python for long
+            # about BUDGET seconds of pieces a sentence long, so no call holds Python for long
             live.work(end, BUDGET)
             running = unfinished(live, end)
         # until the first history point is scored: the build's (the same untrained model), or

@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from .backward import loss_and_gradients
+from .backward import BatchGradients
 from .model import Model, loss_and_answer
 from .optim import Adam
 from .puzzle import Puzzle, Sentence
@@ -126,13 +126,24 @@ class Trainer:
 
     def train_step(self) -> None:
         """One optimiser step on the next mini-batch."""
-        batch = self.next_batch()
-        loss, correct, grads = loss_and_gradients(self.model, batch)
+        pieces = self.start_step()
+        while not pieces.complete:
+            pieces.advance()
+        self.finish_step(pieces)
+
+    def start_step(self) -> BatchGradients:
+        """The next mini-batch's gradients, to be computed in pieces (``BatchGradients.advance``)
+        and then applied by ``finish_step``: ``train_step`` for a caller that must pause."""
+        return BatchGradients(self.model, self.next_batch())
+
+    def finish_step(self, pieces: BatchGradients) -> None:
+        """The optimiser step with the complete gradients of ``start_step``'s batch."""
+        loss, correct, grads = pieces.result()
         self.optimiser.step(grads)
         self.step += 1
-        self._since.loss += loss * len(batch)
+        self._since.loss += loss * len(pieces.batch)
         self._since.right += correct
-        self._since.seen += len(batch)
+        self._since.seen += len(pieces.batch)
 
     @property
     def point_due(self) -> bool:

@@ -456,6 +456,7 @@ def test_links_open_prepared_experiments_and_hostile_addresses_are_refused(brows
             fresh = context.new_page()
             fresh.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
             fresh.goto(page_url + address)
+            fresh.wait_for_function("window.attentionPy?.figures !== undefined")
             wait_until_live(fresh)
             settled(fresh, "train_live")
             other = root(fresh, "train_live")
