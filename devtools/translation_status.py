@@ -32,6 +32,10 @@ Details:
 **Copied, not translated** and **anchors**: the build's own checks, explained in
 site_hooks/i18n/translation_checks.py.
 
+**Puzzle**: a language whose learning page is translated needs ``docs/puzzles/<lang>.yml``
+(the build stops without it: ``site_hooks.content.training.missing_puzzle``); a puzzle file
+that does not read as a puzzle is named with the reason.
+
 **Figure strings**: ``docs/figure-strings/<lang>.yml`` is checked with
 ``site_hooks.content.figures.check_strings_file`` (missing file, keys, placeholders; a file
 that is not valid YAML in one line with the line and column of the mistake).
@@ -160,6 +164,26 @@ def figure_string_problems(docs: Path, lang: str) -> list[str]:
     return check_strings_file(path)
 
 
+def puzzle_problems(docs: Path, lang: str) -> list[str]:
+    """The learning article's puzzle: missing although the page is translated, or unreadable."""
+    import yaml
+
+    from attention_py.learning import Puzzle
+    from site_hooks.content.training import missing_puzzle
+
+    problem = missing_puzzle(lang, docs)
+    if problem:
+        return [problem]
+    path = docs / "puzzles" / f"{lang}.yml"
+    if not path.is_file():
+        return []
+    try:
+        Puzzle.from_dict(yaml.safe_load(path.read_text(encoding="utf-8")))
+    except (yaml.YAMLError, TypeError, ValueError) as error:
+        return [f"docs/puzzles/{lang}.yml: {error}"]
+    return []
+
+
 # --------------------------------------------------------------------------- report
 
 
@@ -170,6 +194,7 @@ class LanguageStatus:
     outdated: list[Outdated]
     anchors: list[str]
     strings: list[str]
+    puzzle: list[str] = field(default_factory=list)  # the learning article's puzzle file
     copied: list[str] = field(default_factory=list)  # in docs/<lang>/ but still the English text
     notes: list[str] = field(default_factory=list)
     history_missing: bool = False  # a shallow clone: outdated pages could not be looked for
@@ -177,7 +202,13 @@ class LanguageStatus:
     @property
     def ok(self) -> bool:
         return not (
-            self.missing or self.copied or self.outdated or self.anchors or self.strings or self.history_missing
+            self.missing
+            or self.copied
+            or self.outdated
+            or self.anchors
+            or self.strings
+            or self.puzzle
+            or self.history_missing
         )
 
 
@@ -195,6 +226,7 @@ def status(docs: Path, lang: str) -> LanguageStatus:
         outdated=[item for item in outdated if not is_copy(docs, lang, item.page)],
         anchors=anchor_problems(docs, lang),
         strings=figure_string_problems(docs, lang),
+        puzzle=puzzle_problems(docs, lang),
         notes=notes,
         history_missing=fatal,
     )
@@ -225,6 +257,9 @@ def report(result: LanguageStatus, total: int) -> str:
     if result.strings:
         lines.append(f"  figure strings ({len(result.strings)}):")
         lines += [f"    {problem}" for problem in result.strings]
+    if result.puzzle:
+        lines.append("  the learning article's puzzle:")
+        lines += [f"    {problem}" for problem in result.puzzle]
     lines += [f"  note: {note}" for note in result.notes]
     return "\n".join(lines)
 

@@ -27,3 +27,29 @@ def test_the_build_refuses_a_puzzle_with_a_give_away_naming_the_words(tmp_path, 
 @pytest.mark.parametrize("lang", ["en", "he", "fa"])
 def test_the_sites_puzzles_are_accepted(lang):
     assert training.checked_puzzle(lang).people
+
+
+def test_a_translated_learning_page_without_its_puzzle_stops_the_build_naming_the_file(tmp_path, monkeypatch):
+    """Russian with its learning page translated and no docs/puzzles/ru.yml: the build stops
+    (its sentences would be English); with the page untranslated, or a puzzle, it goes on."""
+    docs = tmp_path / "docs"
+    (docs / "puzzles").mkdir(parents=True)
+    (docs / "ru").mkdir()
+    (docs / "ru" / "index.md").write_text("# Главная\n", encoding="utf-8")
+    assert training.missing_puzzle("ru", docs) is None, "an untranslated learning page shows English's puzzle"
+    (docs / "ru" / "learning.md").write_text("# Откуда берутся веса?\n", encoding="utf-8")
+    problem = training.missing_puzzle("ru", docs)
+    assert problem is not None
+    assert "docs/puzzles/ru.yml does not exist" in problem
+    assert "docs/puzzles/en.yml" in problem
+    assert "translate.md" in problem
+
+    class Config(dict):
+        docs_dir = str(docs)
+
+    monkeypatch.setattr(training, "_built_languages", lambda config: ["en", "ru"])
+    with pytest.raises(PluginError, match=r"ru\.yml does not exist"):
+        training.on_files([], Config())
+    (docs / "puzzles" / "ru.yml").write_text("sentence: x\n", encoding="utf-8")
+    assert training.missing_puzzle("ru", docs) is None
+    assert training.missing_puzzle("en", docs) is None

@@ -191,6 +191,24 @@ def test_missing_figure_strings_are_reported(scratch: Path) -> None:
     assert all("xx.yml" in problem for problem in problems)
 
 
+def test_a_translated_learning_page_without_a_puzzle_is_listed(
+    scratch: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The status names the puzzle file to add as soon as the learning page is translated,
+    and a puzzle file that does not read as one, with the reason."""
+    assert ts.puzzle_problems(scratch, "xx") == []
+    write(scratch / "xx" / "learning.md", "# Woher kommen die Gewichte? { #learning }\n")
+    (problem,) = ts.puzzle_problems(scratch, "xx")
+    assert "docs/puzzles/xx.yml does not exist" in problem
+    assert ts.main(["--docs", str(scratch), "--lang", "xx"]) == 1
+    assert "the learning article's puzzle" in capsys.readouterr().out
+    write(scratch / "puzzles" / "xx.yml", "sentence: '{first} x'\npronoun: sie\n")
+    (problem,) = ts.puzzle_problems(scratch, "xx")
+    assert problem.startswith("docs/puzzles/xx.yml: ")
+    shutil.copy(ROOT / "docs" / "puzzles" / "en.yml", scratch / "puzzles" / "xx.yml")
+    assert ts.puzzle_problems(scratch, "xx") == []
+
+
 # --------------------------------------------------------------------------- anchors
 
 

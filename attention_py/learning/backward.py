@@ -140,7 +140,7 @@ class BatchGradients:
 def backward(model: Model, run: Pass, label: int, grads: Gradients, weight: float = 1.0) -> None:
     """Record ``weight`` times the gradients of -log p[label] for the pass ``run`` in ``grads``."""
     pointer = run.pointer
-    right = [j for j in pointer.candidates if run.ids[j] == model.index[model.people[label]]]
+    right = [j for j in pointer.candidates if model.person_of(run.ids[j]) == label]
     p = max(run.probabilities[label], SMALLEST_P)  # as in the loss (model.loss_and_answer)
     k = pointer.rows.index(run.pronoun)
     d_A = [0.0] * len(run.ids)

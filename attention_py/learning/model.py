@@ -156,7 +156,10 @@ class Model:
         heads: int,
         positions: str = "learned",
         causal: bool = False,
+        person_tokens: tuple[tuple[str, ...], ...] | None = None,
     ) -> None:
+        """``person_tokens``: each person's words (``Puzzle.person_tokens``: forms per role,
+        punctuation attached); by default its name alone."""
         self._shapes = parameter_shapes(
             len(vocabulary), max_length, d_model=d_model, layers=layers, heads=heads, positions=positions
         )
@@ -170,8 +173,16 @@ class Model:
         self._causal_masks: dict[int, list[list[bool]]] = {}  # read, never changed
         self.d_head = d_model // heads
         self.index = {token: i for i, token in enumerate(self.vocabulary)}
+        self.person_tokens = tuple(tuple(t) for t in person_tokens) if person_tokens else tuple((p,) for p in people)
+        if len(self.person_tokens) != len(self.people):
+            raise ValueError("person_tokens must give the words of every person")
         # token id -> index in ``people``: which words the answer may point at, and whom each names
-        self._person_of = {self.index[p]: k for k, p in enumerate(self.people) if p in self.index}
+        self._person_of = {
+            self.index[token]: k
+            for k, tokens in enumerate(self.person_tokens)
+            for token in tokens
+            if token in self.index
+        }
         self.parameters = parameters
         expected = dict(self._shapes)
         if list(parameters) != list(expected):
@@ -196,6 +207,10 @@ class Model:
         """(W_Q, W_K, W_V) of one head; W_V is None in the last layer, which answers by pointing."""
         p, prefix = self.parameters, f"layer{layer}.head{head}."
         return p[prefix + "W_Q"], p[prefix + "W_K"], p.get(prefix + "W_V")
+
+    def person_of(self, token_id: int) -> int | None:
+        """The index in ``people`` of the person a token names, or None."""
+        return self._person_of.get(token_id)
 
     def candidates(self, ids: list[int]) -> list[int]:
         """The token indices the answer may point at: the words that are people."""
@@ -257,6 +272,7 @@ class Model:
             heads=heads,
             positions=positions,
             causal=causal,
+            person_tokens=puzzle.person_tokens,
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -266,9 +282,15 @@ class Model:
             "settings": self.settings,
             "vocabulary": list(self.vocabulary),
             "people": list(self.people),
+            # only when a person has more words than its name (older files have none)
+            **({"person_tokens": [list(t) for t in self.person_tokens]} if self._more_words else {}),
             "max_length": self.max_length,
             "parameters": {name: [list(row) for row in m] for name, m in self.parameters.items()},
         }
+
+    @property
+    def _more_words(self) -> bool:
+        return any(tokens != (name,) for tokens, name in zip(self.person_tokens, self.people))
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Model:
@@ -278,8 +300,14 @@ class Model:
         if data.get("format") != FORMAT:
             raise ValueError(f"not a saved model of this format ({FORMAT}): {data.get('format')!r}")
         parameters = {name: [[float(x) for x in row] for row in m] for name, m in data["parameters"].items()}
+        words = data.get("person_tokens")
         return cls(
-            tuple(data["vocabulary"]), tuple(data["people"]), int(data["max_length"]), parameters, **data["settings"]
+            tuple(data["vocabulary"]),
+            tuple(data["people"]),
+            int(data["max_length"]),
+            parameters,
+            **data["settings"],
+            person_tokens=tuple(tuple(t) for t in words) if words else None,
         )
 
     def copy(self) -> Model:

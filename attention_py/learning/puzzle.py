@@ -9,16 +9,27 @@ answers must find that person in the sentence and pass on who it is.
 
 Tokens are the words between spaces. Every pair of different people occurs in both orders,
 so the same words can mean either answer: the position of a word matters.
+
+Grammar: a person may have a form per role (``{first: учительница, second: учительницу}``,
+nominative and accusative), and punctuation may be attached to a slot (``{second},``). Each
+distinct word is one token, so a person written two ways is two tokens, and a comma attached
+to a person makes a third (``учительницу,``): the model must learn that they name the same
+person, from the sentences alone. ``person_tokens`` lists each person's tokens; the answer
+may point at any of them.
 """
 
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, NamedTuple
 
 SLOTS = ("{first}", "{second}", "{pronoun}", "{reason}")
+ROLES = ("first", "second")  # the roles a person's forms are given for
+# A word of the template that is a slot, with punctuation attached before or after it.
+SLOT_WORD = re.compile(r"^([^\w{}]*)(\{(?:first|second|pronoun|reason)\})([^\w{}]*)$")
 
 
 @dataclass(frozen=True)
@@ -46,6 +57,27 @@ class Sentence:
         return " ".join(self.tokens)
 
 
+def _people(data: dict[str, Any], minimum: int) -> tuple[tuple[str, ...], tuple[dict[str, str], ...]]:
+    """The people's names and their forms per role: an entry is one word (the same in every
+    role) or a mapping ``{first: <word>, second: <word>}``; its name is its ``first`` form."""
+    value = data.get("people")
+    if not isinstance(value, (list, tuple)) or len(value) < minimum:
+        raise ValueError(f"the puzzle needs a list 'people' of at least {minimum} entries, got {value!r}")
+    forms: list[dict[str, str]] = []
+    for entry in value:
+        if isinstance(entry, dict):
+            if set(entry) != set(ROLES):
+                raise ValueError(f"a person's forms are given for exactly {', '.join(ROLES)}, got {entry!r}")
+            forms.append({role: " ".join(str(entry[role]).split()) for role in ROLES})
+        else:
+            word = " ".join(str(entry).split())
+            forms.append(dict.fromkeys(ROLES, word))
+    names = tuple(f["first"] for f in forms)
+    if len(set(names)) != len(names):
+        raise ValueError(f"'people' lists the same entry twice: {names}")
+    return names, tuple(forms)
+
+
 def _words(data: dict[str, Any], key: str, minimum: int) -> tuple[str, ...]:
     value = data.get(key)
     if not isinstance(value, (list, tuple)) or len(value) < minimum:
@@ -67,27 +99,41 @@ class Puzzle:
         actions: tuple[str, ...],
         reasons_actor: tuple[str, ...],
         reasons_patient: tuple[str, ...],
+        forms: tuple[dict[str, str], ...] | None = None,
     ) -> None:
+        """``forms``: each person's word per role (``{"first": ..., "second": ...}``); by
+        default its name in both."""
         self.template = " ".join(template.split())
         self.pronoun = pronoun
         self.people = people
+        self.forms = forms if forms is not None else tuple(dict.fromkeys(ROLES, p) for p in people)
         self.actions = actions
         self.reasons_actor = reasons_actor
         self.reasons_patient = reasons_patient
-        for person in people:
-            if len(person.split()) != 1:
-                raise ValueError(f"each person must be one word (one token), got {person!r}")
+        if len(self.forms) != len(people) or any(f["first"] != p for f, p in zip(self.forms, people)):
+            raise ValueError("each person's name must be its form in the first role")
+        owner: dict[str, int] = {}
+        for k, person_forms in enumerate(self.forms):
+            for word in person_forms.values():
+                if len(word.split()) != 1:
+                    raise ValueError(f"each person must be one word (one token) in each role, got {word!r}")
+                if owner.setdefault(word, k) != k:
+                    raise ValueError(f"{word!r} is a form of two people; a word must name one person")
         if len(pronoun.split()) != 1:
             raise ValueError(f"the pronoun must be one word, got {pronoun!r}")
+        if pronoun in owner:
+            raise ValueError(f"the pronoun {pronoun!r} is also a person's word")
         if set(reasons_actor) & set(reasons_patient):
             raise ValueError(f"a reason cannot point at both people: {set(reasons_actor) & set(reasons_patient)}")
         for action in actions:  # every action must give a sentence with each slot exactly once
             words = self.template.replace("{action}", action).split()
+            slots = [m.group(2) for m in map(SLOT_WORD.match, words) if m]
             for slot in SLOTS:
-                if words.count(slot) != 1:
+                if slots.count(slot) != 1:
                     raise ValueError(
                         f"with the action {action!r} the sentence {' '.join(words)!r} has "
-                        f"{words.count(slot)} {slot} slots; it needs exactly one, as a word of its own"
+                        f"{slots.count(slot)} {slot} slots; it needs exactly one, as a word of its own"
+                        " (punctuation may be attached: '{second},')"
                     )
 
     @classmethod
@@ -101,13 +147,15 @@ class Puzzle:
         template, pronoun = data.get("sentence"), data.get("pronoun")
         if not isinstance(template, str) or not isinstance(pronoun, str):
             raise ValueError("the puzzle needs a 'sentence' template and a 'pronoun' (strings)")
+        names, forms = _people(data, 2)
         return cls(
             template,
             pronoun.strip(),
-            _words(data, "people", 2),
+            names,
             _words(data, "actions", 1),
             _words(reasons, "actor", 1),
             _words(reasons, "patient", 1),
+            forms,
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -115,7 +163,7 @@ class Puzzle:
         return {
             "sentence": self.template,
             "pronoun": self.pronoun,
-            "people": list(self.people),
+            "people": [f["first"] if f["first"] == f["second"] else dict(f) for f in self.forms],
             "actions": list(self.actions),
             "reasons": {"actor": list(self.reasons_actor), "patient": list(self.reasons_patient)},
         }
@@ -138,15 +186,25 @@ class Puzzle:
         words = self.template.replace("{action}", action_text).split()
         tokens: list[str] = []
         where: dict[str, int] = {}
-        fill = {"{first}": self.people[first_i], "{second}": self.people[second_i], "{pronoun}": self.pronoun}
+        fill = {
+            "{first}": self.forms[first_i]["first"],
+            "{second}": self.forms[second_i]["second"],
+            "{pronoun}": self.pronoun,
+        }
         for word in words:
-            if word == "{reason}":
-                tokens.extend(reason_text.split())
-            elif word in fill:
-                where[word] = len(tokens)
-                tokens.append(fill[word])
-            else:
+            slot = SLOT_WORD.match(word)
+            if slot is None:
                 tokens.append(word)
+                continue
+            before, name, after = slot.groups()
+            if name == "{reason}":  # punctuation goes to its first and last words
+                reason_words = reason_text.split()
+                reason_words[0] = before + reason_words[0]
+                reason_words[-1] += after
+                tokens.extend(reason_words)
+            else:
+                where[name] = len(tokens)
+                tokens.append(before + fill[name] + after)
         points_at = "actor" if reason_text in self.reasons_actor else "patient"
         label = first_i if points_at == "actor" else second_i
         return Sentence(
@@ -199,6 +257,16 @@ class Puzzle:
             for token in s.tokens:
                 seen.setdefault(token, None)
         return tuple(seen)
+
+    @cached_property
+    def person_tokens(self) -> tuple[tuple[str, ...], ...]:
+        """Each person's tokens in the sentences (its forms, with any punctuation attached),
+        its name first when it is one of them."""
+        found: list[dict[str, None]] = [{} for _ in self.people]
+        for s in self._all_sentences:
+            found[s.first].setdefault(s.tokens[s.people[0]], None)
+            found[s.second].setdefault(s.tokens[s.people[1]], None)
+        return tuple(tuple(sorted(f, key=lambda token: token != name)) for f, name in zip(found, self.people))
 
     @cached_property
     def max_length(self) -> int:

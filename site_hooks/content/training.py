@@ -1,7 +1,8 @@
 """MkDocs hook: train the pronoun-puzzle model of each language at build time, and publish it.
 
 For every built language the build reads ``docs/puzzles/<lang>.yml`` (a language without
-one uses English's, and says so in an info line), trains ``attention_py.learning`` on it
+one uses English's, and says so in an info line; but a language whose learning page is
+translated must have its own: ``missing_puzzle`` stops the build, naming the file), trains ``attention_py.learning`` on it
 natively with fixed seeds and settings (``SETTINGS``), and publishes the result as
 ``assets/training/<lang>.json``: ``train_with_checkpoints``'s dict, i.e. the settings, the
 puzzle, the history of loss and accuracy, the model every ``checkpoint_every`` steps and the
@@ -51,6 +52,23 @@ SETTINGS: dict[str, Any] = {
     "checkpoint_digits": 4,  # the replayed checkpoints, 4 significant digits: a third of the bytes
 }
 """Keyword arguments of ``train_with_checkpoints`` for the build (its other settings: DEFAULTS)."""
+
+
+LEARNING_PAGE = "learning.md"  # the page whose sentences, cells and figures are the puzzle's
+
+
+def missing_puzzle(lang: str, docs: Path = ROOT / "docs") -> str | None:
+    """Why the build cannot go on for ``lang``, or None: its learning page is translated
+    (``docs/<lang>/learning.md`` exists) but it has no puzzle file, so that page's sentences,
+    cells and figures would be English."""
+    if lang == FALLBACK or (docs / "puzzles" / f"{lang}.yml").is_file() or not (docs / lang / LEARNING_PAGE).is_file():
+        return None
+    return (
+        f"docs/{lang}/{LEARNING_PAGE} is translated, but docs/puzzles/{lang}.yml does not exist, so its "
+        f"sentences and figures would be English: copy docs/puzzles/{FALLBACK}.yml to docs/puzzles/{lang}.yml "
+        "and write the puzzle in the language (the translators' guide, docs/en/translate.md, "
+        '"The puzzle of the learning article")'
+    )
 
 
 def puzzle_file(lang: str) -> Path:
@@ -197,6 +215,9 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
         files.remove(source)  # the puzzle files are data for this hook, not pages or assets
     built = _built_languages(config)
     for lang in built:
+        problem = missing_puzzle(lang, Path(config.docs_dir))
+        if problem:
+            raise PluginError(problem)
         checked_puzzle(lang)  # refused before any training, cached or not
     names = [name for lang in built for name in model_names(lang)]
     train_missing(names)
