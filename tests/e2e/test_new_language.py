@@ -12,6 +12,12 @@ the steps of "Add a language", read from the guide itself rather than restated h
    the example says to copy them all), inserted beside the other languages in mkdocs.yml;
 3. a copy of ``en.yml`` as the strings file, with values translated.
 
+A second language joins it the same way, Russian (Cyrillic; its nouns change with their role),
+which also translates "Where do the weights come from?" and so, as the guide's section "The
+puzzle of the learning article" says, writes ``docs/puzzles/ru.yml``: its people in two
+forms (учительница / учительницу), a comma attached to a slot. Its learning page must then
+show and train its own sentences.
+
 The copy is built once with ``--strict``, and the test checks the new language's home page
 (language, direction, face, its strings, its live cell), an untranslated page (the English
 fallback under the Urdu note), its search, the 404 page's Urdu message, the language menu,
@@ -48,6 +54,8 @@ from tests.languages import built_languages
 ROOT = Path(__file__).resolve().parents[2]
 GUIDE = ROOT / "docs" / "en" / "translate.md"
 CODE = "ur"
+LEARNING = "learning.md"  # the page whose translation needs the language's own puzzle
+FALLBACK = "en"
 COPIED = (
     "docs",
     "mkdocs.yml",
@@ -97,6 +105,60 @@ TEXTS = {
     "notebook_run": "اپنے Jupyter میں چلانے کے لیے پیکج بھی ڈاؤن لوڈ کر کے انسٹال کریں: `pip install {wheel}`",
 }
 RUN = "چلائیں"  # page.run of the strings file: the live cells' Run button
+URDU_WORDS = {"title": TITLE, "paragraph": PARAGRAPH, "heading": HEADING, "item": ITEM}
+
+RU = "ru"
+RU_WORDS = {
+    "title": "Откуда берутся веса?",
+    "paragraph": "Здесь небольшая модель учится понимать, к кому относится местоимение в предложении.",
+    "heading": "Раздел этой страницы",
+    "item": "Пункт списка",
+}
+RU_TEXTS = {
+    "name": "Русский",
+    "site_description": "Механизм внимания трансформеров на чистом Python.",
+    "Articles": "Статьи",
+    "Notebooks": "Блокноты",
+    "Reference": "Справочник",
+    "dark": "Включить тёмную тему",
+    "light": "Включить светлую тему",
+    "made_with": "Сделано с помощью",
+    "untranslated_note": "Эта страница ещё не переведена на русский, поэтому показана по-английски. [Помочь с переводом]({translate})",
+    "not_found": "По этому адресу страницы нет. [На главную страницу]({home}).",
+    "notebook_download": "Скачать этот блокнот",
+    "notebook_wheel": "Скачать пакет (wheel)",
+    "notebook_run": "Чтобы запустить его в своём Jupyter, скачайте и установите и пакет: `pip install {wheel}`",
+}
+RU_RUN = "Запустить"
+# docs/puzzles/ru.yml as a translator writes it from en.yml and the guide: the one acted upon
+# in the accusative, a comma before "потому что".
+RU_PUZZLE = {
+    "sentence": "{first} {action} {second}, потому что {pronoun} {reason}",
+    "pronoun": "она",
+    "people": [
+        {"first": "учительница", "second": "учительницу"},
+        {"first": "ученица", "second": "ученицу"},
+        {"first": "медсестра", "second": "медсестру"},
+        {"first": "соседка", "second": "соседку"},
+        {"first": "начальница", "second": "начальницу"},
+        {"first": "студентка", "second": "студентку"},
+        {"first": "продавщица", "second": "продавщицу"},
+    ],
+    "actions": ["накричала на", "огрызнулась на", "прикрикнула на", "наорала на"],
+    "reasons": {
+        "actor": ["была злой", "была уставшей", "была раздражённой", "была нетерпеливой", "была сердитой"],
+        "patient": ["была грубой", "была ленивой", "была шумной", "была небрежной", "была невежливой"],
+    },
+    "giveaway": {
+        "patient": [
+            "опять была грубой",
+            "опять была ленивой",
+            "опять была шумной",
+            "опять была небрежной",
+            "опять была невежливой",
+        ]
+    },
+}
 
 
 # --------------------------------------------------------------------------- the guide
@@ -136,9 +198,10 @@ def guide_first_page() -> str:
 # --------------------------------------------------------------------------- the steps
 
 
-def translate_markdown(english: str) -> str:
-    """An English page in Urdu, as the guide asks: prose translated; headings keep their
-    `{ #id }`; code, figure and live-cell blocks and display math left as they are."""
+def translate_markdown(english: str, words: dict[str, str] = URDU_WORDS) -> str:
+    """An English page translated (into Urdu, unless ``words`` says otherwise), as the guide
+    asks: prose translated; headings keep their `{ #id }`; code, figure and live-cell blocks
+    and display math left as they are."""
     out: list[str] = []
     closing: str | None = None  # what ends the block being copied
     paragraph = False
@@ -154,31 +217,32 @@ def translate_markdown(english: str) -> str:
             out.append(line)
             closing = fence.group(1)
         elif heading:
-            out.append(f"{heading.group(1)} {TITLE if heading.group(1) == '#' else HEADING} {heading.group(2)}")
+            title = words["title"] if heading.group(1) == "#" else words["heading"]
+            out.append(f"{heading.group(1)} {title} {heading.group(2)}")
         elif re.match(r"^[-*] ", line):
-            out.append(f"- {ITEM}")
+            out.append(f"- {words['item']}")
         elif line.strip() and not line.startswith((" ", "\t")) and not paragraph:
-            out.append(PARAGRAPH)
+            out.append(words["paragraph"])
         elif not line.strip():
             out.append("")
         paragraph = bool(line.strip()) and not (fence or heading)
     return "\n".join(out) + "\n"
 
 
-def urdu_entry(entry: dict, top_extra: dict) -> dict:
-    """The guide's example entry with Urdu values."""
+def language_entry(entry: dict, top_extra: dict, code: str = CODE, texts: dict = TEXTS, covers: str = "Urdu") -> dict:
+    """The guide's example entry with the values of language ``code`` (Urdu unless said)."""
     entry = json.loads(json.dumps(entry))  # a deep copy
-    entry["locale"] = CODE
-    entry["name"] = TEXTS["name"]
-    entry["site_description"] = TEXTS["site_description"]
-    entry["nav_translations"] = {key: TEXTS[key] for key in entry["nav_translations"]}
+    entry["locale"] = code
+    entry["name"] = texts["name"]
+    entry["site_description"] = texts["site_description"]
+    entry["nav_translations"] = {key: texts[key] for key in entry["nav_translations"]}
     toggles = entry["theme"]["palette"]
     assert len(toggles) == 2, "the guide's entry names the two colour-scheme toggles"
-    toggles[0]["toggle"]["name"], toggles[1]["toggle"]["name"] = TEXTS["dark"], TEXTS["light"]
+    toggles[0]["toggle"]["name"], toggles[1]["toggle"]["name"] = texts["dark"], texts["light"]
     extra = entry["extra"]
-    extra["font"] = guide_font_for("Urdu")
+    extra["font"] = guide_font_for(covers)
     for key, english in top_extra.items():  # "... and every other text of the `extra` at the top"
-        extra[key] = TEXTS.get(key, english)
+        extra[key] = texts.get(key, english)
     return entry
 
 
@@ -200,9 +264,9 @@ def add_entry(mkdocs_yml: Path, entry: dict) -> None:
     mkdocs_yml.write_text("".join(lines), encoding="utf-8")
 
 
-def translate_strings(english: str) -> str:
+def translate_strings(english: str, run: str = RUN) -> str:
     """en.yml copied and translated (here: the Run button, enough for the page to show it)."""
-    translated, count = re.subn(r'^(  run: )"Run"$', rf'\1"{RUN}"', english, flags=re.MULTILINE)
+    translated, count = re.subn(r'^(  run: )"Run"$', rf'\1"{run}"', english, flags=re.MULTILINE)
     assert count == 1, 'en.yml\'s page section no longer has `run: "Run"`'
     return translated
 
@@ -239,13 +303,37 @@ def add_language(repo: Path) -> dict:
         translate_markdown((docs / "en" / first).read_text(encoding="utf-8")), encoding="utf-8"
     )
     config = yaml.load((repo / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_Tolerant)
-    entry = urdu_entry(guide_entry(), config.get("extra") or {})
+    entry = language_entry(guide_entry(), config.get("extra") or {})
     add_entry(repo / "mkdocs.yml", entry)
     strings = docs / "figure-strings"
     (strings / f"{CODE}.yml").write_text(
         translate_strings((strings / "en.yml").read_text(encoding="utf-8")), encoding="utf-8"
     )
     return entry
+
+
+def add_russian_with_its_puzzle(repo: Path) -> None:
+    """Russian the same way, its learning page translated, and so its puzzle written: a copy
+    of en.yml in Russian, as the guide's section on the puzzle says, with the forms it shows."""
+    section = guide_section("puzzle")
+    assert f"docs/puzzles/{FALLBACK}.yml" in section, "the guide says which puzzle file to copy"
+    assert re.search(r"\{first: \w+, second: \w+\}", section), "the guide shows a person's forms per role"
+    assert "{second}," in section, "the guide shows punctuation attached to a slot"
+    docs = repo / "docs"
+    (docs / RU).mkdir()
+    english = (docs / "en" / LEARNING).read_text(encoding="utf-8")
+    (docs / RU / LEARNING).write_text(translate_markdown(english, RU_WORDS), encoding="utf-8")
+    config = yaml.load((repo / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_Tolerant)
+    add_entry(repo / "mkdocs.yml", language_entry(guide_entry(), config.get("extra") or {}, RU, RU_TEXTS, "Cyrillic"))
+    strings = docs / "figure-strings"
+    (strings / f"{RU}.yml").write_text(
+        translate_strings((strings / "en.yml").read_text(encoding="utf-8"), RU_RUN), encoding="utf-8"
+    )
+    comments = "".join(
+        line for line in (docs / "puzzles" / f"{FALLBACK}.yml").open(encoding="utf-8") if line.startswith("#")
+    )
+    puzzle = yaml.safe_dump(RU_PUZZLE, allow_unicode=True, sort_keys=False, default_flow_style=None, width=1000)
+    (docs / "puzzles" / f"{RU}.yml").write_text(comments + "\n" + puzzle, encoding="utf-8")
 
 
 class _Tolerant(yaml.SafeLoader):
@@ -271,6 +359,7 @@ def new_language(tmp_path_factory: pytest.TempPathFactory) -> Iterator[NewLangua
         fcntl.flock(lock, fcntl.LOCK_EX)  # one run at a time uses the scratch copy
         make_copy(SCRATCH)
         entry = add_language(SCRATCH)
+        add_russian_with_its_puzzle(SCRATCH)
         site = tmp_path_factory.mktemp("with-urdu") / "site"
         result = subprocess.run(
             [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],
@@ -411,3 +500,48 @@ def test_the_status_command_sees_one_page_translated(new_language):
     assert result.stdout.startswith(f"== {CODE}: 1/{total} pages translated, 0 outdated\n"), result.stdout
     assert "figure strings" not in result.stdout
     assert "copied, not translated" not in result.stdout
+
+
+# --------------------------------------------------------------------------- Russian, its puzzle
+
+
+def test_russian_trains_on_its_own_puzzle_with_its_forms(new_language):
+    """The build trained the Russian model on docs/puzzles/ru.yml: its sentences, a person's
+    two forms (and the comma) as tokens the answer may point at, and it learned them."""
+    data = json.loads((new_language.site / "assets" / "training" / f"{RU}.json").read_text(encoding="utf-8"))
+    assert data["puzzle"]["people"] == RU_PUZZLE["people"]
+    assert data["puzzle"]["sentence"] == RU_PUZZLE["sentence"]
+    words = data["model"]["person_tokens"]
+    assert words[0] == ["учительница", "учительницу,"]
+    assert data["history"][-1]["test_accuracy"] >= 0.9, data["history"][-1]
+    assert (new_language.site / "assets" / "training" / f"{RU}-giveaway.json").is_file()
+    page = (new_language.site / RU / "learning" / "index.html").read_text(encoding="utf-8")
+    assert "учительница" in page
+    assert "ученицу," in page, "the figures show the sentence with the accusative and its comma"
+    reader = page.split('data-figure="trained_reader"', 1)[1].split("data-figure=", 1)[0]
+    options = re.findall(r"<option[^>]*>([^<]*)</option>", reader)
+    assert "учительница" in options
+    assert not [o for o in options if re.search("[A-Za-z]", o)], f"English words in the menus: {options}"
+
+
+def test_russian_learning_page_trains_its_sentences_in_the_page(page, new_language):
+    """In Chromium, train_live on the Russian learning page, opened by a link to a short run:
+    it trains to the end on Russian sentences and says what it learned."""
+    page.goto(f"{new_language.url}/{RU}/learning/#train?steps=60&d_model=8")
+    figure = page.locator('.apy-fig[data-figure="train_live"]')
+    page.wait_for_function(
+        "(el) => el.hasAttribute('data-live') && JSON.parse(el.dataset.state).steps === 60",
+        arg=figure.element_handle(),
+        timeout=60_000,
+    )
+    figure.locator('[data-focus-key="train"]').click()
+    page.wait_for_function(
+        "(el) => { const s = JSON.parse(el.dataset.state); return s.step === 60 && !s.running; }",
+        arg=figure.element_handle(),
+        timeout=240_000,
+    )
+    page.wait_for_function("(el) => !el.querySelector('.apy-report').hidden", arg=figure.element_handle())
+    assert figure.locator(".apy-verdict").inner_text().strip()
+    maps = " ".join(figure.locator(".apy-live").all_inner_texts())
+    assert "она" in maps
+    assert any(form["second"] + "," in maps for form in RU_PUZZLE["people"]), maps
