@@ -38,7 +38,10 @@ that does not read as a puzzle is named with the reason.
 
 **Figure strings**: ``docs/figure-strings/<lang>.yml`` is checked with
 ``site_hooks.content.figures.check_strings_file`` (missing file, keys, placeholders; a file
-that is not valid YAML in one line with the line and column of the mistake).
+that is not valid YAML in one line with the line and column of the mistake). Strings still
+word for word the English ones (with a letter in them: not digits or separators) are listed
+too, as a reminder rather than a fault: some are right as they are ("Softmax"), and strings
+of figures on pages not translated yet may stay English for now.
 """
 
 from __future__ import annotations
@@ -55,6 +58,7 @@ from site_hooks import ROOT
 from site_hooks.i18n.translation_checks import SOURCE_LANG, anchor_problems, copied_pages, is_copy, missing_pages, pages
 
 DEFAULT_DOCS = ROOT / "docs"
+SHOWN = 12  # strings the same as English named in the report (the count says how many in all)
 UNAFFECTED_TRAILER = re.compile(r"^translations:\s*unaffected\s*$", re.IGNORECASE | re.MULTILINE)
 # A folder of docs/ that holds a language: "he", "fa", "pt_BR" (static-i18n's convention).
 _LOCALE_FOLDER = re.compile(r"^[a-z]{2,3}(?:_[A-Za-z]{2,4})?$")
@@ -184,6 +188,29 @@ def puzzle_problems(docs: Path, lang: str) -> list[str]:
     return []
 
 
+def strings_same_as_english(docs: Path, lang: str) -> list[str]:
+    """``section.key`` of each figure string of ``lang`` that is the English one, word for word."""
+    from site_hooks.content.figures import StringsFileError, load_strings
+
+    folder = docs / "figure-strings"
+    if lang == SOURCE_LANG or not (folder / f"{lang}.yml").is_file():
+        return []
+    try:
+        english, own = load_strings(folder / f"{SOURCE_LANG}.yml"), load_strings(folder / f"{lang}.yml")
+    except StringsFileError:
+        return []  # reported by figure_string_problems
+    same = []
+    for section, table in english.items():
+        theirs = own.get(section)
+        if not isinstance(table, dict) or not isinstance(theirs, dict):
+            continue
+        for key, text in table.items():
+            words = re.sub(r"\{\w+\}|\$[^$]*\$", "", text) if isinstance(text, str) else ""
+            if theirs.get(key) == text and re.search(r"[^\W\d_]", words):
+                same.append(f"{section}.{key}")
+    return same
+
+
 # --------------------------------------------------------------------------- report
 
 
@@ -195,6 +222,7 @@ class LanguageStatus:
     anchors: list[str]
     strings: list[str]
     puzzle: list[str] = field(default_factory=list)  # the learning article's puzzle file
+    same_strings: list[str] = field(default_factory=list)  # figure strings still the English ones: a reminder
     copied: list[str] = field(default_factory=list)  # in docs/<lang>/ but still the English text
     notes: list[str] = field(default_factory=list)
     history_missing: bool = False  # a shallow clone: outdated pages could not be looked for
@@ -227,6 +255,7 @@ def status(docs: Path, lang: str) -> LanguageStatus:
         anchors=anchor_problems(docs, lang),
         strings=figure_string_problems(docs, lang),
         puzzle=puzzle_problems(docs, lang),
+        same_strings=strings_same_as_english(docs, lang),
         notes=notes,
         history_missing=fatal,
     )
@@ -257,6 +286,14 @@ def report(result: LanguageStatus, total: int) -> str:
     if result.strings:
         lines.append(f"  figure strings ({len(result.strings)}):")
         lines += [f"    {problem}" for problem in result.strings]
+    if result.same_strings:
+        shown = result.same_strings[:SHOWN]
+        more = len(result.same_strings) - len(shown)
+        lines.append(
+            f"  figure strings still the same as in English ({len(result.same_strings)}; fine where that "
+            "is the word in your language, or on pages not translated yet):"
+        )
+        lines.append("    " + ", ".join(shown) + (f" ... and {more} more" if more else ""))
     if result.puzzle:
         lines.append("  the learning article's puzzle:")
         lines += [f"    {problem}" for problem in result.puzzle]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -207,6 +208,29 @@ def test_a_translated_learning_page_without_a_puzzle_is_listed(
     assert problem.startswith("docs/puzzles/xx.yml: ")
     shutil.copy(ROOT / "docs" / "puzzles" / "en.yml", scratch / "puzzles" / "xx.yml")
     assert ts.puzzle_problems(scratch, "xx") == []
+
+
+def test_figure_strings_still_english_are_listed_as_a_reminder(
+    scratch: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """xx.yml is a copy of en.yml: every string with a word in it is listed (not digits or
+    separators), the report names the first few and counts the rest, and translating one
+    takes it off the list."""
+    same = ts.strings_same_as_english(scratch, "xx")
+    assert "softmax.title" in same
+    assert "page.run" in same
+    assert "common.digits" not in same
+    assert len(same) > 100
+    assert ts.strings_same_as_english(scratch, "en") == []
+    ts.main(["--docs", str(scratch), "--lang", "xx"])
+    out = capsys.readouterr().out
+    assert f"figure strings still the same as in English ({len(same)};" in out
+    assert f"... and {len(same) - ts.SHOWN} more" in out
+    path = scratch / "figure-strings" / "xx.yml"
+    text, count = re.subn(r'^(  run: )"Run"$', r'\1"Ausführen"', path.read_text(encoding="utf-8"), flags=re.MULTILINE)
+    assert count == 1
+    path.write_text(text, encoding="utf-8")
+    assert "page.run" not in ts.strings_same_as_english(scratch, "xx")
 
 
 # --------------------------------------------------------------------------- anchors
