@@ -34,7 +34,8 @@ site_hooks/i18n/translation_checks.py.
 
 **Puzzle**: a language whose learning page is translated needs ``docs/puzzles/<lang>.yml``
 (the build stops without it: ``site_hooks.content.training.missing_puzzle``); a puzzle file
-that does not read as a puzzle is named with the reason.
+that does not read as a puzzle is named with the reason, and the steps and learning rate it
+sets for its language (``training:``), if any, are noted.
 
 **Figure strings**: ``docs/figure-strings/<lang>.yml`` is checked with
 ``site_hooks.content.figures.check_strings_file`` (missing file, keys, placeholders; a file
@@ -240,8 +241,26 @@ class LanguageStatus:
         )
 
 
+def puzzle_training(docs: Path, lang: str) -> str | None:
+    """The steps and learning rate the puzzle file sets for its language, if any, as a note."""
+    import yaml
+
+    path = docs / "puzzles" / f"{lang}.yml"
+    try:
+        own = yaml.safe_load(path.read_text(encoding="utf-8")).get("training") if path.is_file() else None
+    except (yaml.YAMLError, AttributeError):
+        return None  # reported by puzzle_problems
+    if not own:
+        return None
+    settings = ", ".join(f"{key.replace('_', ' ')} {value}" for key, value in own.items())
+    return f"the learning article's model trains with its own settings: {settings} (docs/puzzles/{lang}.yml)"
+
+
 def status(docs: Path, lang: str) -> LanguageStatus:
     notes, fatal = [], False
+    training = puzzle_training(docs, lang)
+    if training:
+        notes.append(training)
     try:
         outdated = outdated_pages(docs, lang)
     except HistoryUnavailable as error:

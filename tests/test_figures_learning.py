@@ -61,6 +61,34 @@ def test_without_a_loader_a_figure_names_the_missing_data_and_works_once_provide
         _PROVIDED.update(saved)
 
 
+def test_a_language_trained_with_its_own_settings_starts_the_playground_from_them():
+    """A puzzle file may set its language's steps and learning rate (site_hooks/content/
+    training.py): train_live's defaults, its shared defaults and its address follow the
+    resource of the page's language, not English's."""
+    import copy
+
+    own = copy.deepcopy(data("en"))
+    own["settings"]["learning_rate"] = 0.03
+    last = own["checkpoints"][-1]
+    own["checkpoints"].append({**last, "step": 240})
+    saved = dict(_PROVIDED)
+    try:
+        provide("training/xx", own)
+        figure = FIGURES[LIVE]
+        state = figure.default_state("xx")
+        assert (state["learning_rate"], state["steps"]) == (0.03, 240)
+        assert figure.default_state("en")["learning_rate"] == 0.01
+        root = parse(figure.render(None, lang="xx", strings=strings("en"), instance="train"))
+        assert json.loads(root.attrs["data-share"])["learning_rate"] == 0.03
+        assert root.attrs["data-address"] == "#train", "the language's own recipe is its default"
+        assert json.loads(root.attrs["data-state"])["steps"] == 240
+        changed = parse(figure.render({"learning_rate": 0.01}, lang="xx", strings=strings("en"), instance="train"))
+        assert changed.attrs["data-address"] == "#train?learning_rate=0.01"
+    finally:
+        _PROVIDED.clear()
+        _PROVIDED.update(saved)
+
+
 def test_a_loader_reads_each_key_once_and_only_checked_keys():
     saved = dict(_PROVIDED)
     loader = resources._loader
@@ -260,7 +288,7 @@ def run_to_end(changes, lang="en", instance="test-recipe"):
 def test_the_default_recipe_is_the_builds_run(lang):
     from attention_py.figures import train_live as live
 
-    state = FIGURES[LIVE].default_state()
+    state = FIGURES[LIVE].default_state(lang)
     assert live.recipe_of(state) == live.build_recipe(lang)
     assert state["steps"] == live.goal(lang)
     every = live.settings(lang)["eval_every"]

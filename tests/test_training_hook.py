@@ -53,3 +53,28 @@ def test_a_translated_learning_page_without_its_puzzle_stops_the_build_naming_th
     (docs / "puzzles" / "ru.yml").write_text("sentence: x\n", encoding="utf-8")
     assert training.missing_puzzle("ru", docs) is None
     assert training.missing_puzzle("en", docs) is None
+
+
+def test_a_puzzle_file_may_set_its_languages_steps_and_learning_rate(tmp_path, monkeypatch):
+    """`training: {steps, learning_rate}` in a puzzle file: used by the build for that language,
+    refused (naming the file and the choices) for a key or a value the page does not offer."""
+    data = yaml.safe_load((ROOT / "docs" / "puzzles" / "en.yml").read_text(encoding="utf-8"))
+    monkeypatch.setattr(training, "PUZZLES", tmp_path)
+    monkeypatch.setattr(training, "ROOT", tmp_path.parent)
+    (tmp_path / "en.yml").write_text(yaml.safe_dump(data), encoding="utf-8")
+
+    def write(settings):
+        (tmp_path / "xx.yml").write_text(yaml.safe_dump({**data, "training": settings}), encoding="utf-8")
+
+    write({"steps": 240, "learning_rate": 0.03})
+    assert training.training_settings("xx") == {**training.SETTINGS, "steps": 240, "learning_rate": 0.03}
+    for bad, says in (
+        ({"steps": 200}, "training.steps must be one of 60, 120, 240"),
+        ({"learning_rate": 1}, "training.learning_rate must be one of"),
+        ({"batch_size": 8}, "may set steps, learning_rate only"),
+    ):
+        write(bad)
+        with pytest.raises(PluginError, match=says) as refused:
+            training.training_settings("xx")
+        assert "xx.yml" in str(refused.value)
+    assert training.training_settings("en") == training.SETTINGS

@@ -208,6 +208,14 @@ def test_a_translated_learning_page_without_a_puzzle_is_listed(
     assert problem.startswith("docs/puzzles/xx.yml: ")
     shutil.copy(ROOT / "docs" / "puzzles" / "en.yml", scratch / "puzzles" / "xx.yml")
     assert ts.puzzle_problems(scratch, "xx") == []
+    assert ts.puzzle_training(scratch, "xx") is None
+    with (scratch / "puzzles" / "xx.yml").open("a", encoding="utf-8") as file:
+        file.write("training:\n  steps: 240\n  learning_rate: 0.03\n")
+    assert ts.puzzle_training(scratch, "xx") == (
+        "the learning article's model trains with its own settings: steps 240, learning rate 0.03 (docs/puzzles/xx.yml)"
+    )
+    ts.main(["--docs", str(scratch), "--lang", "xx"])
+    assert "note: the learning article's model trains with its own settings" in capsys.readouterr().out
 
 
 def test_figure_strings_still_english_are_listed_as_a_reminder(

@@ -65,14 +65,19 @@ class Figure:
     # instance id). The root carries them (data-share) and the address of what it shows
     # (data-address).
     shareable: tuple[str, ...] = ()
+    # Defaults that depend on the page's language, over the spec's (train_live: the recipe the
+    # build trained that language with, read from its resource): ``lambda lang: {...}``.
+    language_defaults: Callable[[str], dict[str, Any]] | None = None
 
     def __post_init__(self) -> None:
         unknown = [k for k in self.shareable if k not in self.spec.fields]
         if unknown:
             raise ValueError(f"figure {self.name!r}: shareable keys {unknown} are not in its state")
 
-    def default_state(self) -> dict[str, Any]:
-        return self.spec.normalise({})
+    def default_state(self, lang: str | None = None) -> dict[str, Any]:
+        """The state a block without YAML shows (on a page of ``lang``, if its defaults depend on it)."""
+        own = self.language_defaults(lang) if lang is not None and self.language_defaults is not None else {}
+        return self.spec.normalise(own)
 
     def normalise(self, state: Any) -> dict[str, Any]:
         return self.spec.normalise(state)
@@ -92,6 +97,8 @@ class Figure:
         ``StateError`` (a ValueError naming the key), a missing translation
         ``MissingStringError`` naming the file and the key.
         """
+        if self.language_defaults is not None and (state is None or isinstance(state, Mapping)):
+            state = {**self.language_defaults(lang), **(state or {})}
         return self.drawn(self.spec.normalise(state), lang=lang, strings=strings, instance=instance)[0]
 
     def drawn(
@@ -112,7 +119,7 @@ class Figure:
         title = text.plain("title")
         notes = "".join(el("p", {}, note) for note in panel.notes)
         shared = bool(self.shareable and instance)
-        defaults = self.default_state()
+        defaults = self.default_state(text.lang)
         return el(
             "div",
             {
@@ -122,7 +129,7 @@ class Figure:
                 "data-state": to_json(state),
                 "data-resource": self.resource(text.lang) if self.resource else None,
                 "data-share": to_json({k: defaults[k] for k in self.shareable}) if shared else None,
-                "data-address": self.address(state, instance) if shared else None,
+                "data-address": self.address(state, instance, text.lang) if shared else None,
                 "data-strings": to_json(text.subset()),
                 "lang": text.lang,
                 "dir": text.direction,
@@ -137,11 +144,12 @@ class Figure:
             el("p", {"class": "apy-fig__static", "data-role": "static-hint"}, text.html("common.static_hint")),
         )
 
-    def address(self, state: Mapping[str, Any], instance: str | None) -> str:
+    def address(self, state: Mapping[str, Any], instance: str | None, lang: str | None = None) -> str:
         """The link that opens this figure with ``state``'s shareable values: ``#<instance>``,
-        then ``?key=value&...`` for each one that differs from its default (README.md,
-        "Addresses"). The page's host sends those values back as text, like a control's."""
-        defaults = self.default_state()
+        then ``?key=value&...`` for each one that differs from its default (on a page of
+        ``lang``; README.md, "Addresses"). The page's host sends those values back as text,
+        like a control's."""
+        defaults = self.default_state(lang)
         pairs = [(k, address_value(state[k])) for k in self.shareable if state[k] != defaults[k]]
         return f"#{instance}" + (f"?{urlencode(pairs)}" if pairs else "")
 

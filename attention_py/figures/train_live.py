@@ -11,8 +11,9 @@ responsive and the other figures' calls take their turn in Python's queue.
 
 The recipe is in the state (``RECIPE``: seed, learning rate, layers, heads, d_model,
 positions, the data, the causal mask; and ``steps``, how far a run goes). Its defaults are
-the build's run (the resource ``training/<lang>``), so the default figure retraces the
-site's own training. The trainer is attention_py.learning's ``Trainer`` with that recipe,
+the build's run of the page's language (the resource ``training/<lang>``; a puzzle file may
+set its language's steps and learning rate: site_hooks/content/training.py), so the default
+figure retraces the site's own training. The trainer is attention_py.learning's ``Trainer`` with that recipe,
 kept between calls per figure instance and language, together with the recipe it was made
 for. A state that does not match it (another recipe: a control was changed; another step:
 Reset sets ``step: 0``, a fresh Python after a reload has no trainer; or a step past
@@ -572,4 +573,5 @@ FIGURE = Figure(
     instanced=True,
     shared=(views.SHARED_SECTION,),
     shareable=(*RECIPE, "steps"),  # a teacher's link opens an experiment: #train?positions=none
+    language_defaults=lambda lang: {**dict(zip(RECIPE, build_recipe(lang))), "steps": goal(lang)},
 )

@@ -51,7 +51,13 @@ SETTINGS: dict[str, Any] = {
     "eval_every": 20,
     "checkpoint_digits": 4,  # the replayed checkpoints, 4 significant digits: a third of the bytes
 }
-"""Keyword arguments of ``train_with_checkpoints`` for the build (its other settings: DEFAULTS)."""
+"""Keyword arguments of ``train_with_checkpoints`` for the build (its other settings: DEFAULTS).
+A puzzle file may set ``training: {steps: ..., learning_rate: ...}`` for its language
+(``training_settings``)."""
+# What a puzzle file's `training` may set, and the values it may take: those "Train it
+# yourself" offers (attention_py/figures/train_live.py STEPS and RATES), so the figure can
+# start from the language's own recipe.
+LANGUAGE_SETTINGS = ("steps", "learning_rate")
 
 
 LEARNING_PAGE = "learning.md"  # the page whose sentences, cells and figures are the puzzle's
@@ -104,6 +110,26 @@ def key(name: str) -> str:
     return hashlib.sha256((inputs + name + json.dumps(SETTINGS, sort_keys=True)).encode()).hexdigest()
 
 
+def training_settings(lang: str) -> dict[str, Any]:
+    """The build's settings for ``lang``: SETTINGS, with the puzzle file's ``training``
+    (steps, learning rate) when it has one; refused with a PluginError naming the file when a
+    key or a value is not one "Train it yourself" offers."""
+    from attention_py.figures.train_live import RATES, STEPS
+
+    own = puzzle_data(lang).get("training") or {}
+    where = puzzle_file(lang).relative_to(ROOT)
+    allowed = {"steps": STEPS, "learning_rate": RATES}
+    if not isinstance(own, dict) or not set(own) <= set(LANGUAGE_SETTINGS):
+        raise PluginError(f"{where}: `training` may set {', '.join(LANGUAGE_SETTINGS)} only, got {own!r}")
+    for name, value in own.items():
+        if isinstance(value, bool) or value not in allowed[name]:
+            choices = ", ".join(str(v) for v in allowed[name])
+            raise PluginError(
+                f"{where}: training.{name} must be one of {choices} (what the page offers), got {value!r}"
+            )
+    return {**SETTINGS, **own}
+
+
 def checked_puzzle(lang: str) -> Any:
     """The puzzle of ``lang`` (an ``attention_py.learning.Puzzle``), refused with a PluginError
     when it is malformed or when its two groups of reasons differ in form (a give-away that
@@ -132,7 +158,7 @@ def _train(name: str, folder: Path) -> None:
 
     lang = language_of(name)
     puzzle = giveaway_puzzle(puzzle_data(lang)) if name.endswith(GIVEAWAY) else checked_puzzle(lang)
-    result = train_with_checkpoints(puzzle, **SETTINGS)
+    result = train_with_checkpoints(puzzle, **training_settings(lang))
     last = result["history"][-1]
     log.info(
         f"trained the {name} puzzle model: {result['steps']} steps, validation accuracy "
@@ -219,6 +245,7 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
         if problem:
             raise PluginError(problem)
         checked_puzzle(lang)  # refused before any training, cached or not
+        training_settings(lang)
     names = [name for lang in built for name in model_names(lang)]
     train_missing(names)
     for name in names:
