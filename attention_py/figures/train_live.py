@@ -291,6 +291,13 @@ def build_recipe(lang: str) -> tuple[Any, ...]:
     return tuple(build[k] for k in RECIPE)
 
 
+def build_defaults(lang: str) -> dict[str, Any]:
+    """The figure's defaults on a page of ``lang``: the build's recipe, and its steps when they
+    are a value the figure offers (a build always trains so far; a cut-short resource may not)."""
+    steps = goal(lang)
+    return {**dict(zip(RECIPE, build_recipe(lang))), **({"steps": steps} if steps in STEPS else {})}
+
+
 def new_training(lang: str, recipe: tuple[Any, ...]) -> LiveTraining:
     """A trainer for ``recipe`` on the language's puzzle (or its give-away version)."""
     chosen = dict(zip(RECIPE, recipe))
@@ -573,5 +580,5 @@ FIGURE = Figure(
     instanced=True,
     shared=(views.SHARED_SECTION,),
     shareable=(*RECIPE, "steps"),  # a teacher's link opens an experiment: #train?positions=none
-    language_defaults=lambda lang: {**dict(zip(RECIPE, build_recipe(lang))), "steps": goal(lang)},
+    language_defaults=build_defaults,
 )
