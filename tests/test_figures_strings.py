@@ -11,7 +11,7 @@ import yaml
 from attention_py.figures import FIGURES, required_strings
 from attention_py.figures._strings import Text, check_strings
 from site_hooks.content.figures import check_strings_dir, check_strings_file
-from tests.test_figures_support import LANGS, ROOT, STRINGS_DIR, strings
+from tests.test_figures_support import LANGS, MADE_UP, ROOT, STRINGS_DIR, strings
 
 # States that between them reach every branch that picks a different string.
 TOUR = {
@@ -165,6 +165,54 @@ def test_check_reports_missing_extra_and_placeholder_problems():
     assert "docs/figure-strings/fa.yml: common.digits: must be the ten digits 0-9 of the language, in order" in problems
 
 
+NUMBER_PROBLEMS = [
+    ("digits", "0123456798", "must be the ten digits 0-9 of the language, in order"),
+    ("decimal", ",,", 'must be the one character between whole and fraction: ".", "," or "٫"'),
+    ("decimal", "5", 'must be the one character between whole and fraction: ".", "," or "٫"'),
+    ("percent", "%", "must be {value} once and the percent sign where the language puts it"),
+    ("percent", "{value}", "must be {value} once and the percent sign where the language puts it"),
+    ("percent", "{value}<b>%</b>", "must be {value} once and the percent sign where the language puts it"),
+    ("percent", "{value} %", "the space may break the line between the number and its sign"),
+    ("measured", "persian", "must be 'prose' or 'latin'"),
+]
+
+
+def english_with(tmp_path, **common):
+    """A strings file ``xx.yml``: the English one with ``common`` changed (a value None: the
+    key removed), beside a copy of ``en.yml``; the check's problems with it."""
+    (tmp_path / "en.yml").write_text((STRINGS_DIR / "en.yml").read_text(encoding="utf-8"), encoding="utf-8")
+    data = yaml.safe_load((STRINGS_DIR / "en.yml").read_text(encoding="utf-8"))
+    for key, value in common.items():
+        if value is None:
+            del data["common"][key]
+        else:
+            data["common"][key] = value
+    where = tmp_path / "xx.yml"
+    where.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    return [p.replace(f"{where}: ", "xx.yml: ", 1) for p in check_strings_file(where)]
+
+
+@pytest.mark.parametrize(("key", "value", "problem"), NUMBER_PROBLEMS)
+def test_a_malformed_number_key_is_one_clear_problem(tmp_path, key, value, problem):
+    """common.digits, decimal, percent and measured say how the language writes numbers; a
+    value the figures cannot use is one line naming the file, the key and what it must be."""
+    problems = english_with(tmp_path, **{key: value})
+    assert len(problems) == 1, problems
+    assert problems[0].startswith(f"xx.yml: common.{key}: {problem}"), problems
+
+
+@pytest.mark.parametrize("key", ["decimal", "percent", "measured"])
+def test_a_missing_number_key_is_named(tmp_path, key):
+    assert english_with(tmp_path, **{key: None}) == [f"xx.yml: common.{key}: missing"]
+
+
+def test_a_decimal_comma_and_a_spaced_percent_sign_are_a_valid_format(tmp_path):
+    """Russian, French: 0,56 and 99,2 % (a no-break space, or a narrow one, before the sign);
+    Turkish puts the sign first (%99,2)."""
+    for percent in ("{value}\u00a0%", "{value}\u202f%", "%{value}"):
+        assert english_with(tmp_path, decimal=",", percent=percent) == []
+
+
 def test_check_strings_file_names_the_file(tmp_path):
     (tmp_path / "en.yml").write_text((STRINGS_DIR / "en.yml").read_text(encoding="utf-8"), encoding="utf-8")
     (tmp_path / "xx.yml").write_text("common:\n  digits: '0123456789'\n", encoding="utf-8")
@@ -215,6 +263,23 @@ def test_whole_numbers_in_sentences_use_the_languages_digits():
     assert Text(strings("fa"), "fa", "x").count(2017) == "۲۰۱۷"
     assert Text(strings("he"), "he", "x").count(10) == "10"
     assert Text(strings("en"), "en", "x").count(10) == "10"
+
+
+def test_each_language_writes_measured_values_as_its_strings_file_says():
+    """English and Hebrew write the figures' values like their prose; Persian keeps them as
+    Python prints them, like its articles' mathematics, while its prose writes ۰٫۵۶ and ۹۹٫۲٪."""
+    shown = {
+        lang: (Text(strings(lang), lang, "x").num(0.5612), Text(strings(lang), lang, "x").pct(99.24)) for lang in LANGS
+    }
+    assert shown == {"en": ("0.56", "99.2%"), "he": ("0.56", "99.2%"), "fa": ("0.56", "99.2%")}
+    prose = Text(strings("fa"), "fa", "x").prose_numbers
+    assert (prose.num(0.5612), prose.pct(99.24)) == ("۰٫۵۶", "۹۹٫۲٪")
+    made_up = Text(strings(MADE_UP), "en", "x")
+    assert (made_up.num(-0.5612), made_up.pct(99.24), made_up.numbers.join(["0,50", "1,00"])) == (
+        "\u22120,56",
+        "99,2\u00a0%",
+        "0,50; 1,00",
+    )
 
 
 def test_persian_strings_write_digits_as_persian_prose_does():

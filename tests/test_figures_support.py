@@ -17,13 +17,30 @@ VOID = {"input", "br", "hr", "img", "meta", "link", "wbr", "area", "base", "col"
 NON_FINITE = re.compile(r"(?i)(?<![a-z_])(nan|[+-]?inf(inity)?)(?![a-z_])")
 
 
+# A made-up language for numbers: English words, but a comma as decimal separator and a
+# no-break space before the percent sign, as Russian and French write 0,56 and 99,2 %.
+MADE_UP = "xx"
+MADE_UP_NUMBERS = {"digits": "0123456789", "decimal": ",", "percent": "{value}\u00a0%", "measured": "prose"}
+
+
 @cache
 def strings(lang: str) -> dict:
     """A language's figure strings as the build hands them to the figures: its file, plus
-    ``common.direction``, which the build derives from the language code."""
+    ``common.direction``, which the build derives from the language code. ``MADE_UP``: the
+    English strings with ``MADE_UP_NUMBERS``."""
     from site_hooks.content.figures import strings_for
 
+    if lang == MADE_UP:
+        english = strings_for("en")
+        return {**english, "common": {**english["common"], **MADE_UP_NUMBERS}}
     return strings_for(lang)
+
+
+def figure_numbers(lang: str):
+    """The format a figure of language ``lang`` writes its measured values in (``Text.numbers``)."""
+    from attention_py.figures import Text
+
+    return Text(strings(lang), lang, "common").numbers
 
 
 class Element:

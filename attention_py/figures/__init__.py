@@ -43,6 +43,7 @@ from . import (
     why_sqrt_dk,
 )
 from ._figure import COMMON_STRINGS, Figure, Panel
+from ._format import NUMBER_KEYS, NumberFormat
 from ._state import StateError, apply_changes
 from ._strings import MissingStringError, Text, check_strings
 
@@ -67,7 +68,8 @@ _ORDER = (
 FIGURES: dict[str, Figure] = {figure.name: figure for figure in _ORDER}
 """Every figure by name, in the order the articles introduce them."""
 
-COMMON_KEYS = (*COMMON_STRINGS, "sentence_angry", "sentence_rude")
+# How the language writes numbers (digits, decimal, percent, measured: see _format.NUMBER_KEYS), then the sentence.
+COMMON_KEYS = tuple(dict.fromkeys((*COMMON_STRINGS, *NUMBER_KEYS, "sentence_angry", "sentence_rude")))
 
 
 def get(name: str) -> Figure:
@@ -128,6 +130,7 @@ __all__ = [
     "FIGURES",
     "Figure",
     "MissingStringError",
+    "NumberFormat",
     "Panel",
     "StateError",
     "Text",

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._format import num, plain_num
+from ._format import NumberFormat, plain_num
 from ._html import el, esc, to_json, void
 
 
@@ -68,8 +68,10 @@ def slider(
     )
 
 
-def number_box(name: str, value: float, *, aria_label: str, digits: int = 2) -> str:
-    """A small text box for one number; sent on ``change`` so half-typed text is no error."""
+def number_box(name: str, value: float, numbers: NumberFormat, *, aria_label: str, digits: int = 2) -> str:
+    """A small text box for one number, written in the figure's format ``numbers`` (the
+    reader may type it back in any: see ``parse_number``); sent on ``change`` so half-typed
+    text is no error."""
     return void(
         "input",
         {
@@ -77,7 +79,7 @@ def number_box(name: str, value: float, *, aria_label: str, digits: int = 2) -> 
             "inputmode": "decimal",
             "class": "apy-number",
             "name": name,
-            "value": plain_num(value, digits),
+            "value": numbers.plain(value, digits),
             "size": "5",
             "dir": "ltr",
             "autocomplete": "off",
@@ -153,6 +155,7 @@ def formula(text: str) -> str:
     return el("span", {"class": "apy-math", "dir": "ltr"}, esc(text))
 
 
-def value(number: float, digits: int = 2) -> str:
-    """A number inside running text, isolated left to right so signs stay in place."""
-    return el("span", {"class": "apy-num", "dir": "ltr"}, num(number, digits))
+def value(written: str) -> str:
+    """A number inside running text, written by the figure's format (``t.num``, ``t.pct``),
+    isolated left to right with its signs, so they stay in place in a right-to-left sentence."""
+    return el("span", {"class": "apy-num", "dir": "ltr"}, written)

@@ -19,7 +19,7 @@ from ..learning import Model, Puzzle, Sentence
 from ..learning.model import Reading
 from ..resources import derived, resource
 from ._controls import segmented
-from ._format import num
+from ._format import LATIN
 from ._html import el, esc, void
 from ._matrix import matrix_table
 from ._strings import Text
@@ -146,6 +146,7 @@ def attention_maps(reading: Reading, s: Sentence, view: str, t: Text, cls: str) 
             title = layer_name(t, layer, head, len(heads))
             table = matrix_table(
                 [weights[i] for i in rows],
+                t.numbers,
                 row_labels=[words[i] for i in rows],
                 col_labels=words,
                 direction=None,
@@ -221,13 +222,17 @@ def curves(
         void("line", {"class": "apy-axis", "x1": f(W - RIGHT), "y1": f(y(0)), "x2": f(W - RIGHT), "y2": f(y(1))}),
         void("line", {"class": "apy-grid", "x1": f(LEFT), "y1": f(y(1)), "x2": f(W - RIGHT), "y2": f(y(1))}),
         void("line", {"class": "apy-grid", "x1": f(LEFT), "y1": f(y(0.5)), "x2": f(W - RIGHT), "y2": f(y(0.5))}),
-        el("text", {"class": "apy-tick", "x": f(LEFT - 4), "y": f(y(0) + 4), "text-anchor": "end"}, "0"),
-        el("text", {"class": "apy-tick", "x": f(LEFT - 4), "y": f(y(1) + 4), "text-anchor": "end"}, num(top_loss, 2)),
-        el("text", {"class": "apy-tick", "x": f(W - RIGHT + 4), "y": f(y(0) + 4)}, "0%"),
-        el("text", {"class": "apy-tick", "x": f(W - RIGHT + 4), "y": f(y(0.5) + 4)}, "50%"),
-        el("text", {"class": "apy-tick", "x": f(W - RIGHT + 4), "y": f(y(1) + 4)}, "100%"),
-        el("text", {"class": "apy-tick", "x": f(x(0)), "y": f(H - 10), "text-anchor": "middle"}, "0"),
-        el("text", {"class": "apy-tick", "x": f(x(span)), "y": f(H - 10), "text-anchor": "middle"}, str(span)),
+        el("text", {"class": "apy-tick", "x": f(LEFT - 4), "y": f(y(0) + 4), "text-anchor": "end"}, t.numbers.count(0)),
+        el("text", {"class": "apy-tick", "x": f(LEFT - 4), "y": f(y(1) + 4), "text-anchor": "end"}, t.num(top_loss, 2)),
+        el("text", {"class": "apy-tick", "x": f(W - RIGHT + 4), "y": f(y(0) + 4)}, t.pct(0, 0)),
+        el("text", {"class": "apy-tick", "x": f(W - RIGHT + 4), "y": f(y(0.5) + 4)}, t.pct(50, 0)),
+        el("text", {"class": "apy-tick", "x": f(W - RIGHT + 4), "y": f(y(1) + 4)}, t.pct(100, 0)),
+        el("text", {"class": "apy-tick", "x": f(x(0)), "y": f(H - 10), "text-anchor": "middle"}, t.numbers.count(0)),
+        el(
+            "text",
+            {"class": "apy-tick", "x": f(x(span)), "y": f(H - 10), "text-anchor": "middle"},
+            t.numbers.count(span),
+        ),
     ]
     if previous_label is not None:
         hidden = None if before else "hidden"
@@ -283,13 +288,17 @@ def curves(
     return drawing + legend
 
 
-def percent(value: float, digits: int = 0) -> str:
-    """A measured percentage in its left-to-right span."""
-    return el("span", {"dir": "ltr", "class": "apy-num"}, num(100 * value, digits) + "%")
+def percent(value: float, digits: int = 0, t: Text | None = None) -> str:
+    """A measured fraction (0..1) as a percentage in its left-to-right span, in the format of
+    ``t``'s figure. Without ``t``: Latin ("95%"), for a caller not yet passing it (train_live)."""
+    written = (t.numbers if t is not None else LATIN).pct(100 * value, digits)
+    return el("span", {"dir": "ltr", "class": "apy-num"}, written)
 
 
-def measured(value: float, digits: int = 2) -> str:
-    return el("span", {"dir": "ltr", "class": "apy-num"}, num(value, digits))
+def measured(value: float, digits: int = 2, t: Text | None = None) -> str:
+    """A measured value (a loss) in its left-to-right span (``t``: as ``percent``)."""
+    written = (t.numbers if t is not None else LATIN).num(value, digits)
+    return el("span", {"dir": "ltr", "class": "apy-num"}, written)
 
 
 SHARED_SECTION = "training"  # strings the three figures share (carried by each in data-strings)

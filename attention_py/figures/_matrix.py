@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ._format import num
+from ._format import NumberFormat
 from ._html import el, esc, to_json
 
 CellAction = Callable[[int, int], dict[str, Any] | None]
@@ -24,6 +24,7 @@ def shade(weight: float) -> str:
 
 def matrix_table(
     values: list[list[float]],
+    numbers: NumberFormat,
     *,
     row_labels: list[str],
     col_labels: list[str],
@@ -42,7 +43,8 @@ def matrix_table(
     activate_on_focus: bool = False,
     show_numbers: bool = True,
 ) -> str:
-    """A matrix with labelled rows and columns (labels are markup).
+    """A matrix with labelled rows and columns (labels are markup), its numbers written in
+    the figure's format ``numbers``.
 
     ``signed`` shades by |value| / max|value| in two colours (positive, negative);
     otherwise values are weights in 0..1. ``direction`` "ltr" keeps numeric matrices
@@ -82,7 +84,7 @@ def matrix_table(
                 classes.append("apy-cell--selected")
             if dimmed and dimmed(i, j):
                 classes.append("apy-cell--dim")
-            shown = num(v)
+            shown = numbers.num(v)
             text = el("span", {} if show_numbers else {"class": "apy-sr"}, shown)
             change = action(i, j) if action else None
             if change is not None:
@@ -112,14 +114,14 @@ def matrix_table(
     )
 
 
-def vector_cells(values: list[float], *, aria_label: str, scale: float | None = None) -> str:
+def vector_cells(values: list[float], numbers: NumberFormat, *, aria_label: str, scale: float | None = None) -> str:
     """One vector as a row of shaded cells (a 1 x n matrix without headers)."""
     top = scale or max((abs(v) for v in values), default=1.0) or 1.0
     cells = "".join(
         el(
             "span",
             {"class": f"apy-vcell {'apy-cell--pos' if v >= 0 else 'apy-cell--neg'}", "style": shade(abs(v) / top)},
-            num(v),
+            numbers.num(v),
         )
         for v in values
     )

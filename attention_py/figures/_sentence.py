@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .. import SelfAttention
-from ._format import num
+from ._format import NumberFormat
 from ._html import el, esc, to_json
 from ._strings import Text, strings_file
 
@@ -146,9 +146,9 @@ def sentence(text: Text, ending: str = "angry") -> list[Token]:
     return parse_tokens(text.plain(key), f"{strings_file(text.lang)}: {key}")
 
 
-def token_weight(weight: float) -> str:
-    """A token's weight as its button shows it ("73%")."""
-    return num(100 * weight, 0) + "%"
+def token_weight(weight: float, numbers: NumberFormat) -> str:
+    """A token's weight as its button shows it, in the figure's format ``numbers`` ("73%")."""
+    return numbers.pct(100 * weight, 0)
 
 
 def token_strip(
@@ -159,6 +159,7 @@ def token_strip(
     label: str,
     changes: Callable[[int], dict[str, Any]],
     token_label: Callable[[int], str],
+    numbers: NumberFormat,
 ) -> str:
     """The sentence as a row of token buttons in reading order (right to left in he/fa).
 
@@ -175,7 +176,7 @@ def token_strip(
             extra = (
                 " "
                 + el("span", {"class": "apy-token__bar", "style": f"--w:{weights[i]:.3f}", "aria-hidden": "true"})
-                + el("span", {"class": "apy-token__weight", "dir": "ltr"}, token_weight(weights[i]))
+                + el("span", {"class": "apy-token__weight", "dir": "ltr"}, token_weight(weights[i], numbers))
             )
         items.append(
             el(

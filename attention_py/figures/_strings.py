@@ -5,6 +5,7 @@ figure name and then by key, plus a ``common`` section shared by all figures::
 
     common:
       digits: "۰۱۲۳۴۵۶۷۸۹"
+      decimal: "٫"
     softmax:
       title: Softmax
 
@@ -24,9 +25,10 @@ from __future__ import annotations
 import re
 import string
 from collections.abc import Iterable, Mapping
+from functools import cached_property
 from typing import Any
 
-from ._format import localise_digits
+from ._format import LATIN, NUMBER_KEYS, NumberFormat, number_key_problem
 from ._html import esc
 
 STRINGS_DIR = "docs/figure-strings"
@@ -53,7 +55,9 @@ class Text:
     A key is the figure's own (``"title"``) or a shared one (``"common.static_hint"``).
     ``plain`` gives text for attributes (aria-label and the like); ``html`` gives escaped
     markup and lets the caller insert ready-made fragments (a number wrapped in a
-    left-to-right span).
+    left-to-right span). Numbers go through ``count`` (a whole number in a sentence), ``num``
+    (a measured value) and ``pct`` (a percentage), or ``numbers``, the figure's format, for
+    the rest (see ``_format.NumberFormat``).
     Every key looked up is remembered in ``used`` so the tests can compare it with the
     figure's declared keys.
     """
@@ -93,9 +97,36 @@ class Text:
         template = _MATH.sub(_math_span, esc(self._template(key)))
         return template.format(**fragments) if fragments else template
 
+    @cached_property
+    def prose_numbers(self) -> NumberFormat:
+        """How the language writes a number in a sentence (``common.digits``, ``decimal``, ``percent``)."""
+        return NumberFormat(
+            digits=self.plain("common.digits"),
+            decimal=self.plain("common.decimal"),
+            percent=self.plain("common.percent"),
+        )
+
+    @cached_property
+    def numbers(self) -> NumberFormat:
+        """How the figure writes its measured values (``common.measured``): like the prose, or
+        ``LATIN`` like the articles' mathematics."""
+        style = self.plain("common.measured")
+        problem = number_key_problem("measured", style)
+        if problem:
+            raise ValueError(f"common.measured {style!r} in {strings_file(self.lang)}: {problem}")
+        return self.prose_numbers if style == "prose" else LATIN
+
     def count(self, number: int) -> str:
-        """A whole number as the language writes it inside a sentence (``common.digits``)."""
-        return localise_digits(str(number), self.plain("common.digits"))
+        """A whole number as the language writes it inside a sentence: "8 words", "۸ واژه"."""
+        return self.prose_numbers.count(number)
+
+    def num(self, value: float, digits: int = 2) -> str:
+        """A measured value (a weight, a score, a coordinate) as the figure shows it: "0.56", "0,56"."""
+        return self.numbers.num(value, digits)
+
+    def pct(self, share: float, digits: int = 1) -> str:
+        """A percentage (already in percent units) as the figure shows it: "99.2%", "99,2 %"."""
+        return self.numbers.pct(share, digits)
 
     @property
     def direction(self) -> str:
@@ -142,8 +173,8 @@ def check_strings(
                 problems.append(f"{where}: missing")
             elif not isinstance(value, str) or not value.strip():
                 problems.append(f"{where}: must be a non-empty string")
-            elif section == "common" and key == "digits" and len(value) != 10:
-                problems.append(f"{where}: must be the ten digits 0-9 of the language, in order")
+            elif section == "common" and key in NUMBER_KEYS and number_key_problem(key, value):
+                problems.append(f"{where}: {number_key_problem(key, value)}")
             else:
                 problems.extend(_placeholder_problems(value, where, reference, section, key))
     for section, table in strings.items():

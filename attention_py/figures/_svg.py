@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ._format import num, plain_num
+from ._format import NumberFormat, plain_num
 from ._html import el, esc, to_json, void
 from ._state import clamp, snap
 
@@ -54,8 +54,9 @@ class Plane:
         ox, oy = self.origin
         return ox + self.unit * x, oy - self.unit * y
 
-    def grid(self, *, step: float = 1.0, labels: bool = True) -> str:
-        """Faint grid lines at every ``step``, the two axes darker, a few tick labels."""
+    def grid(self, *, step: float = 1.0, numbers: NumberFormat | None = None) -> str:
+        """Faint grid lines at every ``step``, the two axes darker, and with ``numbers`` (the
+        figure's format) a few tick labels."""
         parts = []
         (x0, x1), (y0, y1) = self.xlim, self.ylim
         k = math.ceil(x0 / step)
@@ -63,10 +64,14 @@ class Plane:
             x = k * step
             a, b = self.px(x, y0), self.px(x, y1)
             parts.append(_grid_line(a, b, axis=k == 0))
-            if labels and k != 0 and k % 2 == 0:
+            if numbers is not None and k != 0 and k % 2 == 0:
                 tx, ty = self.px(x, 0)
                 parts.append(
-                    el("text", {"class": "apy-tick", "x": f(tx), "y": f(ty + 13), "text-anchor": "middle"}, num(x, 0))
+                    el(
+                        "text",
+                        {"class": "apy-tick", "x": f(tx), "y": f(ty + 13), "text-anchor": "middle"},
+                        numbers.num(x, 0),
+                    )
                 )
             k += 1
         k = math.ceil(y0 / step)
@@ -74,10 +79,14 @@ class Plane:
             y = k * step
             a, b = self.px(x0, y), self.px(x1, y)
             parts.append(_grid_line(a, b, axis=k == 0))
-            if labels and k != 0 and k % 2 == 0:
+            if numbers is not None and k != 0 and k % 2 == 0:
                 tx, ty = self.px(0, y)
                 parts.append(
-                    el("text", {"class": "apy-tick", "x": f(tx - 5), "y": f(ty + 4), "text-anchor": "end"}, num(y, 0))
+                    el(
+                        "text",
+                        {"class": "apy-tick", "x": f(tx - 5), "y": f(ty + 4), "text-anchor": "end"},
+                        numbers.num(y, 0),
+                    )
                 )
             k += 1
         return el("g", {"class": "apy-grid-layer", "aria-hidden": "true"}, "".join(parts))

@@ -12,7 +12,6 @@ from typing import Any
 
 from ._controls import segmented
 from ._figure import Figure, Panel
-from ._format import num
 from ._html import el, esc
 from ._matrix import matrix_table
 from ._sentence import ENDINGS, pronoun_index, read, sentence, token_strip, token_weight
@@ -71,15 +70,17 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
         tokens,
         selected=chosen,
         weights=row,
+        numbers=t.numbers,
         label=t.plain("sentence"),
         changes=lambda i: {"selected": i},
         token_label=lambda i: t.plain(
-            "token_label", word=tokens[i].word, weight=token_weight(row[i]), selected=tokens[chosen].word
+            "token_label", word=tokens[i].word, weight=token_weight(row[i], t.numbers), selected=tokens[chosen].word
         ),
     )
     words = [esc(tok.word) for tok in tokens]
     table = matrix_table(
         weights,
+        t.numbers,
         row_labels=words,
         col_labels=words,
         direction=None,
@@ -99,7 +100,7 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
         "readout",
         word=esc(tokens[chosen].word),
         target=esc(tokens[top].word),
-        weight=el("span", {"dir": "ltr"}, num(100 * row[top], 0) + "%"),
+        weight=el("span", {"dir": "ltr"}, token_weight(row[top], t.numbers)),
     )
     note = t.html("layer_1_note" if state["layer"] == 1 else "layer_2_note")
     body = controls + strip + el("div", {"class": "apy-scroll"}, table)

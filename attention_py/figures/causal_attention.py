@@ -15,7 +15,6 @@ from typing import Any
 
 from ._controls import button, checkbox, slider
 from ._figure import Figure, Panel
-from ._format import num
 from ._html import el, esc
 from ._matrix import matrix_table
 from ._sentence import Token, read_causal, sentence
@@ -61,7 +60,7 @@ def _top(row: list[float], tokens: list[Token], t: Text) -> str:
     fewer when the row is shorter: with one word read, its one weight, named once."""
     order = sorted(range(len(row)), key=lambda j: (-row[j], j))[:TOP]
     return esc(t.plain("separator")).join(
-        t.html("top_item", word=esc(tokens[j].word), weight=el("span", {"dir": "ltr"}, num(100 * row[j], 0) + "%"))
+        t.html("top_item", word=esc(tokens[j].word), weight=el("span", {"dir": "ltr"}, t.pct(100 * row[j], 0)))
         for j in order
     )
 
@@ -78,6 +77,7 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     words = [esc(tok.word) for tok in tokens]
     table = matrix_table(
         values,
+        t.numbers,
         row_labels=words,
         col_labels=words,
         direction=None,
@@ -112,13 +112,13 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
         # The same word's row with the mask, at this step: what reading ahead changed.
         masked_row = masked_rows(tokens, step)[current] + [0.0] * (n - step)
         drift = max(abs(a - b) for a, b in zip(weights[current], masked_row))
-        stability = t.html("full_note", word=word, drift=el("span", {"dir": "ltr"}, num(drift, 3)))
+        stability = t.html("full_note", word=word, drift=el("span", {"dir": "ltr"}, t.num(drift, 3)))
     elif step > 1:
         before = masked_rows(tokens, step - 1)
         drift = max(abs(before[i][j] - weights[i][j]) for i in range(step - 1) for j in range(step - 1))
-        stability = t.html("unchanged", drift=el("span", {"dir": "ltr"}, num(drift, 3)))
+        stability = t.html("unchanged", drift=el("span", {"dir": "ltr"}, t.num(drift, 3)))
     else:
-        stability = t.html("first", weight=el("span", {"dir": "ltr"}, num(weights[0][0])))
+        stability = t.html("first", weight=el("span", {"dir": "ltr"}, t.num(weights[0][0])))
     top = _top(weights[current][:seen], tokens, t)
     if seen == 1:  # only the first word read: it sees one word, itself (singular, no count)
         readout = t.html("readout_first", word=word, top=top)

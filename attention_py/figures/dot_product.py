@@ -14,7 +14,6 @@ from typing import Any
 from .. import dot, norm
 from ._controls import button, formula, number_box
 from ._figure import Figure, Panel
-from ._format import num
 from ._html import el, esc
 from ._state import Numbers, StateSpec
 from ._strings import Text
@@ -94,7 +93,7 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
 
     handles = []
     for name, vec, cls in (("a", a, "apy-c1"), ("b", b, "apy-c2")):
-        coords = f"({num(vec[0], 1)}, {num(vec[1], 1)})"
+        coords = f"({t.numbers.join(t.num(v, 1) for v in vec)})"
         handles.append(
             handle(
                 PLANE,
@@ -111,7 +110,7 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
             )
         )
     picture = (
-        PLANE.grid()
+        PLANE.grid(numbers=t.numbers)
         + (angle_arc(a, b) if defined else el("path", {"class": "apy-arc", "d": ""}))
         + projection(a, b)
         + arrow_px(PLANE.px(0, 0), PLANE.px(*a), cls="apy-c1")
@@ -128,9 +127,13 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
             {"class": "apy-vecinput", "dir": "ltr"},
             el("span", {"class": f"apy-swatch {cls}", "aria-hidden": "true"}),
             formula(f"{name} = ("),
-            number_box(f"{name}.0", vec[0], aria_label=t.plain("vector_label", name=name, axis="x"), digits=1),
-            formula(","),
-            number_box(f"{name}.1", vec[1], aria_label=t.plain("vector_label", name=name, axis="y"), digits=1),
+            number_box(
+                f"{name}.0", vec[0], t.numbers, aria_label=t.plain("vector_label", name=name, axis="x"), digits=1
+            ),
+            formula(t.numbers.separator),
+            number_box(
+                f"{name}.1", vec[1], t.numbers, aria_label=t.plain("vector_label", name=name, axis="y"), digits=1
+            ),
             formula(")"),
         )
         for name, vec, cls in (("a", a, "apy-c1"), ("b", b, "apy-c2"))
@@ -146,15 +149,15 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
         "dl",
         {"class": "apy-stats", "dir": "ltr"},
         el("dt", {}, "a · b"),
-        el("dd", {"class": "apy-stats__big"}, num(product, 2)),
+        el("dd", {"class": "apy-stats__big"}, t.num(product, 2)),
         el("dt", {}, "|a|"),
-        el("dd", {}, num(len_a, 2)),
+        el("dd", {}, t.num(len_a, 2)),
         el("dt", {}, "|b|"),
-        el("dd", {}, num(len_b, 2)),
+        el("dd", {}, t.num(len_b, 2)),
         el("dt", {}, "cos θ"),
-        el("dd", {}, num(cosine, 2) if defined else "–"),
+        el("dd", {}, t.num(cosine, 2) if defined else "–"),
         el("dt", {}, "θ"),
-        el("dd", {}, (num(degrees, 0) + "°") if defined else "–"),
+        el("dd", {}, (t.num(degrees, 0) + "°") if defined else "–"),
     )
     side = el("div", {"class": "apy-side"}, boxes, presets, stats, el("p", {"class": "apy-muted"}, t.html("keys_hint")))
     body = el("div", {"class": "apy-split"}, el("div", {"class": "apy-split__main"}, drawing), side)
@@ -162,12 +165,12 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     if defined:
         readout = t.html(
             "readout",
-            product=formula(f"a · b = {num(product)}"),
-            angle=formula(num(degrees, 0) + "°"),
+            product=formula(f"a · b = {t.num(product)}"),
+            angle=formula(t.num(degrees, 0) + "°"),
             sign=esc(_sign_word(product, t)),
         )
     else:
-        readout = t.html("readout_undefined", product=formula(f"a · b = {num(product)}"))
+        readout = t.html("readout_undefined", product=formula(f"a · b = {t.num(product)}"))
     return Panel(body, readout, [t.html("caption")])
 
 

@@ -88,7 +88,7 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     lx, ly = PLANE.px(-1.15, -1.15 * SLOPE)
     angle = math.degrees(math.atan2(ey - sy, ex - sx))
     parts = [
-        PLANE.grid(labels=False),
+        PLANE.grid(),
         el("line", {"class": "apy-guide", "x1": f(sx), "y1": f(sy), "x2": f(ex), "y2": f(ey)}),
         el(
             "text",
@@ -151,8 +151,8 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
             "readout",
             first=esc(_word(t, first)),
             second=esc(_word(t, second)),
-            dot=value(dot(a, b)),
-            cosine=value(cosine),
+            dot=value(t.num(dot(a, b))),
+            cosine=value(t.num(cosine)),
         )
     else:
         readout = t.html("readout_none")

@@ -16,7 +16,7 @@ from typing import Any
 from .. import SelfAttention
 from ._controls import button, formula
 from ._figure import Figure, Panel
-from ._format import num, subscript
+from ._format import subscript
 from ._html import el, esc
 from ._matrix import matrix_table
 from ._state import Choice, Integer, StateSpec
@@ -90,28 +90,28 @@ def explain(m: dict[str, list[list[float]]], table: str, i: int, j: int, t: Text
         # Row i of X dotted with column j of W_Q (W_K, W_V); the result as the head computed it.
         x, column = m["X"][i], [row[j] for row in m[f"W_{table}"]]
         # Weights with three decimals, like the result, so the shown terms add up to it.
-        terms = " + ".join(f"{num(a)}·{num(b, 3)}" for a, b in zip(x, column))
+        terms = " + ".join(f"{t.num(a)}·{t.num(b, 3)}" for a, b in zip(x, column))
         name = table.lower()
         text = (
-            f"{name}{i + 1},{j + 1} = x{i + 1} · W_{table}[:, {j + 1}] = ({', '.join(num(a) for a in x)})"
-            f" · ({', '.join(num(b, 3) for b in column)}) = {terms} = {num(m[table][i][j], 3)}"
+            f"{name}{i + 1},{j + 1} = x{i + 1} · W_{table}[:, {j + 1}] = ({t.numbers.join(t.num(a) for a in x)})"
+            f" · ({t.numbers.join(t.num(b, 3) for b in column)}) = {terms} = {t.num(m[table][i][j], 3)}"
         )
         # The entry's number is a whole number of the sentence (Persian writes ۳), as in cell_label;
         # in a plain span, where the other explanations have x₂, so the markup keeps its structure.
         lead = t.html(f"explain_{name}", i=formula(_x(i)), j=el("span", {}, esc(t.count(j + 1))))
     elif table == "scores":
-        terms = " + ".join(f"{num(a)}·{num(b)}" for a, b in zip(m["Q"][i], m["K"][j]))
-        root = num(math.sqrt(D_K), 3)
-        text = f"s{i + 1}{j + 1} = (q{i + 1}·k{j + 1}) / √{D_K} = ({terms}) / {root} = {num(m['scores'][i][j], 3)}"
+        terms = " + ".join(f"{t.num(a)}·{t.num(b)}" for a, b in zip(m["Q"][i], m["K"][j]))
+        root = t.num(math.sqrt(D_K), 3)
+        text = f"s{i + 1}{j + 1} = (q{i + 1}·k{j + 1}) / √{D_K} = ({terms}) / {root} = {t.num(m['scores'][i][j], 3)}"
         lead = t.html("explain_scores", i=formula(_x(i)), j=formula(_x(j)))
     elif table == "weights":
         row = m["scores"][i]
-        denom = " + ".join(f"e^{num(s)}" for s in row)
-        text = f"α{i + 1}{j + 1} = e^{num(row[j])} / ({denom}) = {num(m['weights'][i][j], 3)}"
+        denom = " + ".join(f"e^{t.num(s)}" for s in row)
+        text = f"α{i + 1}{j + 1} = e^{t.num(row[j])} / ({denom}) = {t.num(m['weights'][i][j], 3)}"
         lead = t.html("explain_weights", i=formula(_x(i)), j=formula(_x(j)))
     else:
-        terms = " + ".join(f"{num(a)}·{num(v[j])}" for a, v in zip(m["weights"][i], m["V"]))
-        text = f"o{i + 1},{j + 1} = Σₖ α{i + 1}ₖ·Vₖ,{j + 1} = {terms} = {num(m['output'][i][j], 3)}"
+        terms = " + ".join(f"{t.num(a)}·{t.num(v[j])}" for a, v in zip(m["weights"][i], m["V"]))
+        text = f"o{i + 1},{j + 1} = Σₖ α{i + 1}ₖ·Vₖ,{j + 1} = {terms} = {t.num(m['output'][i][j], 3)}"
         lead = t.html("explain_output", i=formula(_x(i)), j=el("span", {}, esc(t.count(j + 1))))
     return el("div", {"class": "apy-explain"}, el("p", {}, lead), el("p", {"class": "apy-formula"}, formula(text)))
 
@@ -141,6 +141,7 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
         # focusing a cell that is merely highlighted (one it came from) still chooses it.
         return matrix_table(
             m[name],
+            t.numbers,
             row_labels=tokens,
             col_labels=cols,
             caption=caption,
@@ -166,7 +167,7 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     sums = el(
         "p",
         {"class": "apy-muted"},
-        t.html("row_sum", sums=formula(", ".join(num(sum(row), 2) for row in m["weights"]))),
+        t.html("row_sum", sums=formula(t.numbers.join(t.num(sum(row), 2) for row in m["weights"]))),
     )
     bottom = el(
         "div",
@@ -180,7 +181,7 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     )
     body = top + bottom + explain(m, table, i, j, t) + reseed
     readout = t.html(
-        "readout", table=esc(t.plain(CAPTIONS[table])), row=formula(_x(i)), value=formula(num(m[table][i][j], 3))
+        "readout", table=esc(t.plain(CAPTIONS[table])), row=formula(_x(i)), value=formula(t.num(m[table][i][j], 3))
     )
     return Panel(body, readout, [t.html("caption")])
 

@@ -18,7 +18,6 @@ from typing import Any
 from .. import MultiHeadAttention
 from ._controls import formula, segmented
 from ._figure import Figure, Panel
-from ._format import num
 from ._html import el, esc
 from ._matrix import matrix_table
 from ._sentence import D_MODEL, embed, pronoun_index, sentence
@@ -69,6 +68,7 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
             el("p", {"class": "apy-head__title"}, esc(t.plain("head", k=t.count(k + 1))), " ", formula(_shape(w))),
             matrix_table(
                 w,
+                t.numbers,
                 row_labels=words,
                 col_labels=words,
                 direction=None,
@@ -105,6 +105,7 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     )
     concat = matrix_table(
         concatenated,
+        t.numbers,
         row_labels=words,
         col_labels=[formula(str(c + 1)) for c in range(D_MODEL)],
         caption=t.html("concat"),
@@ -114,6 +115,7 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     )
     out = matrix_table(
         output,
+        t.numbers,
         row_labels=words,
         col_labels=[formula(str(c + 1)) for c in range(D_MODEL)],
         caption=t.html("output"),
@@ -130,7 +132,7 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
                 "readout_item",
                 k=esc(t.count(k + 1)),
                 target=esc(tokens[top].word),
-                weight=el("span", {"dir": "ltr"}, num(100 * row[top], 0) + "%"),
+                weight=el("span", {"dir": "ltr"}, t.pct(100 * row[top], 0)),
             )
         )
     readout = t.html("readout", word=esc(tokens[focus].word), items=esc(t.plain("separator")).join(items))

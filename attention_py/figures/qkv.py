@@ -12,7 +12,6 @@ from typing import Any
 
 from ._controls import formula
 from ._figure import Figure, Panel
-from ._format import plain_num
 from ._html import el, esc
 from ._matrix import vector_cells
 from ._sentence import pronoun_index, read, sentence, token_strip
@@ -53,6 +52,7 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
         tokens,
         selected=chosen,
         weights=None,
+        numbers=t.numbers,
         label=t.plain("sentence"),
         changes=lambda i: {"word": i},
         token_label=lambda i: t.plain("token_label", word=tokens[i].word),
@@ -66,7 +66,10 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
         el("p", {"class": "apy-qkv__role"}, t.html("input"), " ", formula("x")),
         vector_cells(
             reading.x1[chosen],
-            aria_label=t.plain("input_label", word=word, values=", ".join(plain_num(v) for v in reading.x1[chosen])),
+            t.numbers,
+            aria_label=t.plain(
+                "input_label", word=word, values=t.numbers.join(t.numbers.plain(v) for v in reading.x1[chosen])
+            ),
         ),
     )
     cards = []
@@ -79,9 +82,13 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
                 el("p", {"class": "apy-qkv__role"}, esc(t.plain(role)), " ", formula(f"{symbol} = x {matrix}")),
                 vector_cells(
                     vec,
+                    t.numbers,
                     scale=top,
                     aria_label=t.plain(
-                        "vector_label", role=t.plain(role), word=word, values=", ".join(plain_num(v) for v in vec)
+                        "vector_label",
+                        role=t.plain(role),
+                        word=word,
+                        values=t.numbers.join(t.numbers.plain(v) for v in vec),
                     ),
                 ),
                 el("p", {"class": "apy-qkv__gloss"}, t.html(f"gloss_{role}_{group}")),

@@ -13,7 +13,7 @@ from typing import Any
 from .. import dot, scaled_dot_product_attention
 from ._controls import formula, number_box, segmented
 from ._figure import Figure, Panel
-from ._format import num, pct, percent_shares, subscript
+from ._format import NumberFormat, percent_shares, subscript
 from ._html import el
 from ._state import Integer, StateSpec, Vectors
 from ._strings import Text
@@ -32,7 +32,7 @@ def _centre(j: int) -> float:
     return WIDTH * (j + 0.5) / 3
 
 
-def arcs(focus: int, shares: list[float]) -> str:
+def arcs(focus: int, shares: list[float], numbers: NumberFormat) -> str:
     """Curved arrows from the focused token to each token; a loop for itself."""
     parts = []
     x0 = _centre(focus)
@@ -59,13 +59,13 @@ def arcs(focus: int, shares: list[float]) -> str:
             el(
                 "text",
                 {"class": "apy-flow__label", "x": f(label_x), "y": f(label_y), "text-anchor": "middle"},
-                pct(share, 0),
+                numbers.pct(share, 0),
             )
         )
     return "".join(parts)
 
 
-def boxes(xs: list[list[float]], focus: int) -> str:
+def boxes(xs: list[list[float]], focus: int, numbers: NumberFormat) -> str:
     parts = []
     for j, x in enumerate(xs):
         cx = _centre(j)
@@ -83,7 +83,7 @@ def boxes(xs: list[list[float]], focus: int) -> str:
                 el(
                     "text",
                     {"x": f(cx), "y": f(BOX_Y + 33), "text-anchor": "middle", "class": "apy-tokbox__vec"},
-                    f"({num(x[0], 1)}, {num(x[1], 1)})",
+                    f"({numbers.join(numbers.num(v, 1) for v in x)})",
                 ),
             )
         )
@@ -98,7 +98,7 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     alphas, output = weights[focus], outputs[focus]
     shares = percent_shares(alphas)
     picture = svg(
-        arcs(focus, shares) + boxes(xs, focus),
+        arcs(focus, shares, t.numbers) + boxes(xs, focus, t.numbers),
         width=WIDTH,
         height=HEIGHT,
         label=t.plain("picture", token=_name(focus)),
@@ -119,11 +119,19 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
                 {"class": "apy-vecinput", "dir": "ltr"},
                 formula(f"{_name(j)} = ("),
                 number_box(
-                    f"x.{j}.0", xs[j][0], aria_label=t.plain("vector_label", token=_name(j), axis=t.count(1)), digits=1
+                    f"x.{j}.0",
+                    xs[j][0],
+                    t.numbers,
+                    aria_label=t.plain("vector_label", token=_name(j), axis=t.count(1)),
+                    digits=1,
                 ),
-                formula(","),
+                formula(t.numbers.separator),
                 number_box(
-                    f"x.{j}.1", xs[j][1], aria_label=t.plain("vector_label", token=_name(j), axis=t.count(2)), digits=1
+                    f"x.{j}.1",
+                    xs[j][1],
+                    t.numbers,
+                    aria_label=t.plain("vector_label", token=_name(j), axis=t.count(2)),
+                    digits=1,
                 ),
                 formula(")"),
             )
@@ -140,25 +148,27 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
         "tr",
         {},
         el("th", {"scope": "row"}, t.html("table_score"), " ", formula(f"{_name(focus)}·xⱼ")),
-        "".join(el("td", {}, num(s, 2)) for s in scores),
+        "".join(el("td", {}, t.num(s, 2)) for s in scores),
     ) + el(
         "tr",
         {},
         el("th", {"scope": "row"}, t.html("table_weight"), " ", formula("αⱼ")),
-        "".join(el("td", {"class": "apy-cell", "style": f"--w:{a:.3f}"}, num(a, 2)) for a in alphas),
+        "".join(el("td", {"class": "apy-cell", "style": f"--w:{a:.3f}"}, t.num(a, 2)) for a in alphas),
     )
     table = el("table", {"class": "apy-matrix apy-small", "dir": "ltr"}, el("thead", {}, head), el("tbody", {}, rows))
-    mix = " + ".join(f"{num(a, 2)}·{_name(j)}" for j, a in enumerate(alphas))
+    mix = " + ".join(f"{t.num(a, 2)}·{_name(j)}" for j, a in enumerate(alphas))
     y_name = f"y{subscript(focus + 1)}"
-    mixed = el("p", {"class": "apy-formula"}, formula(f"{y_name} = {mix} = ({num(output[0])}, {num(output[1])})"))
+    mixed = el(
+        "p", {"class": "apy-formula"}, formula(f"{y_name} = {mix} = ({t.numbers.join(t.num(v) for v in output)})")
+    )
     body = chooser + picture + table + mixed + inputs
     top = max(range(3), key=lambda j: alphas[j])
     readout = t.html(
         "readout",
         token=formula(_name(focus)),
         target=formula(_name(top)),
-        share=el("span", {"dir": "ltr"}, pct(shares[top], 0)),
-        output=formula(f"({num(output[0])}, {num(output[1])})"),
+        share=el("span", {"dir": "ltr"}, t.pct(shares[top], 0)),
+        output=formula(f"({t.numbers.join(t.num(v) for v in output)})"),
     )
     return Panel(body, readout, [t.html("caption")])
 

@@ -14,7 +14,7 @@ from typing import Any
 from .. import softmax
 from ._controls import button, formula, slider
 from ._figure import Figure, Panel
-from ._format import num, pct, percent_shares, subscript
+from ._format import percent_shares, subscript
 from ._html import el, esc
 from ._state import Number, Numbers, StateSpec
 from ._strings import Text
@@ -44,7 +44,7 @@ def bars(z: list[float], probs: list[float], t: Text) -> str:
                     step=0.1,
                     label=formula(name),
                     aria_label=t.plain("score_label", name=name),
-                    shown=num(zi, 1),
+                    shown=t.num(zi, 1),
                     digits=1,
                 ),
                 el(
@@ -52,7 +52,7 @@ def bars(z: list[float], probs: list[float], t: Text) -> str:
                     {"class": "apy-bar", "aria-hidden": "true"},
                     el("span", {"class": "apy-bar__fill", "style": f"--p:{share / 100:.4f}"}),
                 ),
-                el("span", {"class": "apy-bar__value", "dir": "ltr"}, f"p{subscript(i)} {pct(share)}"),
+                el("span", {"class": "apy-bar__value", "dir": "ltr"}, f"p{subscript(i)} {t.pct(share)}"),
             )
         )
     return el("div", {"class": "apy-bars"}, "".join(rows))
@@ -71,11 +71,11 @@ def entry_buttons(z: list[float], t: Text) -> str:
 def readout(probs: list[float], t: Text) -> str:
     """The shares as listed, and the total of softmax's own output (not of the rounded shares)."""
     shares = percent_shares(probs)
-    listing = ", ".join(f"p{subscript(i)} = {pct(s)}" for i, s in enumerate(shares))
+    listing = t.numbers.join(f"p{subscript(i)} = {t.pct(s)}" for i, s in enumerate(shares))
     return t.html(
         "readout",
         values=el("span", {"dir": "ltr"}, esc(listing)),
-        total=el("span", {"class": "apy-num", "dir": "ltr"}, esc(pct(100 * fsum(probs)))),
+        total=el("span", {"class": "apy-num", "dir": "ltr"}, esc(t.pct(100 * fsum(probs)))),
     )
 
 
@@ -93,7 +93,7 @@ def draw_plain(state: dict[str, Any], t: Text) -> Panel:
 def draw_scaled(state: dict[str, Any], t: Text) -> Panel:
     z, scale = state["z"], state["scale"]
     probs = softmax(z, scale=scale)
-    scaled = ", ".join(num(scale * zi, 2) for zi in z)
+    scaled = t.numbers.join(t.num(scale * zi, 2) for zi in z)
     body = (
         el("p", {"class": "apy-formula"}, t.html("formula_label"), " ", formula("pᵢ = exp(s·zᵢ) / Σⱼ exp(s·zⱼ)"))
         + el(
@@ -107,7 +107,7 @@ def draw_scaled(state: dict[str, Any], t: Text) -> Panel:
                 step=0.1,
                 label=formula("s ="),
                 aria_label=t.plain("scale_label"),
-                shown=f"× {num(scale, 1)}",
+                shown=f"× {t.num(scale, 1)}",
                 digits=1,
             ),
             el(

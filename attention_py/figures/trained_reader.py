@@ -15,7 +15,6 @@ from typing import Any
 from . import _learning_views as views
 from ._controls import button
 from ._figure import Figure, Panel
-from ._format import num
 from ._html import el, esc
 from ._matrix import shade
 from ._state import Integer, StateSpec
@@ -95,7 +94,7 @@ def bars(tokens: tuple[str, ...], weights: list[float], pronoun: int, label: str
                 el("span", {"class": "apy-token__word"}, esc(word)),
                 " ",
                 el("span", {"class": "apy-token__bar", "style": f"--w:{w:.3f}", "aria-hidden": "true"}),
-                el("span", {"class": "apy-token__weight", "dir": "ltr"}, num(100 * w, 0) + "%"),
+                el("span", {"class": "apy-token__weight", "dir": "ltr"}, t.pct(100 * w, 0)),
             )
         )
     return el("div", {"class": "apy-sentence", "role": "list", "aria-label": label}, "".join(items))
@@ -149,7 +148,7 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
                     "tr",
                     {"class": "apy-probs__row" + (" apy-probs__row--guess" if i == guess else "")},
                     el("th", {"scope": "row"}, word),
-                    el("td", {"class": "apy-cell", "style": shade(value)}, views.percent(value, 1)),
+                    el("td", {"class": "apy-cell", "style": shade(value)}, views.percent(value, 1, t)),
                 )
                 for i, word, value in (
                     (first, esc(p.people[first]), probs[first]),
@@ -164,7 +163,7 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
         "points_actor" if s.points_at == "actor" else "points_patient", reason=esc(s.reason), truth=esc(s.referent)
     )
     readout = (
-        t.html("readout", word=esc(p.people[guess]), probability=views.percent(probs[guess], 1))
+        t.html("readout", word=esc(p.people[guess]), probability=views.percent(probs[guess], 1, t))
         + " "
         + t.html("right" if right else "wrong", truth=esc(s.referent))
     )

@@ -86,10 +86,10 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
         t.html(
             "readout",
             step=esc(shown_step),
-            loss=views.measured(point["loss"]),
-            accuracy=views.percent(point["test_accuracy"]),
+            loss=views.measured(point["loss"], t=t),
+            accuracy=views.percent(point["test_accuracy"], t=t),
             word=esc(people[guess]),
-            probability=views.percent(reading.probabilities[guess]),
+            probability=views.percent(reading.probabilities[guess], t=t),
         )
         + " "
         + verdict

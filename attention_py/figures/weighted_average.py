@@ -14,7 +14,7 @@ from typing import Any
 from .. import weighted_average
 from ._controls import formula, slider, value
 from ._figure import Figure, Panel
-from ._format import num, pct, percent_shares
+from ._format import percent_shares
 from ._html import el, esc
 from ._state import Numbers, StateSpec
 from ._strings import Text
@@ -60,20 +60,20 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
                 label=el("span", {"class": f"apy-swatch apy-k{j}", "aria-hidden": "true"})
                 + esc(t.plain(f"word_{word}")),
                 aria_label=t.plain("weight_label", word=t.plain(f"word_{word}")),
-                shown=num(w[j], 2),
+                shown=t.num(w[j], 2),
             ),
             el(
                 "div",
                 {"class": "apy-bar", "aria-hidden": "true"},
                 el("span", {"class": f"apy-bar__fill apy-k{j}", "style": f"--p:{shares[j] / 100:.4f}"}),
             ),
-            el("span", {"class": "apy-bar__value", "dir": "ltr"}, f"α = {pct(shares[j])}"),
+            el("span", {"class": "apy-bar__value", "dir": "ltr"}, f"α = {t.pct(shares[j])}"),
         )
         for j, word in enumerate(WORDS)
     )
     corners = [PLANE.px(*p) for p in POINTS]
     parts = [
-        PLANE.grid(labels=False),
+        PLANE.grid(),
         el("polygon", {"class": "apy-hull", "points": " ".join(f"{f(u)},{f(v)}" for u, v in corners)}),
     ]
     point = weighted_average(w, POINTS) if mixing else None
@@ -129,8 +129,8 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     else:
         readout = t.html(
             "readout",
-            point=el("span", {"dir": "ltr"}, f"y = ({num(point[0])}, {num(point[1])})"),
-            total=value(100 * math.fsum(alphas), 1) + "%",
+            point=el("span", {"dir": "ltr"}, f"y = ({t.numbers.join(t.num(v) for v in point)})"),
+            total=value(t.pct(100 * math.fsum(alphas), 1)),
         )
     return Panel(body, readout, [t.html("caption")])
 

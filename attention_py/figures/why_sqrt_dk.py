@@ -19,7 +19,7 @@ from typing import Any
 from .. import dot_product_samples, softmax
 from ._controls import button, formula, slider, value
 from ._figure import Figure, Panel
-from ._format import num, pct, percent_shares
+from ._format import NumberFormat, percent_shares
 from ._html import el, esc
 from ._state import Integer, StateSpec
 from ._strings import Text
@@ -76,7 +76,9 @@ def measure(d_k: int) -> Measured:
     return Measured(raw, scaled, statistics.pstdev(raw), statistics.pstdev(scaled))
 
 
-def histogram(values: tuple[float, ...], limit: float, *, label: str, std: float, overflow_text: str) -> str:
+def histogram(
+    values: tuple[float, ...], limit: float, *, label: str, std: float, overflow_text: str, numbers: NumberFormat
+) -> str:
     """Bars of counts over [-limit, limit]; values outside are counted in the end bins."""
     width, height, pad = 300.0, 120.0, 16.0
     counts = [0] * BINS
@@ -108,7 +110,11 @@ def histogram(values: tuple[float, ...], limit: float, *, label: str, std: float
     for tick in (-limit, -limit / 2, 0.0, limit / 2, limit):
         x = pad + (tick + limit) / (2 * limit) * (width - 2 * pad)
         parts.append(
-            el("text", {"class": "apy-tick", "x": f(x), "y": f(base + 14), "text-anchor": "middle"}, num(tick, 0))
+            el(
+                "text",
+                {"class": "apy-tick", "x": f(x), "y": f(base + 14), "text-anchor": "middle"},
+                numbers.num(tick, 0),
+            )
         )
     for sign in (-1, 1):
         s = sign * min(std, limit)
@@ -170,16 +176,17 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
             histogram(
                 raw,
                 RAW_LIMIT,
-                label=t.plain("picture_raw", std=num(raw_std, 1)),
+                label=t.plain("picture_raw", std=t.num(raw_std, 1)),
                 std=raw_std,
                 overflow_text=t.plain("overflow", count=t.count(outside)),
+                numbers=t.numbers,
             ),
             el(
                 "p",
                 {"class": "apy-muted"},
-                t.html("measured", std=value(raw_std, 2)),
+                t.html("measured", std=value(t.num(raw_std, 2))),
                 " · ",
-                formula(f"√dₖ = {num(root, 2)}"),
+                formula(f"√dₖ = {t.num(root, 2)}"),
             ),
         ),
         el(
@@ -189,11 +196,12 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
             histogram(
                 scaled,
                 SCALED_LIMIT,
-                label=t.plain("picture_scaled", std=num(scaled_std, 2)),
+                label=t.plain("picture_scaled", std=t.num(scaled_std, 2)),
                 std=scaled_std,
                 overflow_text="",
+                numbers=t.numbers,
             ),
-            el("p", {"class": "apy-muted"}, t.html("measured", std=value(scaled_std, 2))),
+            el("p", {"class": "apy-muted"}, t.html("measured", std=value(t.num(scaled_std, 2)))),
         ),
     )
     scores = list(raw[:KEYS])
@@ -207,24 +215,24 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
             {},
             el("p", {}, t.html("softmax_raw"), " ", formula("softmax(q·k)")),
             mini_bars(p_raw),
-            el("p", {"class": "apy-muted"}, t.html("largest", share=el("span", {"dir": "ltr"}, pct(top_raw)))),
+            el("p", {"class": "apy-muted"}, t.html("largest", share=el("span", {"dir": "ltr"}, t.pct(top_raw)))),
         ),
         el(
             "div",
             {},
             el("p", {}, t.html("softmax_scaled"), " ", formula("softmax(q·k / √dₖ)")),
             mini_bars(p_scaled),
-            el("p", {"class": "apy-muted"}, t.html("largest", share=el("span", {"dir": "ltr"}, pct(top_scaled)))),
+            el("p", {"class": "apy-muted"}, t.html("largest", share=el("span", {"dir": "ltr"}, t.pct(top_scaled)))),
         ),
     )
     body = el("div", {"class": "apy-row"}, control, presets) + panels + effect
     readout = t.html(
         "readout",
         dk=formula(f"dₖ = {d_k}"),
-        std=value(raw_std, 1),
-        root=formula(f"√dₖ = {num(root, 1)}"),
-        raw=el("span", {"dir": "ltr"}, pct(top_raw)),
-        scaled=el("span", {"dir": "ltr"}, pct(top_scaled)),
+        std=value(t.num(raw_std, 1)),
+        root=formula(f"√dₖ = {t.num(root, 1)}"),
+        raw=el("span", {"dir": "ltr"}, t.pct(top_raw)),
+        scaled=el("span", {"dir": "ltr"}, t.pct(top_scaled)),
     )
     return Panel(body, readout, [t.html("caption", count=esc(t.count(len(raw))))])
 
