@@ -1,6 +1,8 @@
 """The page's own strings (section ``page`` of docs/figure-strings/<lang>.yml) against the
 scripts that read them (docs/widgets/*.js): every key a script reads exists, and every key
-exists for a reason. (tests/e2e/test_site.py checks that the build embeds them.)
+exists for a reason. (tests/e2e/test_site.py checks that the build embeds them.) And the
+numbers the scripts write (``number(x, digits)``, strings.js ``writeNumber``) are the very
+text attention_py writes from the same keys of the strings file.
 
 A read is what the scripts really do with the object ``pageStrings()`` (strings.js) returns:
 ``strings.run``, ``this.strings.truncated(...)``, ``this.ui.figure_starting`` (the object
@@ -11,9 +13,14 @@ Comments and ordinary string literals are not reads: they are removed before mat
 
 from __future__ import annotations
 
+import json
 import re
+import shutil
+import subprocess
 
-from tests.test_figures_support import ROOT, strings
+import pytest
+
+from tests.test_figures_support import LANGS, MADE_UP, ROOT, strings
 
 WIDGETS = ROOT / "docs" / "widgets"
 # The names the page strings object goes by in the scripts (checked below).
@@ -153,3 +160,63 @@ def test_the_holders_are_the_names_the_scripts_use():
     code = "".join(without_comments(source, blank_strings=True) for source in scripts().values())
     for holder in HOLDERS:
         assert re.search(rf"(?<![\w$.])(?:this\.)?{holder}\b", code), holder
+
+
+# --------------------------------------------------------------------------- numbers
+
+# (value, decimals) as the scripts format them: seconds, megabytes, limits, and the cases
+# where a sign, a rounding or a zero could differ.
+NUMBER_CASES = [
+    (0.05, 2),
+    (0.0512, 2),
+    (13.46, 1),
+    (10, 0),
+    (2000, 0),
+    (200, 0),
+    (0.56, 2),
+    (99.24, 1),
+    (-1.5, 1),
+    (-0.004, 2),
+]
+
+
+def written_by_the_page(format: dict[str, str]) -> list[str]:
+    """NUMBER_CASES written by strings.js (writeNumber) under Node, with ``format`` as the
+    build embeds it."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.fail("Node.js is needed to run docs/widgets/strings.js")
+    module = (WIDGETS / "strings.js").as_uri()
+    script = (
+        f"import {{ writeNumber }} from {json.dumps(module)};"
+        f"const format = {json.dumps(format)};"
+        f"console.log(JSON.stringify({json.dumps(NUMBER_CASES)}.map(([v, d]) => writeNumber(v, d, format))));"
+    )
+    result = subprocess.run([node, "--input-type=module", "-e", script], capture_output=True, text=True, check=True)
+    return json.loads(result.stdout)
+
+
+@pytest.mark.parametrize("lang", [*LANGS, MADE_UP])
+def test_the_page_writes_numbers_as_its_strings_file_says(lang):
+    """One source for the reader's conventions: the build embeds the language's digits and
+    decimal separator (common.digits, common.decimal), and the page's scripts write with
+    them exactly what attention_py's NumberFormat writes for a number in a sentence: 0.05 s,
+    ۰٫۰۵ ثانیه, and 0,56 in the made-up language of a decimal comma."""
+    from attention_py.figures import Text
+    from site_hooks.content.figures import page_numbers
+
+    prose = Text(strings(lang), lang, "page").prose_numbers
+    embedded = {"digits": prose.digits, "decimal": prose.decimal}
+    if lang != MADE_UP:
+        assert page_numbers(lang) == embedded
+    assert written_by_the_page(embedded) == [prose.num(value, digits) for value, digits in NUMBER_CASES]
+
+
+def test_what_the_page_writes_in_persian_with_a_decimal_comma_and_without_a_format():
+    from site_hooks.content.figures import page_numbers
+
+    persian = written_by_the_page(page_numbers("fa"))
+    assert persian[:5] == ["۰٫۰۵", "۰٫۰۵", "۱۳٫۵", "۱۰", "۲۰۰۰"]
+    assert written_by_the_page({"digits": "0123456789", "decimal": ","})[6:9] == ["0,56", "99,2", "\u22121,5"]
+    # A page without the embedded format (an old cached page) still writes a plain number.
+    assert written_by_the_page({})[-3:] == ["99.2", "\u22121.5", "0.00"]

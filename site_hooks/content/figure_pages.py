@@ -67,6 +67,8 @@ def on_page_context(context: dict[str, Any], page: Page, **kwargs: object) -> di
     texts = figures.strings_for(_language(page))["page"]
     # Readable UTF-8 (a third the size of \u escapes); "<" escaped so no text can end the script.
     context["page_strings_json"] = Markup(json.dumps(texts, ensure_ascii=False).replace("<", "\\u003c"))
+    # How those scripts write a number: the language's digits and decimal separator (strings.js, writeNumber).
+    context["page_numbers_json"] = Markup(json.dumps(figures.page_numbers(_language(page)), ensure_ascii=False))
     cells, drawn = _drawn.get(page.file.dest_uri, (0, 0))
     context["page_live_cells"] = cells
     context["page_figures"] = drawn

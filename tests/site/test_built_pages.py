@@ -36,7 +36,15 @@ def test_python_entries_and_early_boot_are_on_exactly_the_pages_with_a_cell_or_f
 
 @pytest.mark.parametrize("lang", CODES)
 def test_page_carries_the_strings_of_its_language_for_its_scripts(site_dir, lang):
-    """Live cells and figures speak from the ``page`` section of the language's strings file."""
+    """Live cells and figures speak from the ``page`` section of the language's strings file,
+    and write numbers with its digits and decimal separator (``common``)."""
+    from attention_py.figures import Text
+
     home = BeautifulSoup((site_dir / language(lang).prefix / "index.html").read_text(encoding="utf-8"), "html.parser")
     embedded = json.loads(home.select_one("script#apy-page-strings").string)
     assert embedded == strings(lang)["page"]
+    prose = Text(strings(lang), lang, "page").prose_numbers
+    assert json.loads(home.select_one("script#apy-page-numbers").string) == {
+        "digits": prose.digits,
+        "decimal": prose.decimal,
+    }
