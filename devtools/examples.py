@@ -24,9 +24,12 @@ change the output at every edit of the package.
 **Drift.** Prose quotes numbers that a cell prints ("14.0%, 23.1% and 62.9%"), in every
 language. When an example's output changes, the numbers that were in the old output and are
 not in the new one are looked up in the prose (outside code blocks) of every page that uses
-the example, with Persian digits, the Arabic decimal separator, ``٪`` and ``−`` read as
-their ASCII forms, and signs and percent signs ignored (Persian may write "منفی ۶٫۱۰"). The
-report names those lines, so the prose is fixed together with the code. ``--update`` refuses
+the example, read in the page's language as its strings file says it writes a number
+(``common.decimal`` and ``common.percent`` of ``docs/figure-strings/<lang>.yml``; see
+``prose_format``): "۱۴٫۰٪" in Persian and "14,0 %" in a language of a decimal comma are one
+number each, 14.0%, like "14.0%" in English. Digits of any script count, Python's own "." and
+"%" (and LaTeX's "\\%") are read in every language, and signs are ignored (Persian may write
+"منفی ۶٫۱۰"). The report names those lines, so the prose is fixed together with the code. ``--update`` refuses
 to store an output while such lines remain, unless ``--force`` (a number that only looks
 the same, such as a line number).
 
@@ -61,6 +64,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # the examples import attention_py from this checkout
     sys.path.insert(0, str(ROOT))
 
+from attention_py.figures import NumberFormat, Text  # noqa: E402
+from attention_py.figures._format import LATIN  # noqa: E402
 from devtools.translation_status import SOURCE_LANG, languages  # noqa: E402
 from site_hooks.content.live_cells import EXAMPLE_NAME, EXAMPLES_DIR, example_code, example_path  # noqa: E402
 
@@ -73,9 +78,8 @@ _LIVE = re.compile(r"^\s*python-live\b(?P<options>.*)$")
 _EXAMPLE_OPTION = re.compile(r'\bexample="(?P<name>[^"]*)"')
 # a frame of the package, native or in Pyodide: File "/any/where/attention_py/x.py", line 12, in f
 _PACKAGE_FRAME = re.compile(r'File "[^"\n]*?/(attention_py/[^"\n]+)", line \d+')
-_DIGITS = str.maketrans("۰۱۲۳۴۵۶۷۸۹٠١٢٣٤٥٦٧٨٩", "01234567890123456789")
-# a number, Persian digits and separators included: 14.0%, −6.10, ۱۴٫۰٪, 0.5 (not x1, v3, 1.2.3)
-_NUMBER = re.compile(r"(?<![\w.])[-−]?\d+(?:[.٫]\d+)?(?![\w.]\d)(?:\\?[%٪])?")
+# What may stand between a number and its percent sign: a space, a no-break space, a narrow one.
+_SPACE = "[ \u00a0\u202f]"
 
 
 # --------------------------------------------------------------------------- where examples are used
@@ -242,9 +246,45 @@ def outputs(docs: Path = DOCS) -> dict[str, str]:
 # --------------------------------------------------------------------------- drift of prose and output
 
 
-def normalise_digits(text: str) -> str:
-    """Persian/Arabic digits, ``٫`` (decimal separator), ``٬``, ``٪`` and ``−`` as ASCII."""
-    return text.translate(_DIGITS).replace("٫", ".").replace("٬", "").replace("٪", "%").replace("−", "-")
+@cache
+def prose_format(lang: str) -> NumberFormat:
+    """How the prose of ``lang`` writes a number: the ``common.digits``, ``decimal`` and
+    ``percent`` of its strings file (the figures' ``Text.prose_numbers``)."""
+    from site_hooks.content.figures import strings_for
+
+    return Text(strings_for(lang), lang, "common").prose_numbers
+
+
+@cache
+def _number_pattern(written: NumberFormat) -> re.Pattern[str]:
+    """A number as ``written`` writes it, or as Python prints it: 14.0%, −6.10, ۱۴٫۰٪, 14,0 %
+    (not x1, v3, 1.2.3). Digits of any script; the decimal separators "." and the format's."""
+    separators = re.escape("".join(dict.fromkeys("." + written.decimal)))
+    before, _, after = (part.strip() for part in written.percent.partition("{value}"))
+    signs = "|".join(re.escape(sign) for sign in sorted({"%", "\\%", after} - {""}, key=len, reverse=True))
+    prefix = f"(?:{re.escape(before)}{_SPACE}?)?" if before else ""
+    return re.compile(
+        rf"(?<![\w{separators}]){prefix}[-−]?\d+(?:[{separators}]\d+)?(?![\w{separators}]\d)(?:{_SPACE}?(?:{signs}))?"
+    )
+
+
+def _as_python_prints(raw: str, written: NumberFormat) -> str:
+    """A number ``raw`` found by ``_number_pattern(written)`` as Python prints it: "14.0%", "-6.10"."""
+    before, _, after = (part.strip() for part in written.percent.partition("{value}"))
+    text, percent = re.sub(_SPACE, "", raw), False
+    for sign in dict.fromkeys(s for s in (after, "\\%", "%") if s):
+        if text.endswith(sign):
+            text, percent = text[: -len(sign)], True
+            break
+    if before and text.startswith(before):
+        text, percent = text[len(before) :], True
+    text = "".join(str(int(c)) if c.isdecimal() else c for c in text)
+    return text.replace(written.decimal, ".").replace("−", "-") + ("%" if percent else "")
+
+
+def normalise_numbers(text: str, written: NumberFormat = LATIN) -> str:
+    """``text`` with every number written as Python prints it: "۱۴٫۰٪" -> "14.0%"."""
+    return _number_pattern(written).sub(lambda match: _as_python_prints(match[0], written), text)
 
 
 @dataclass(frozen=True)
@@ -253,7 +293,7 @@ class Number:
     ``(value, decimals)`` pairs, ``14.0%`` standing for both (14.0, 1) and (0.140, 3)."""
 
     raw: str
-    text: str  # normalised, with its sign and percent sign: "-6.10", "14.0%"
+    text: str  # as Python prints it, with its sign and percent sign: "-6.10", "14.0%"
     forms: tuple[tuple[Decimal, int], ...]
 
     @property
@@ -262,11 +302,12 @@ class Number:
         return "." in self.text or self.text.endswith("%")
 
 
-def numbers(text: str) -> list[Number]:
-    """Every number in ``text`` (Persian digits and separators included)."""
+def numbers(text: str, written: NumberFormat = LATIN) -> list[Number]:
+    """Every number in ``text``, read as ``written`` writes them (a page's language: see
+    ``prose_format``) and as Python prints them (a cell's output: the default)."""
     found = []
-    for match in _NUMBER.finditer(text):
-        normal = normalise_digits(match[0]).replace("\\%", "%")
+    for match in _number_pattern(written).finditer(text):
+        normal = _as_python_prints(match[0], written)
         digits = normal.rstrip("%").lstrip("-")
         value = Decimal(digits)
         decimals = len(digits.partition(".")[2])
@@ -321,12 +362,13 @@ def stale_quotes(name: str, old: str, new: str, docs: Path = DOCS) -> list[Quote
     pages = sorted({(use.lang, use.page) for use in uses(docs) if use.example == name})
     for lang, page in pages:
         text = (docs / lang / page).read_text(encoding="utf-8")
+        written = prose_format(lang)
         for line_number, line, info in fenced_lines(text):
             if info is not None:
                 continue
             hits = tuple(
                 number.raw
-                for number in numbers(line)
+                for number in numbers(line, written)
                 if any(quotes(number, printed) for printed in before)
                 and not any(quotes(number, printed) for printed in after)
             )

@@ -13,6 +13,7 @@ import re
 
 import pytest
 
+from attention_py.figures import NumberFormat
 from devtools import examples
 from site_hooks.content.live_cells import example_path
 
@@ -90,9 +91,64 @@ def test_every_example_has_a_stored_output_and_no_stray_outputs():
 # --------------------------------------------------------------------------- the drift check itself
 
 
-def test_numbers_are_read_in_persian_and_hebrew_prose_as_in_english():
-    read = [number.text for number in examples.numbers("۱۴٫۰٪ و منفی ۶٫۱۰، ל־23.1% and −6.10; x1, v3 stay names")]
-    assert read == ["14.0%", "6.10", "23.1%", "-6.10"]
+def read(text: str, written=None) -> list[str]:
+    return [number.text for number in examples.numbers(text, *([written] if written else []))]
+
+
+# Each language's prose as its strings file says it writes numbers, with the numbers read
+# as Python prints them. Python's own "0.522" and "14.0%" (in inline code, in mathematics)
+# are read in every language.
+PROSE = {
+    "en": (
+        "softmax gives 14.0%, 23.1% and 62.9%; the score −6.10, $0.522$; x1, v3 stay names",
+        ["14.0%", "23.1%", "62.9%", "-6.10", "0.522"],
+    ),
+    "he": ("ל־23.1% מהמשקל, והציון −6.10; x1 הוא שם", ["23.1%", "-6.10"]),
+    "fa": ("۱۴٫۰٪ و منفی ۶٫۱۰، $0.522$ و `14.0%`؛ x1 نام است", ["14.0%", "6.10", "0.522", "14.0%"]),
+}
+
+
+@pytest.mark.parametrize("lang", sorted(PROSE))
+def test_numbers_are_read_in_each_languages_prose(lang):
+    text, expected = PROSE[lang]
+    assert read(text, examples.prose_format(lang)) == expected
+
+
+def test_a_decimal_comma_and_a_spaced_percent_sign_make_one_number():
+    """A made-up language of a decimal comma and "{value}\u00a0%" (Russian, French): "14,0 %"
+    is 14.0%, not 14 and 0; the sign may follow a no-break, narrow or plain space; commas
+    between numbers ("1, 2", "1,2,3") are no decimal separators."""
+    comma = NumberFormat(decimal=",", percent="{value}\u00a0%")
+    text = "вес 14,0\u00a0%, 23,1 % и 62,9\u202f%; вероятность 0,56; (1, 2) и 1,2,3; $0.522$; x1"
+    assert read(text, comma) == ["14.0%", "23.1%", "62.9%", "0.56", "1", "2", "0.522"]
+    [p], [o] = examples.numbers("14,0\u00a0%", comma), examples.numbers("0.14024438316608848")
+    assert examples.quotes(p, o)
+    # The same text read as English prose: the comma is no decimal separator there.
+    assert read("14,0 %") == ["14", "0%"]
+
+
+def test_a_percent_sign_before_the_number_is_read_too():
+    """Turkish writes %14,0."""
+    assert read("%14,0 ve %23,1; 62,9%", NumberFormat(decimal=",", percent="%{value}")) == ["14.0%", "23.1%", "62.9%"]
+
+
+def test_the_drift_check_reads_a_page_in_its_languages_format(tmp_path, monkeypatch):
+    """A page of a language of a decimal comma that quotes the softmax example as 14,0 % is
+    named when that number leaves the output, and not while it stays."""
+    name = "what-matters/softmax_weights"
+    old = examples.expected_path(name).read_text(encoding="utf-8")
+    (tmp_path / "xx").mkdir()
+    (tmp_path / "xx" / "what-matters.md").write_text(
+        f'Веса: 14,0\u00a0%, 23,1\u00a0% и 62,9\u00a0%.\n\n```python-live example="{name}"\n```\n', encoding="utf-8"
+    )
+    monkeypatch.setattr(examples, "prose_format", lambda lang: NumberFormat(decimal=",", percent="{value}\u00a0%"))
+    new = old.replace("14.0%", "10.9%").replace("23.1%", "18.0%").replace("62.9%", "71.1%")
+    assert [str(q) for q in examples.stale_quotes(name, old, new, docs=tmp_path)] == [
+        "docs/xx/what-matters.md:1: 14,0\u00a0%, 23,1\u00a0%, 62,9\u00a0%"
+    ]
+    assert (
+        examples.stale_quotes(name, old, old.replace("0.14024438316608848", "0.1402443831660885"), docs=tmp_path) == []
+    )
 
 
 @pytest.mark.parametrize(
@@ -109,7 +165,7 @@ def test_numbers_are_read_in_persian_and_hebrew_prose_as_in_english():
     ],
 )
 def test_what_counts_as_a_quote(prose, printed, quoted):
-    [p], [o] = examples.numbers(prose), examples.numbers(printed)
+    [p], [o] = examples.numbers(prose, examples.prose_format("fa")), examples.numbers(printed)
     assert examples.quotes(p, o) is quoted
 
 

@@ -208,10 +208,10 @@ def test_en_the_curve_the_prose_describes_is_the_builds():
 @pytest.mark.parametrize(("lang", "steps"), [("he", (20, 40)), ("fa", (20, 40))])
 def test_he_fa_the_curve_the_prose_describes_is_the_builds(lang, steps):
     """he, fa: the step-20 test accuracy the prose quotes, and every test sentence right from step 40 on."""
-    from devtools.examples import normalise_digits
+    from devtools.examples import normalise_numbers, prose_format
 
     test = {p["step"]: p["test_accuracy"] for p in build_training(lang)["history"]}
-    text = normalise_digits(prose(lang))
+    text = normalise_numbers(prose(lang), prose_format(lang))
     assert f"{100 * test[20]:.0f}%" in text
     assert test[20] < 0.95
     assert all(a == 1.0 for step, a in test.items() if step >= 40)
