@@ -525,10 +525,6 @@ READ_ATTRIBUTES = ("aria-label", "aria-valuetext", "title")
 # A number written as Python prints it: a decimal point between digits, or a percent sign
 # right after a digit (the made-up language writes 0,56 and 99,2 %).
 PYTHON_NUMBER = re.compile(r"\d\.\d|\d%")
-TRAIN_LIVE_LATIN = (
-    "train_live.py writes its percentages with views.percent(value) and its learning rates with "
-    "repr(): pass the figure's Text (views.percent(value, t=t), t.num) so they follow the language"
-)
 
 
 def without_digits(table: dict) -> dict:
@@ -540,15 +536,7 @@ def without_digits(table: dict) -> dict:
     }
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=TRAIN_LIVE_LATIN))
-        if name == "train_live"
-        else name
-        for name in FIGURES
-    ],
-)
+@pytest.mark.parametrize("name", list(FIGURES))
 def test_every_figure_writes_its_numbers_in_the_languages_format(name):
     """Drawn for the made-up language, no figure shows a number as Python prints it ("0.56",
     "99.2%"), in its text or in what a screen reader says: every number went through the

@@ -19,7 +19,6 @@ from ..learning import Model, Puzzle, Sentence
 from ..learning.model import Reading
 from ..resources import derived, resource
 from ._controls import segmented
-from ._format import LATIN
 from ._html import el, esc, void
 from ._matrix import matrix_table
 from ._strings import Text
@@ -288,17 +287,15 @@ def curves(
     return drawing + legend
 
 
-def percent(value: float, digits: int = 0, t: Text | None = None) -> str:
+def percent(value: float, digits: int = 0, *, t: Text) -> str:
     """A measured fraction (0..1) as a percentage in its left-to-right span, in the format of
-    ``t``'s figure. Without ``t``: Latin ("95%"), for a caller not yet passing it (train_live)."""
-    written = (t.numbers if t is not None else LATIN).pct(100 * value, digits)
-    return el("span", {"dir": "ltr", "class": "apy-num"}, written)
+    ``t``'s figure."""
+    return el("span", {"dir": "ltr", "class": "apy-num"}, t.numbers.pct(100 * value, digits))
 
 
-def measured(value: float, digits: int = 2, t: Text | None = None) -> str:
-    """A measured value (a loss) in its left-to-right span (``t``: as ``percent``)."""
-    written = (t.numbers if t is not None else LATIN).num(value, digits)
-    return el("span", {"dir": "ltr", "class": "apy-num"}, written)
+def measured(value: float, digits: int = 2, *, t: Text) -> str:
+    """A measured value (a loss) in its left-to-right span, in the format of ``t``'s figure."""
+    return el("span", {"dir": "ltr", "class": "apy-num"}, t.numbers.num(value, digits))
 
 
 SHARED_SECTION = "training"  # strings the three figures share (carried by each in data-strings)

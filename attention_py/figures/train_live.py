@@ -372,8 +372,8 @@ def verdict_html(key: str, t: Text, scores: dict[str, GroupTally], end: int) -> 
     fair = scores.get("fair")
     return t.html(
         key,
-        accuracy=views.percent(test),
-        fair=views.percent(fair.accuracy("patient") if fair is not None else 0.0),
+        accuracy=views.percent(test, t=t),
+        fair=views.percent(fair.accuracy("patient") if fair is not None else 0.0, t=t),
         steps=esc(t.count(end)),
     )
 
@@ -388,7 +388,7 @@ def report(recipe: tuple[Any, ...], scores: dict[str, GroupTally] | None, t: Tex
 
     def cell(name: str, group: str | None) -> str:
         tally = scores.get(name) if scores else None
-        shown = views.percent(tally.accuracy(group)) if tally is not None else "–"
+        shown = views.percent(tally.accuracy(group), t=t) if tally is not None else "–"
         return el("td", {}, shown)
 
     head = el(
@@ -414,7 +414,7 @@ def report(recipe: tuple[Any, ...], scores: dict[str, GroupTally] | None, t: Tex
         both = "–"
         if scores is not None and twins is not None:  # the test sentences and their twins together
             test = scores["test"]
-            both = views.percent((test.right + twins.right) / max(test.seen + twins.seen, 1))
+            both = views.percent((test.right + twins.right) / max(test.seen + twins.seen, 1), t=t)
         parts.append(el("p", {"class": "apy-twins"}, t.html("twins", accuracy=both)))
     said = ""
     if scores is not None:
@@ -440,7 +440,8 @@ def recipe_controls(state: dict[str, Any], t: Text) -> str:
         return esc(t.count(v))
 
     def rate(v: float) -> str:
-        return el("span", {"dir": "ltr", "class": "apy-num"}, esc(repr(v)))
+        decimals = len(repr(v).partition(".")[2])  # 0.003 as three decimals, 0.1 as one
+        return el("span", {"dir": "ltr", "class": "apy-num"}, esc(t.num(v, decimals)))
 
     # one row that wraps: the big lessons first (positions, the causal mask, the data), then
     # the model's size, then the training's own settings
@@ -491,7 +492,7 @@ def draw(state: dict[str, Any], t: Text, instance: str | None) -> Panel:
     done = step >= end and not running
     guess = reading.prediction
     answer = (
-        t.html("answer", word=esc(model.people[guess]), probability=views.percent(reading.probabilities[guess], 1))
+        t.html("answer", word=esc(model.people[guess]), probability=views.percent(reading.probabilities[guess], 1, t=t))
         + " "
         + t.html("answer_right" if guess == s.label else "answer_wrong", truth=esc(s.referent))
     )
@@ -520,15 +521,17 @@ def draw(state: dict[str, Any], t: Text, instance: str | None) -> Panel:
     if not history:
         readout = t.html("readout_ready")
     elif history[-1]["step"] == 0:
-        readout = t.html("readout_start", accuracy=views.percent(history[-1]["test_accuracy"]))
+        readout = t.html("readout_start", accuracy=views.percent(history[-1]["test_accuracy"], t=t))
     else:
         point = history[-1]
         loss = point["loss"]
         readout = t.html(
             "readout",
             step=esc(t.count(int(point["step"]))),
-            loss=views.measured(loss) if math.isfinite(loss) else el("span", {"dir": "ltr", "class": "apy-num"}, "∞"),
-            accuracy=views.percent(point["test_accuracy"]),
+            loss=views.measured(loss, t=t)
+            if math.isfinite(loss)
+            else el("span", {"dir": "ltr", "class": "apy-num"}, "∞"),
+            accuracy=views.percent(point["test_accuracy"], t=t),
         )
         if said:
             readout += " " + said

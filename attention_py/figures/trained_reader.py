@@ -148,7 +148,7 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
                     "tr",
                     {"class": "apy-probs__row" + (" apy-probs__row--guess" if i == guess else "")},
                     el("th", {"scope": "row"}, word),
-                    el("td", {"class": "apy-cell", "style": shade(value)}, views.percent(value, 1, t)),
+                    el("td", {"class": "apy-cell", "style": shade(value)}, views.percent(value, 1, t=t)),
                 )
                 for i, word, value in (
                     (first, esc(p.people[first]), probs[first]),
@@ -163,7 +163,7 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
         "points_actor" if s.points_at == "actor" else "points_patient", reason=esc(s.reason), truth=esc(s.referent)
     )
     readout = (
-        t.html("readout", word=esc(p.people[guess]), probability=views.percent(probs[guess], 1, t))
+        t.html("readout", word=esc(p.people[guess]), probability=views.percent(probs[guess], 1, t=t))
         + " "
         + t.html("right" if right else "wrong", truth=esc(s.referent))
     )

@@ -79,9 +79,13 @@ def state_of(page: Page, figure_id: str) -> dict:
     return json.loads(page.locator(f"#{figure_id}").get_attribute("data-state"))
 
 
+NAMED = {"train_live": "train"}  # figures the gallery's blocks name (id="..."): their links use it
+
+
 def figure_id(name: str) -> str:
-    """The gallery shows the figures in FIGURES order, so the fence numbers them that way."""
-    return f"figure-{NAMES.index(name) + 1}"
+    """The gallery shows the figures in FIGURES order, so the fence numbers them that way
+    (the count goes on past a named figure)."""
+    return NAMED.get(name, f"figure-{NAMES.index(name) + 1}")
 
 
 def updates(page: Page) -> int:
@@ -124,11 +128,11 @@ def test_every_figure_is_in_the_page_without_javascript(browser, site_url, site_
         assert [roots.nth(i).get_attribute("data-figure") for i in range(len(NAMES))] == NAMES
         for i, name in enumerate(NAMES):
             root = roots.nth(i)
-            assert root.get_attribute("id") == f"figure-{i + 1}"
+            assert root.get_attribute("id") == figure_id(name)
             assert root.get_attribute("lang") == lang
             assert root.get_attribute("dir") == language(lang).direction
             assert root.get_attribute("data-live") is None
-            assert json.loads(root.get_attribute("data-state")) == FIGURES[name].default_state()
+            assert json.loads(root.get_attribute("data-state")) == FIGURES[name].default_state(lang)
             expect(root.locator("[data-role=static-hint]")).to_be_visible()
         if lang == "en":
             readout = page.locator(f"#{figure_id('softmax')} .apy-fig__readout")
@@ -139,8 +143,8 @@ def test_every_figure_is_in_the_page_without_javascript(browser, site_url, site_
     # The very markup attention_py draws natively, byte for byte, in the built page.
     built = (site_dir / GALLERY[lang] / "index.html").read_text(encoding="utf-8")
     strings = strings_for(lang)
-    for i, name in enumerate(NAMES):
-        native = FIGURES[name].render(None, lang=lang, strings=strings, instance=f"figure-{i + 1}")
+    for name in NAMES:
+        native = FIGURES[name].render(None, lang=lang, strings=strings, instance=figure_id(name))
         assert native in built, f"{lang}: {name} is not prerendered as attention_py draws it"
 
 
@@ -150,8 +154,8 @@ def test_every_figure_is_in_the_page_without_javascript(browser, site_url, site_
 @pytest.mark.parametrize("lang", LANGS)
 def test_figures_become_live(galleries, checked, lang):
     page = galleries(lang)
-    for i, _name in enumerate(NAMES):
-        root = page.locator(f"#figure-{i + 1}")
+    for name in NAMES:
+        root = page.locator(f"#{figure_id(name)}")
         expect(root).to_have_attribute("data-live", "")
         expect(root.locator("[data-role=static-hint]")).to_be_hidden()
         expect(root).to_have_attribute("dir", language(lang).direction)
