@@ -200,6 +200,8 @@ def strings_same_as_english(docs: Path, lang: str) -> list[str]:
         english, own = load_strings(folder / f"{SOURCE_LANG}.yml"), load_strings(folder / f"{lang}.yml")
     except StringsFileError:
         return []  # reported by figure_string_problems
+    from attention_py.figures._format import NUMBER_KEYS
+
     same = []
     for section, table in english.items():
         theirs = own.get(section)
@@ -207,7 +209,8 @@ def strings_same_as_english(docs: Path, lang: str) -> list[str]:
             continue
         for key, text in table.items():
             words = re.sub(r"\{\w+\}|\$[^$]*\$", "", text) if isinstance(text, str) else ""
-            if theirs.get(key) == text and re.search(r"[^\W\d_]", words):
+            settings = section == "common" and key in NUMBER_KEYS  # how numbers are written: not prose
+            if theirs.get(key) == text and re.search(r"[^\W\d_]", words) and not settings:
                 same.append(f"{section}.{key}")
     return same
 
