@@ -39,12 +39,13 @@ i18n/      languages
     not_found.py     hook: one 404 page for the whole site, with every language's message
 assets/    what the pages load, all from this repository
     publish.py       hook: the wheel, Pyodide, the widget bundle, KaTeX and fonts under assets/,
-                     and each language's font rule
+                     each language's font rule and the code font's
     products.py      the wheel and the widget bundle, made once per change of their inputs
     wheels.py        builds the attention_py wheel (``python -m build`` on a copy of its files)
     snapshot.py      the page's Python as a gzipped Pyodide memory image (made under Node.js
                      by make_snapshot.mjs), named by a digest of what it was made from
     vendored.py      the pinned npm packages' files the site ships; the faces offered (@fontsource)
+                     and the one code face (CODE_FACE)
 guards/    checks on every written page
     self_hosted.py   hook: fails the build if a page would load anything from another host
     accessibility.py hook: fixes to Material's markup found by axe-core

@@ -15,7 +15,7 @@ import pytest
 from mkdocs.config import load_config
 from mkdocs.exceptions import PluginError
 
-from site_hooks.assets.vendored import FontFace, font_assets, offered_faces
+from site_hooks.assets.vendored import CODE_FACE, FontFace, code_face, font_assets, offered_faces
 from site_hooks.content.figures import check_strings_file, strings_for
 from site_hooks.i18n import languages
 from site_hooks.i18n.languages import LanguageError, direction_of, face_of, resolve, script_of, text_problems
@@ -112,6 +112,33 @@ def test_a_face_that_covers_the_script_is_taken():
 def test_the_offered_faces_cover_latin_hebrew_arabic_and_cyrillic():
     covered = {script for face in offered_faces().values() for script in languages.covered_scripts(face)}
     assert {"latin", "hebrew", "arabic", "cyrillic"} <= covered
+
+
+# The code face: one monospace for every language
+
+
+MONO = FontFace("mono", "Mono", ("cyrillic", "cyrillic-ext", "greek", "latin", "latin-ext", "vietnamese"), (400, 700))
+
+
+def test_the_code_face_is_pinned_covers_latin_and_cyrillic_and_is_no_text_face():
+    face = code_face()
+    assert face.name == CODE_FACE
+    assert {"latin", "cyrillic"} <= set(languages.covered_scripts(face))
+    assert face.weights == (400, 700)  # code, and the bold keywords of notebook cells
+    assert CODE_FACE not in offered_faces(), "a translator chooses a text face; code has its own"
+
+
+def test_code_ships_latin_greek_and_cyrillic_and_each_languages_script_the_face_has():
+    def language(locale: str, script: str) -> languages.SiteLanguage:
+        return languages.SiteLanguage(locale, False, script, "ltr", FACES["latin-only"])
+
+    hebrew, vietnamese, ukrainian = language("he", "hebrew"), language("vi", "vietnamese"), language("uk", "cyrillic")
+    always = ("latin", "latin-ext", "greek", "cyrillic")
+    assert languages.code_subsets([hebrew], MONO) == always, "no Hebrew subset: the browser falls back per glyph"
+    assert languages.code_subsets([hebrew, vietnamese], MONO) == (*always, "vietnamese")
+    assert languages.code_subsets([ukrainian], MONO) == (*always, "cyrillic-ext")
+    latin_mono = FontFace("m", "M", ("latin", "latin-ext"))
+    assert languages.code_subsets([hebrew, ukrainian], latin_mono) == ("latin", "latin-ext")
 
 
 # The direction, from Material, which sets the page's
@@ -247,6 +274,20 @@ def test_the_generated_css_gives_each_language_its_face_and_no_hand_written_rule
         assert f"assets/fonts/{lang.face.name}-{lang.subsets[0]}-400-normal.woff2" in files
     site_css = (ROOT / "docs" / "assets" / "extras" / "site.css").read_text(encoding="utf-8")
     assert not re.search(r":root\[lang=", site_css), "the per-language font rules are generated from mkdocs.yml"
+
+
+def test_the_generated_css_sets_materials_code_font_to_the_code_face_in_every_weight(config):
+    built = languages.site_languages(config)
+    face = code_face()
+    subsets = languages.code_subsets(built, face)
+    files, css = font_assets(((lang.locale, lang.face, lang.subsets) for lang in built), (face, subsets))
+    assert f':root{{--md-code-font:"{face.family}"}}' in css
+    for subset in subsets:
+        for weight in face.weights:
+            name = f"{face.name}-{subset}-{weight}-normal.woff2"
+            assert f"assets/fonts/{name}" in files
+            assert f"font-weight:{weight};font-display:swap;src:url({name})" in css
+    assert not [name for name in files if "-mono-" in name and not any(f"-{s}-" in name for s in subsets)]
 
 
 def test_the_languages_comment_in_mkdocs_yml_names_no_python_or_css():

@@ -7,7 +7,7 @@
   and in ``config.extra.python_preload`` for the pages' preload links (docs/overrides/main.html);
 - ``assets/pyodide/`` (the Python runtime), ``assets/widgets/`` (whatever
   scripts/build-widgets.mjs produces, subpaths kept), ``assets/katex/``, ``assets/fonts/`` (each built language's
-  face and the CSS rule that gives it to the language's pages).
+  face and the CSS rule that gives it to the language's pages; the code face, for every page).
 
 Why ``on_files`` at priority -200: the files must be added after static-i18n has rebuilt the
 file list (it runs at -100 and crashes on generated files); added then, they land once at
@@ -59,9 +59,13 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     for name, path in products.widget_files().items():
         _publish(files, config, f"assets/widgets/{name}", path=path)
 
-    # each built language's face (its entry's extra.font), checked by site_hooks/i18n/languages.py
+    # each built language's face (its entry's extra.font), checked by site_hooks/i18n/languages.py,
+    # and the code face in the subsets those languages need
     built = languages.site_languages(config)
-    font_files, font_css = vendored.font_assets((lang.locale, lang.face, lang.subsets) for lang in built)
+    code = vendored.code_face()
+    font_files, font_css = vendored.font_assets(
+        ((lang.locale, lang.face, lang.subsets) for lang in built), (code, languages.code_subsets(built, code))
+    )
     _publish(files, config, "assets/fonts/fonts.css", content=font_css)
     for group in (vendored.pyodide_assets(), vendored.katex_assets(), font_files):
         for dest_uri, path in group.items():

@@ -4,6 +4,14 @@ Why: nothing at run time may come from a third-party host (readers on filtered n
 privacy), so the Python runtime, KaTeX and the fonts are copied from ``node_modules/``
 (pinned by package-lock.json) into ``assets/``. Only what the browser actually fetches is
 copied: the module build of Pyodide, minified KaTeX and woff2 files.
+
+Fonts: each language's text face is its entry's ``extra.font`` (site_hooks/i18n/languages.py);
+code (code blocks, inline code, the live cells' editor and output, notebook cells) is set in
+one face for every language, ``CODE_FACE`` (Material's ``--md-code-font``). Noto Sans Mono
+covers Latin, Cyrillic, Greek and Vietnamese; a character it lacks (Hebrew or Persian in a
+string or comment, rare in code; a math sign such as √) is drawn by the browser, glyph by
+glyph, in the system's monospace, and the code around it stays in the face. Which of its
+subsets ship: languages.code_subsets.
 """
 
 from __future__ import annotations
@@ -45,20 +53,45 @@ class FontFace:
     weights: tuple[int, ...] = (300, 400, 700)  # headings, body, bold
 
 
-def offered_faces() -> dict[str, FontFace]:
-    """Every ``@fontsource/*`` package pinned in package.json, by name: the faces a language's
-    entry may choose (``extra: {font: <name>}``). Adding a face is ``npm install --save-exact``."""
+# The monospace face of code in every language (its @fontsource package, pinned in
+# package.json), and the weights code is drawn in: regular, and bold for the keywords of
+# notebook cells (JupyterLab's highlighting). Not offered as a text face. Noto Sans Mono:
+# maintained; Latin, Cyrillic, Greek and Vietnamese; the smallest Latin file of the faces
+# compared (11 KB a weight; JetBrains Mono 21, Fira Mono 17, IBM Plex Mono 15); no
+# programming ligatures to switch off; drawn to go with Noto Sans.
+CODE_FACE = "noto-sans-mono"
+CODE_WEIGHTS = (400, 700)
+
+
+def _face(name: str, weights: tuple[int, ...] | None = None) -> FontFace:
+    metadata = require(NODE_MODULES / "@fontsource" / name / "metadata.json", f"the {name} font")
+    data = json.loads(metadata.read_text(encoding="utf-8"))
+    face = FontFace(name, data["family"], tuple(data["subsets"]))
+    return face if weights is None else FontFace(face.name, face.family, face.subsets, weights)
+
+
+def _pinned_faces() -> list[str]:
+    """The names of the ``@fontsource/*`` packages pinned in package.json."""
     manifest = json.loads((ROOT / "package.json").read_text(encoding="utf-8"))
     pinned = {**manifest.get("dependencies", {}), **manifest.get("devDependencies", {})}
-    faces = {}
-    for package in sorted(pinned):
-        if not package.startswith("@fontsource/"):
-            continue
-        name = package.removeprefix("@fontsource/")
-        metadata = require(NODE_MODULES / package / "metadata.json", f"the {name} font")
-        data = json.loads(metadata.read_text(encoding="utf-8"))
-        faces[name] = FontFace(name, data["family"], tuple(data["subsets"]))
-    return faces
+    return [package.removeprefix("@fontsource/") for package in sorted(pinned) if package.startswith("@fontsource/")]
+
+
+def offered_faces() -> dict[str, FontFace]:
+    """Every ``@fontsource/*`` package pinned in package.json but the code face, by name: the
+    faces a language's entry may choose (``extra: {font: <name>}``). Adding a face is
+    ``npm install --save-dev --save-exact @fontsource/<name>``."""
+    return {name: _face(name) for name in _pinned_faces() if name != CODE_FACE}
+
+
+def code_face() -> FontFace:
+    """The face code is set in (``CODE_FACE``), with the weights code uses."""
+    if CODE_FACE not in _pinned_faces():
+        raise PluginError(
+            f"package.json does not pin @fontsource/{CODE_FACE}, the face of code (vendored.CODE_FACE): "
+            f"run `npm install --save-dev --save-exact @fontsource/{CODE_FACE}`"
+        )
+    return _face(CODE_FACE, CODE_WEIGHTS)
 
 
 def require(path: Path, why: str) -> Path:
@@ -98,27 +131,35 @@ def _unicode_ranges(face: FontFace) -> dict[str, str]:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
-def font_assets(languages: Iterable[tuple[str, FontFace, Iterable[str]]]) -> tuple[dict[str, Path], str]:
+def font_assets(
+    languages: Iterable[tuple[str, FontFace, Iterable[str]]],
+    code: tuple[FontFace, Iterable[str]] | None = None,
+) -> tuple[dict[str, Path], str]:
     """The woff2 files under ``assets/fonts/`` and the stylesheet that names them.
 
     ``languages`` gives, per built language, its code, its face and the subsets its pages
-    need. Each face is shipped once, with the union of those subsets; each @font-face carries
+    need; ``code`` the code face and the subsets code needs in all of them. Each face is
+    shipped once, with the union of its subsets, in its own weights; each @font-face carries
     its subset's unicode-range, so a page downloads only what it shows. Then one rule per
     language sets Material's text font on ``<html lang>`` (and on the 404 page's message in
-    that language, ``.not-found [lang]``).
+    that language, ``.not-found [lang]``), and one rule sets Material's code font everywhere.
     """
     chosen: dict[str, tuple[FontFace, dict[str, None]]] = {}
-    rules_per_language: list[str] = []
-    for code, face, subsets in languages:
+    face_rules: list[str] = []
+    for locale, face, subsets in languages:
         chosen.setdefault(face.name, (face, {}))[1].update(dict.fromkeys(subsets))
-        rules_per_language += [
-            f':root[lang="{code}"]{{--md-text-font:"{face.family}"}}',
-            f'.not-found [lang="{code}"]{{font-family:"{face.family}",var(--md-text-font-family)}}',
+        face_rules += [
+            f':root[lang="{locale}"]{{--md-text-font:"{face.family}"}}',
+            f'.not-found [lang="{locale}"]{{font-family:"{face.family}",var(--md-text-font-family)}}',
         ]
+    if code is not None:
+        face, subsets = code
+        chosen.setdefault(face.name, (face, {}))[1].update(dict.fromkeys(subsets))
+        face_rules.append(f':root{{--md-code-font:"{face.family}"}}')
     files: dict[str, Path] = {}
     rules: list[str] = [
-        "/* Generated by site_hooks/assets/vendored.py from @fontsource (pinned) and each language's",
-        "   entry in mkdocs.yml (extra.font). */",
+        "/* Generated by site_hooks/assets/vendored.py from @fontsource (pinned), each language's",
+        "   entry in mkdocs.yml (extra.font) and the code face (CODE_FACE). */",
     ]
     for face, subsets in chosen.values():
         ranges = _unicode_ranges(face)
@@ -136,4 +177,4 @@ def font_assets(languages: Iterable[tuple[str, FontFace, Iterable[str]]]) -> tup
                     f"unicode-range:{ranges[subset]}"
                     "}"
                 )
-    return files, "\n".join(rules + rules_per_language) + "\n"
+    return files, "\n".join(rules + face_rules) + "\n"

@@ -63,6 +63,11 @@ RIGHT_TO_LEFT_SCRIPTS = frozenset({"hebrew", "arabic"})
 # shipped whenever it has them. unicode-range keeps a page from downloading what it never shows.
 ALWAYS_SHIPPED = ("latin", "latin-ext")
 
+# Code shows more than Latin in every language: Greek letters in the formulas of comments and
+# docstrings (Σ), Cyrillic in the translators' guide's examples of a case-inflecting language.
+# The code face ships these subsets too, wherever it has them.
+CODE_ALWAYS_SHIPPED = (*ALWAYS_SHIPPED, "greek", "cyrillic")
+
 # The script each common language is written in (ISO 639-1 code, or Material's code).
 LANGUAGE_SCRIPTS: dict[str, str] = {
     **dict.fromkeys(
@@ -157,8 +162,21 @@ class SiteLanguage:
     @property
     def subsets(self) -> tuple[str, ...]:
         """The face's subsets its pages need: its script's, and Latin where the face has it."""
+        return self.subsets_of(self.face)
+
+    def subsets_of(self, face: FontFace) -> tuple[str, ...]:
+        """The subsets of ``face`` its pages may show: its script's and Latin, those ``face`` has."""
         wanted = SCRIPT_SUBSETS[self.script] + ALWAYS_SHIPPED
-        return tuple(dict.fromkeys(s for s in wanted if s in self.face.subsets))
+        return tuple(dict.fromkeys(s for s in wanted if s in face.subsets))
+
+
+def code_subsets(built: Iterable[SiteLanguage], face: FontFace) -> tuple[str, ...]:
+    """The subsets of the code face the built languages' pages need, those the face has:
+    ``CODE_ALWAYS_SHIPPED``, and each language's script (Vietnamese for vi, cyrillic-ext for a
+    Cyrillic language; not Hebrew or Arabic, which the code face lacks: the browser draws
+    those glyphs in the system's monospace, and code rarely has them)."""
+    wanted = [*CODE_ALWAYS_SHIPPED, *(subset for language in built for subset in language.subsets_of(face))]
+    return tuple(dict.fromkeys(subset for subset in wanted if subset in face.subsets))
 
 
 def _scripts_list() -> str:
