@@ -1,8 +1,10 @@
 // Runs the browser side of search under Node, for tests/test_search_text.py.
 //
-//   node tests/search_worker.mjs text <plugin.js>  < {"words": [...], "vocabulary": [...]}
+//   node tests/search_worker.mjs text <plugin.js> [<material worker.js>]  < {"words": [...], "vocabulary": [...]}
 //     -> for each word: normalise, variants, indexTerms (against vocabulary), queryTerms
-//        (against vocabulary as the index's terms), computed by the plugin's own functions.
+//        (against vocabulary as the index's terms), computed by the plugin's own functions;
+//        given Material's worker (lunr inside) and so lunr's stemmer support loaded before
+//        the plugin, also stem: the word normalised, then stemmed by the plugin's stemmer.
 //   node tests/search_worker.mjs worker <material worker.js> <plugin.js> <index.json>  < ["query", ...]
 //     -> Material's search worker itself (lunr inside), set up with the index as Material's
 //        page does, answering each query: [{location, title, text, terms}] per result group.
@@ -16,15 +18,21 @@ const [mode, ...args] = process.argv.slice(2)
 const input = JSON.parse(fs.readFileSync(0, "utf8"))
 
 function context() {
-  const ctx = { console, setTimeout, clearTimeout, URL, TextEncoder, TextDecoder }
+  const ctx = { console, setTimeout, clearTimeout, URL, TextEncoder, TextDecoder, addEventListener() {} }
   ctx.self = ctx
   vm.createContext(ctx)
   return ctx
 }
 
 if (mode === "text") {
+  const [pluginFile, workerFile] = args
   const ctx = context()
-  vm.runInContext(fs.readFileSync(args[0], "utf8"), ctx)
+  if (workerFile) {
+    vm.runInContext(fs.readFileSync(workerFile, "utf8"), ctx)
+    const support = path.resolve(path.dirname(workerFile), "../lunr/min/lunr.stemmer.support.min.js")
+    vm.runInContext(fs.readFileSync(support, "utf8"), ctx)
+  }
+  vm.runInContext(fs.readFileSync(pluginFile, "utf8"), ctx)
   const text = ctx.attentionSearchText
   const vocabulary = new Set(input.vocabulary)
   const out = input.words.map(word => ({
@@ -32,6 +40,7 @@ if (mode === "text") {
     variants: text.variants(word),
     indexTerms: text.indexTerms(word, vocabulary),
     queryTerms: text.queryTerms(word, vocabulary),
+    ...(workerFile && { stem: text.stem(text.normalise(word)) }),
   }))
   console.log(JSON.stringify(out))
 } else if (mode === "worker") {

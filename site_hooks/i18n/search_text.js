@@ -2,10 +2,12 @@
 
    search.py publishes this file, with the rules of site_hooks/i18n/search_text.py filled in,
    as assets/javascripts/lunr/min/lunr.normalised.min.js and writes "lang": ["normalised"]
-   into every search index, so Material's worker loads it with importScripts and calls
-   builder.use(lunr.normalised). search_text.py explains the rules; this file applies the
-   same steps to every indexed token and every query word (tests/test_search_text.py checks
-   that both give the same answer).
+   into a search index, so Material's worker loads it with importScripts and calls
+   builder.use(lunr.normalised). For a language with a Snowball stemmer (Russian...) the file
+   is lunr.normalised-ru.min.js, lunr-languages' lunr.ru.min.js from Material's bundle before
+   this text, and the index names "normalised-ru". search_text.py explains the rules; this
+   file applies the same steps to every indexed token and every query word
+   (tests/test_search_text.py checks that both give the same answer).
 
    - Index: each token becomes its normalised form, plus its forms without a clitic (ZWNJ
      pieces, prefixes) that appear elsewhere in the index as words of their own. Both keep
@@ -13,11 +15,22 @@
    - Query: lunr skips its search pipeline for words with a wildcard, which is every word
      Material sends, so the index's search() normalises each word itself, adds its forms
      without a clitic that are indexed terms (as whole words), and tells Material's result
-     analysis that the word as typed was found (or a result would say "Missing: ..."). */
+     analysis that the word as typed was found (or a result would say "Missing: ...").
+   - Stemming: where the index keeps the stemmer (its config.pipeline names "stemmer"),
+     every indexed term is indexed as itself and as its stem, and a query word searches its
+     stem as a whole word beside the word as typed (a word beginning): «весов» searches
+     весов* and вес, and «веса» was indexed веса and вес. (lunr does not stem a query word
+     with a wildcard, and Material gives every word one: a stemmed index alone would miss
+     весов*.) What a word beginning found before stemming it still finds: add* finds added,
+     which lunr's Porter stems ad. */
 (function (root) {
   "use strict"
 
   const RULES = /*RULES*/null
+  /* The lunr "language" this file defines and the lunr-languages stemmer it applies:
+     {name: "normalised", stemmer: null} (lunr's English stemmer, kept only where the index
+     says so) or {name: "normalised-ru", stemmer: "ru"}. */
+  const PLUGIN = /*PLUGIN*/null
 
   const inRanges = (ranges, code) => {
     let lo = 0, hi = ranges.length
@@ -67,10 +80,27 @@
     return primary ? [primary, ...candidates.filter(term => terms.has(term))] : []
   }
 
-  root.attentionSearchText = { rules: RULES, normalise, variants, indexTerms, queryTerms }
+  const api = root.attentionSearchText = { rules: RULES, plugin: PLUGIN, normalise, variants, indexTerms, queryTerms }
 
   const lunr = root.lunr
   if (typeof lunr === "undefined") return  // outside the search worker (tests under Node)
+
+  const stemmer = PLUGIN.stemmer ? lunr[PLUGIN.stemmer].stemmer : lunr.stemmer
+  /* A normalised term as the stemmer leaves it. */
+  function stem(term) {
+    const token = stemmer(new lunr.Token(term, {}))
+    return token ? token.toString() : term
+  }
+  api.stem = stem
+
+  /* An indexed term, and its stem beside it where they differ: the stem finds the word's
+     other forms, the term what a word beginning found before stemming (add* still finds
+     added, which lunr's Porter stems ad). Both keep the token's position. */
+  function stemmedToo(token) {
+    const stemmed = stemmer(token.clone())
+    return stemmed && stemmed.toString() !== token.toString() ? [token, stemmed] : token
+  }
+  lunr.Pipeline.registerFunction(stemmedToo, "normalisedStemmedToo")
 
   /* The index's words (normalised), known before any document is added; see build below. */
   let vocabulary = new Set()
@@ -111,8 +141,11 @@
     return results
   }
 
-  function searchable(index) {
+  /* index.search, reading each query word as search_text says; ``stemmed`` is stem where the
+     index's terms are stemmed, else the identity. */
+  function searchable(index, stemmed) {
     const terms = new Set(Object.keys(index.invertedIndex))
+    const indexed = { has: term => terms.has(stemmed(term)) }  // a candidate form's indexed term
     index.search = function (queryString) {
       const asked = []
       const results = this.query(query => {
@@ -120,13 +153,19 @@
         for (const clause of query.clauses.slice()) {
           const [, lead, typed, trail] = /^(\*?)([\s\S]*?)(\*?)$/.exec(clause.term)
           const optional = clause.presence === lunr.Query.presence.OPTIONAL
-          const searched = optional ? queryTerms(typed, terms) : variants(typed).slice(0, 1)
-          if (!searched.length) continue
-          clause.term = lead + searched[0] + trail
-          for (const form of searched.slice(1))  // a whole word: no trailing wildcard
+          const [primary, ...candidates] = optional ? queryTerms(typed, indexed) : variants(typed).slice(0, 1)
+          if (!primary) continue
+          // the word as typed (a word beginning, as Material sends it; a word typed +/- has no
+          // wildcard, and lunr's search pipeline normalises and stems it), then as whole words:
+          // its stem (its other forms) and its forms without a clitic, stemmed
+          clause.term = lead + primary + trail
+          const whole = new Set(candidates.map(stemmed))
+          if (optional && stemmed(primary) !== primary) whole.add(stemmed(primary))
+          whole.delete("")
+          for (const form of whole)
             query.clause({ ...clause, term: lead + form, wildcard: lunr.Query.wildcard.NONE, usePipeline: false })
           if (clause.presence !== lunr.Query.presence.PROHIBITED)
-            asked.push({ typed, searched })
+            asked.push({ typed, searched: [primary, stemmed(primary), ...whole] })
         }
       })
       return analysable(results, asked)
@@ -136,9 +175,9 @@
 
   function plugin(builder) {
     builder.pipeline.reset()
-    builder.pipeline.add(indexToken, lunr.trimmer, lunr.stopWordFilter, lunr.stemmer)
+    builder.pipeline.add(indexToken, lunr.trimmer, lunr.stopWordFilter, stemmedToo)
     builder.searchPipeline.reset()
-    builder.searchPipeline.add(queryToken, lunr.stemmer)
+    builder.searchPipeline.add(queryToken, stemmer)
 
     /* "Appears elsewhere as a word" needs every document's words before the first one is
        indexed: documents are collected, their words tokenized once to learn the vocabulary
@@ -156,14 +195,20 @@
             if (term) vocabulary.add(term)
           }
         }
+      // Material has removed by now the functions the index's config.pipeline does not name;
+      // a word typed +/- (lunr's search pipeline) is stemmed where the index is
+      const stems = this.pipeline.toJSON().includes(stemmedToo.label)
+      if (!stems) this.searchPipeline.remove(stemmer)
       for (const [doc, attributes] of pending) add.call(this, doc, attributes)
-      return searchable(build.call(this))
+      return searchable(build.call(this), stems ? stem : term => term)
     }
   }
   /* Material removes the functions a search index's config.pipeline does not name, looking
-     them up on the language plugin: these are lunr's English ones, as with "lang": ["en"]. */
+     them up on the language plugin: lunr's English trimmer and stop word filter (as with
+     "lang": ["en"]; lunr-languages' trimmer would strip every letter outside its alphabet,
+     softmax on a Russian page), and the stemmer. */
   plugin.trimmer = lunr.trimmer
   plugin.stopWordFilter = lunr.stopWordFilter
-  plugin.stemmer = lunr.stemmer
-  lunr.normalised = plugin
+  plugin.stemmer = stemmedToo
+  lunr[PLUGIN.name] = plugin
 })(globalThis)

@@ -24,10 +24,21 @@ through the same two steps, chosen by the characters of the word, never by the p
     of its own: an indexed token is also indexed as such a candidate (so מחברת finds
     המחברת), and a query word also searches for it as a whole word (so בוקטור finds וקטור).
 
+``stem(term, stemmer)``
+    Where a language has a stemmer (``stemmer_for``: lunr's own for English, one of
+    lunr-languages' plugins in Material's bundle generated from Snowball for Russian, German...;
+    only for a language written in the script the algorithm reads, so never Hebrew or Arabic
+    script, which keep the steps above only), normalised terms are stemmed last: «весов» and
+    «веса» are both ``вес``. The index holds each term and its stem, a query word searches its
+    stem beside the word as typed (search_text.js). The browser stems with lunr's copies of the
+    algorithms; ``stem`` here calls the reference implementation (the ``snowballstemmer``
+    package, a test requirement), which the tests compare them with.
+
 Only letters that readers and keyboards swap for one another are merged; see LETTERS for
 each choice. The browser side (``search_text.js``, published as a lunr language plugin by
 search.py) reads ``rules()`` as JSON and implements the same steps; tests/test_search_text.py
-checks that both give the same answers for every word of every language's pages.
+checks that both give the same answers for every word of every language's pages, and that
+both stem alike.
 """
 
 from __future__ import annotations
@@ -80,6 +91,12 @@ LETTERS = {
     "\u066b": ".",
     "\u066c": ",",
     "\u066a": "%",
+    # Cyrillic ё as е: Russian print and readers mostly write е for ё (все/всё, елка/ёлка), so
+    # a query must find either. Snowball's Russian stemmer folds it the same way; lunr's older
+    # copy of it does not read ё as a vowel and would leave ёлка unstemmed. (As every letter
+    # here, on every page: in Belarusian, which always writes ё, it merges the few words told
+    # apart by ё alone.)
+    "\u0451": "\u0435",  # ё -> е
     # Hebrew final letters (ךםןףץ) are not folded: readers type them, and a final letter marks
     # the end of a word. Folded, every query (a word beginning for Material) ending in one
     # would match longer words: אם* found אמר, אמת... (measured: "אם" from 4 to 7 pages of 11).
@@ -161,9 +178,106 @@ def rules_json() -> str:
     return json.dumps(rules(), ensure_ascii=True, separators=(",", ":"), sort_keys=True)
 
 
-def javascript() -> str:
-    """search_text.js with the rules filled in: the lunr plugin the search worker loads."""
-    return JS_SOURCE.read_text(encoding="utf-8").replace("/*RULES*/null", rules_json(), 1)
+PLUGIN_NAME = "normalised"
+"""The lunr "language" of an index that is not stemmed or stemmed with lunr's own (English)
+stemmer; ``normalised-<stemmer>`` with one of lunr-languages' stemmers."""
+
+LUNR_STEMMER = "en"
+"""lunr's own stemmer (Porter's, built into lunr): the plugin ``normalised`` applies it where an
+index keeps it."""
+
+
+def plugin_name(stemmer: str | None = None) -> str:
+    return PLUGIN_NAME if stemmer in (None, LUNR_STEMMER) else f"{PLUGIN_NAME}-{stemmer}"
+
+
+def javascript(stemmer: str | None = None) -> str:
+    """search_text.js with the rules filled in: the lunr plugin the search worker loads.
+
+    The plugin ``normalised`` stems with lunr's own (English) stemmer where an index keeps
+    it. With one of lunr-languages' stemmers (a key of SNOWBALL_STEMMERS but en), the plugin
+    is ``normalised-<stemmer>`` and its file starts with lunr-languages' file for it from
+    Material's bundle: Material's worker loads one file per language an index names, and calls
+    a language's plugin only when the index names one language (with several it merges their
+    stemmers and stop word filters through lunr.multiLanguage and never calls this plugin)."""
+    of_lunr_languages = stemmer not in (None, LUNR_STEMMER)
+    plugin = {"name": plugin_name(stemmer), "stemmer": stemmer if of_lunr_languages else None}
+    own = JS_SOURCE.read_text(encoding="utf-8").replace("/*RULES*/null", rules_json(), 1)
+    own = own.replace("/*PLUGIN*/null", json.dumps(plugin, separators=(",", ":")), 1)
+    if not of_lunr_languages:
+        return own
+    if stemmer not in SNOWBALL_STEMMERS:
+        raise ValueError(f"no Snowball stemmer '{stemmer}' in Material's bundle: {', '.join(SNOWBALL_STEMMERS)}")
+    return lunr_language_file(stemmer).read_text(encoding="utf-8") + "\n" + own
+
+
+# --------------------------------------------------------------------------- stemming
+
+SNOWBALL_STEMMERS: dict[str, tuple[str, str]] = {
+    "en": ("porter", "latin"),  # lunr's own: Porter's, but a final y stays after a vowel (key, not kei)
+    "da": ("danish", "latin"),
+    "de": ("german", "latin"),
+    "es": ("spanish", "latin"),
+    "fi": ("finnish", "latin"),
+    "fr": ("french", "latin"),
+    "hu": ("hungarian", "latin"),
+    "it": ("italian", "latin"),
+    "nl": ("dutch_porter", "latin"),  # lunr's Dutch is Snowball's Porter-based one, not its newer
+    "no": ("norwegian", "latin"),
+    "pt": ("portuguese", "latin"),
+    "ro": ("romanian", "latin"),
+    "ru": ("russian", "cyrillic"),
+    "sv": ("swedish", "latin"),
+    "tr": ("turkish", "latin"),
+}
+"""The stemmers the browser has, by code: lunr's own (en) and lunr-languages' plugins in
+Material's bundle that are generated from Snowball (lunr/min/lunr.<code>.min.js); for each, the
+Snowball algorithm it implements and the script it reads. lunr-languages' others are not
+stemmers of this kind: ar and he are light stemmers the site's own normalisation replaces
+(above), hi/ta/te/kn/sa/hy/el are not from Snowball, ja/th/zh/ko/vi segment words.
+
+lunr-languages' copies are older than the snowballstemmer package, the reference. On the words
+of babel's locale data (tests/test_search_text.py) Russian (once ё is е, see LETTERS), Danish,
+Dutch, Italian, Norwegian, Spanish and Turkish agree on every word, Hungarian and Portuguese on
+all but one; Swedish, Romanian (which does not read ș ț with a comma below, the modern
+spelling), French, Finnish and German differ on 0.3% to 2.2% of them. lunr's English stemmer
+differs from Snowball's Porter only by design (short words, a final y)."""
+
+STEMMER_CODES = {"nb": "no", "pt-BR": "pt"}
+"""Language codes whose stemmer has another code in lunr-languages (otherwise: the code, or
+its first part: pt-BR is pt). Nynorsk (nn) has none: lunr's Norwegian reads Bokmål."""
+
+
+def stemmer_for(code: str, script: str) -> str | None:
+    """The stemmer (a key of SNOWBALL_STEMMERS) of a language written in ``script``, or None.
+
+    A language is stemmed only in the script its algorithm reads: Hebrew and Arabic script
+    never have one here, and keep the site's own normalisation and clitic splitting."""
+    stemmer = STEMMER_CODES.get(code, code.split("-")[0])
+    found = SNOWBALL_STEMMERS.get(stemmer)
+    return stemmer if found is not None and found[1] == script else None
+
+
+def lunr_language_file(stemmer: str) -> Path:
+    """Material's copy of lunr-languages' plugin for ``stemmer`` (it defines lunr.<stemmer>)."""
+    import material  # the theme package, installed with mkdocs-material
+
+    bundle = Path(material.__file__).parent / "templates" / "assets" / "javascripts" / "lunr"
+    return bundle / "min" / f"lunr.{stemmer}.min.js"
+
+
+def stem(term: str, stemmer: str) -> str:
+    """``term`` (normalised) stemmed by the reference implementation of the algorithm of the
+    browser's ``stemmer`` (the snowballstemmer package, which only the tests need: the browser
+    stems with lunr's and lunr-languages' own copies)."""
+    return str(_snowball(SNOWBALL_STEMMERS[stemmer][0]).stemWord(term))
+
+
+@cache
+def _snowball(algorithm: str) -> Any:
+    import snowballstemmer  # type: ignore[import-untyped]
+
+    return snowballstemmer.stemmer(algorithm)
 
 
 _IN_WORD = re.compile(IN_WORD_DELETED)
