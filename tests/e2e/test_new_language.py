@@ -110,7 +110,8 @@ URDU_WORDS = {"title": TITLE, "paragraph": PARAGRAPH, "heading": HEADING, "item"
 RU = "ru"
 RU_WORDS = {
     "title": "Откуда берутся веса?",
-    "paragraph": "Здесь небольшая модель учится понимать, к кому относится местоимение в предложении.",
+    "paragraph": "Здесь небольшая модель учится понимать, к кому относится местоимение в предложении, "
+    "а её веса меняются с каждым шагом обучения.",
     "heading": "Раздел этой страницы",
     "item": "Пункт списка",
 }
@@ -501,6 +502,44 @@ def test_the_status_command_sees_one_page_translated(new_language):
     assert "  figure strings (" not in result.stdout, "no problem in its strings file"
     assert "figure strings still the same as in English" in result.stdout, "a reminder: only Run is translated"
     assert "copied, not translated" not in result.stdout
+
+
+# --------------------------------------------------------------------------- Russian, its search
+
+
+def search_paths(page, query: str) -> tuple[list[str], int]:
+    """The result pages of ``query`` typed into Material's search box, and how many results
+    say "Missing: ..."."""
+    field = page.locator("input.md-search__input")
+    field.click()
+    field.fill("")
+    field.press("End")
+    page.locator(".md-search-result__item").first.wait_for(state="detached", timeout=10_000)
+    field.fill(query)
+    field.press("End")  # Material searches on keyup
+    results = page.locator(".md-search-result__list a.md-search-result__link")
+    results.first.wait_for(timeout=10_000)
+    paths = [urlsplit(href).path for href in results.evaluate_all("links => links.map(a => a.href)")]
+    return paths, page.locator(".md-search-result__terms").count()
+
+
+def test_russian_search_finds_a_word_in_its_other_forms(quiet_page, new_language):
+    """The Russian index is stemmed (site_hooks/i18n/search.py): «весов» and «веса» find the
+    learning page, which writes «веса» and «предложении»; «предложениями» finds it too."""
+    config = json.loads((new_language.site / RU / "search" / "search_index.json").read_text(encoding="utf-8"))["config"]
+    assert config["lang"] == ["normalised-ru"]
+    assert config["pipeline"] == ["stemmer"]
+    page, url = quiet_page, new_language.url
+    requested: list[str] = []
+    page.context.on("request", lambda request: requested.append(request.url))
+    page.goto(f"{url}/{RU}/learning/")
+    assert "весов" not in RU_WORDS["paragraph"] + RU_WORDS["title"], "a form the page does not write"
+    for query in ("весов", "веса", "предложениями"):
+        paths, missing = search_paths(page, query)
+        assert f"/{RU}/learning/" in paths, (query, paths)
+        assert all(path.startswith(f"/{RU}/") for path in paths), (query, paths)
+        assert not missing, (query, paths)
+    assert any(address.endswith("/assets/javascripts/lunr/min/lunr.normalised-ru.min.js") for address in requested)
 
 
 # --------------------------------------------------------------------------- Russian, its puzzle

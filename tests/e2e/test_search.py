@@ -1,12 +1,15 @@
 """Search in the built site finds words the way readers type them (site_hooks/i18n/search_text.py),
 typed into Material's search box in headless Chromium.
 
-- Every language of mkdocs.yml: its index names the plugin, Material's worker loads it, and
-  the language's most frequent word of its own pages is found without a "Missing" line.
+- Every language of mkdocs.yml: its index names the plugin (with its stemmer, if it has
+  one; Hebrew and Arabic script never), Material's worker loads it, and the language's most
+  frequent word of its own pages is found without a "Missing" line.
 - Hebrew: a word with niqqud, and with a prefix (ה/ב/ל...) the site never writes.
 - Persian: Arabic ي/ك for Persian ی/ک, with and without the zero-width non-joiner.
+- English (stemmed): a plural the site never writes finds every page of its singular.
 Arabic, which has no pages yet, is checked in Material's worker under Node
-(tests/test_search_text.py).
+(tests/test_search_text.py); Russian, stemmed, in a built copy of the site with Russian pages
+(tests/e2e/test_new_language.py).
 """
 
 from __future__ import annotations
@@ -19,8 +22,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from site_hooks.i18n import search
-from tests.test_search_text import site_languages
+from site_hooks.i18n import search, search_text
+from tests.test_search_text import site_languages, stemmer_of
 
 LANGUAGES = site_languages()
 DEFAULT = LANGUAGES[0]
@@ -91,7 +94,10 @@ def open_home(page, site_url: str, lang: str) -> None:
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_search_loads_the_plugin_and_finds_the_language_s_own_words(search_page, site_url, site_dir, lang):
-    assert index(site_dir, lang)["config"]["lang"] == [search.LUNR_LANGUAGE]
+    stemmer = stemmer_of(lang)
+    config = index(site_dir, lang)["config"]
+    assert config["lang"] == [search_text.plugin_name(stemmer)]
+    assert ("stemmer" in config["pipeline"]) == (stemmer is not None), config
     english = set() if lang == DEFAULT else set(words_of(index_text(site_dir, DEFAULT)))
     word = next(
         w for w, _ in collections.Counter(words_of(index_text(site_dir, lang))).most_common() if w not in english
@@ -101,7 +107,7 @@ def test_search_loads_the_plugin_and_finds_the_language_s_own_words(search_page,
     assert found.count > 0, (word, found)
     assert found.marks > 0, (word, found)
     assert not found.missing, (word, found)
-    assert any(url.endswith(search.PLUGIN_URI) for url in search_page.requested), (
+    assert any(url.endswith(search.plugin_uri(stemmer)) for url in search_page.requested), (
         "the search worker did not load the plugin"
     )
     # a word of every language's pages finds this language's pages only
@@ -165,3 +171,28 @@ def test_persian_with_arabic_letters_and_with_or_without_zwnj(search_page, site_
     same_results(search_page, ["می\u200cشود", "میشود", "مي\u200cشود", "ميشود"])
     same_results(search_page, ["سازوکار", "سازوكار"])
     same_results(search_page, ["یک", "يك"])
+
+
+@pytest.mark.skipif(stemmer_of(DEFAULT) != search_text.LUNR_STEMMER, reason="English is not the default language")
+def test_english_a_plural_the_site_never_writes_finds_its_singular_s_pages(search_page, site_url, site_dir):
+    text = index_text(site_dir, DEFAULT).lower()
+    words = collections.Counter(w.lower() for w in words_of(index_text(site_dir, DEFAULT)))
+    singular = next(
+        w
+        for w, _ in words.most_common()
+        if len(w) >= 5
+        and w.isascii()
+        and not w.endswith(("s", "y"))
+        and not re.search(rf"\b{w}s\b", text)
+        and search_text.stem(w + "s", "en") == search_text.stem(w, "en")
+    )
+    pages = {  # Material's result count counts pages; the index has a document per section
+        doc["location"].split("#")[0]
+        for doc in index(site_dir, DEFAULT)["docs"]
+        if re.search(rf"\b{singular}\b", (doc["title"] + " " + doc["text"]).lower())
+    }
+    open_home(search_page, site_url, DEFAULT)
+    found = search_for(search_page, singular + "s")
+    assert found.count >= len(pages) > 0, (singular, pages, found)
+    assert found.marks > 0, (singular, found)
+    assert not found.missing, (singular, found)
