@@ -19,10 +19,17 @@ Where the data comes from is set once by whoever runs the package, with ``set_lo
 
 The data of a key is loaded once and kept as given; what figures derive from it (parsed
 models) is cached per key and dropped when the key is provided again.
+
+``page_language()`` is the language of the page whose code is running, so that a live cell
+reads its own page's model: ``resource(f"training/{page_language()}")``. The page's session
+runtime sets it before each cell runs (``set_page_language``); elsewhere it is the
+``ATTENTION_PY_LANG`` environment variable (the build sets it while it executes a
+language's notebooks), else English.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable, Hashable
 from typing import Any, cast
@@ -32,6 +39,8 @@ _KEY = re.compile(r"^[a-z0-9][a-z0-9_-]*(/[a-z0-9][a-z0-9_-]*)*$")
 _PROVIDED: dict[str, Any] = {}
 _DERIVED: dict[tuple[str, Hashable], object] = {}
 _loader: Callable[[str], Any] | None = None
+_LANGUAGE = re.compile(r"^[a-z]{2,3}(_[A-Za-z]{2,4})?$")  # "en", "fa", "pt_BR": the site's folders
+_page: dict[str, str] = {}
 
 
 class MissingResource(LookupError):
@@ -81,3 +90,17 @@ def derived[T](key: str, name: Hashable, make: Callable[[Any], T]) -> T:
     if slot not in _DERIVED:
         _DERIVED[slot] = make(data)
     return cast(T, _DERIVED[slot])  # made by ``make`` for this slot
+
+
+def page_language() -> str:
+    """The language of the page running this code: set by the page (``set_page_language``),
+    else the ``ATTENTION_PY_LANG`` environment variable, else ``"en"``."""
+    given = _page.get("lang") or os.environ.get("ATTENTION_PY_LANG", "")
+    return given if _LANGUAGE.match(given) else "en"
+
+
+def set_page_language(lang: str) -> None:
+    """Called by the page's session runtime before a cell runs: the page's language."""
+    if not isinstance(lang, str) or not _LANGUAGE.match(lang):
+        raise ValueError(f"a page language is a code such as 'en', 'fa' or 'pt_BR', got {lang!r}")
+    _page["lang"] = lang

@@ -21,6 +21,13 @@ difference: a traceback frame inside the package is written ``File ".../attentio
 line ...``, because its folder differs between Pyodide and here, and its line number would
 change the output at every edit of the package.
 
+**Languages.** An example that reads its page's language (``page_language()`` of
+``attention_py.resources``: the learning article's cells open that language's model and
+puzzle) prints something else on each language's page. A page with such an example runs once
+per language, with the page runtime told the language as the page tells it; an output that
+differs from English's is stored as ``<name>.<lang>.out`` beside ``<name>.out``, and that
+language's prose is held to it. Pages whose examples never read the language run once.
+
 **Drift.** Prose quotes numbers that a cell prints ("14.0%, 23.1% and 62.9%"), in every
 language. When an example's output changes, the numbers that were in the old output and are
 not in the new one are looked up in the prose (outside code blocks) of every page that uses
@@ -159,8 +166,25 @@ def example_names() -> list[str]:
     return sorted(path.relative_to(EXAMPLES_DIR).with_suffix("").as_posix() for path in EXAMPLES_DIR.rglob("*.py"))
 
 
-def expected_path(name: str) -> Path:
-    return EXAMPLES_DIR / f"{name}.out"
+def expected_path(name: str, lang: str = SOURCE_LANG) -> Path:
+    """Where the output of ``name`` on ``lang``'s page is stored when it differs from English's."""
+    return EXAMPLES_DIR / (f"{name}.out" if lang == SOURCE_LANG else f"{name}.{lang}.out")
+
+
+def stored_output(name: str, lang: str = SOURCE_LANG) -> str | None:
+    """What ``name`` prints on ``lang``'s page, as stored: its own file, else English's."""
+    for path in (expected_path(name, lang), expected_path(name)):
+        if path.exists():
+            return path.read_text(encoding="utf-8")
+    return None
+
+
+LANGUAGE_AWARE = "page_language("
+"""What an example that reads its page's language calls: its page runs once per language."""
+
+
+def language_aware(names: Sequence[str]) -> bool:
+    return any(LANGUAGE_AWARE in example_code(name) for name in names)
 
 
 # --------------------------------------------------------------------------- running them
@@ -189,28 +213,28 @@ def _read_site_file(path: str) -> str:
     return json.dumps(load_resource(path.removesuffix(".json")))
 
 
-def run_session(names: Sequence[str]) -> list[str]:
-    """Runs examples one after another in one fresh namespace, as the cells of a page run;
-    returns what the page shows under each cell."""
-    return run_codes([example_code(name) for name in names])
+def run_session(names: Sequence[str], lang: str = SOURCE_LANG) -> list[str]:
+    """Runs examples one after another in one fresh namespace, as the cells of ``lang``'s page
+    run; returns what the page shows under each cell."""
+    return run_codes([example_code(name) for name in names], lang)
 
 
-def run_codes(codes: Sequence[str]) -> list[str]:
+def run_codes(codes: Sequence[str], lang: str = SOURCE_LANG) -> list[str]:
     """Runs pieces of code one after another in one fresh namespace (see ``run_session``)."""
     runtime = _runtime()
     runtime.use_site_files(_read_site_file)  # resources as the page reads them, whoever set the loader last
     runtime.NAMESPACE = {"__name__": "__main__", "__builtins__": builtins}
-    return [_run_cell(runtime, code, f"<cell {cell}>") for cell, code in enumerate(codes, start=1)]
+    return [_run_cell(runtime, code, f"<cell {cell}>", lang) for cell, code in enumerate(codes, start=1)]
 
 
-def _run_cell(runtime, code: str, filename: str) -> str:
+def _run_cell(runtime, code: str, filename: str, lang: str = SOURCE_LANG) -> str:
     pieces: list[str] = []
 
     def emit(stream: str, text: str) -> None:
         if stream in ("stdout", "stderr"):
             pieces.append(text)
 
-    reply = json.loads(runtime.run_cell(code, filename, emit))
+    reply = json.loads(runtime.run_cell(code, filename, emit, lang))
     text = "".join(pieces)
     block = reply.get("value") if reply["status"] == "ok" else reply.get("error")
     if block is None and reply["status"] != "ok":
@@ -240,6 +264,19 @@ def outputs(docs: Path = DOCS) -> dict[str, str]:
     for names in sessions(docs).values():
         for name, text in zip(names, run_session(names)):
             result.setdefault(name, text)
+    return result
+
+
+def language_outputs(docs: Path = DOCS) -> dict[tuple[str, str], str]:
+    """The outputs of the examples of pages that read their language, on every other
+    language's page: ``(name, lang) -> text`` (English's are ``outputs``)."""
+    result: dict[tuple[str, str], str] = {}
+    for names in sessions(docs).values():
+        if not language_aware(names):
+            continue
+        for lang in all_languages(docs)[1:]:
+            for name, text in zip(names, run_session(names, lang)):
+                result.setdefault((name, lang), text)
     return result
 
 
@@ -353,13 +390,16 @@ class Quote:
         return f"{self.path}:{self.line}: {', '.join(self.quoted)}"
 
 
-def stale_quotes(name: str, old: str, new: str, docs: Path = DOCS) -> list[Quote]:
-    """Lines of prose, in every page of every language using example ``name``, that quote a
-    number of the ``old`` output which nothing in the ``new`` output matches (see ``quotes``;
-    signs are ignored)."""
+def stale_quotes(name: str, old: str, new: str, docs: Path = DOCS, langs: Iterable[str] | None = None) -> list[Quote]:
+    """Lines of prose, in every page of every language using example ``name`` (or of the
+    languages ``langs``), that quote a number of the ``old`` output which nothing in the
+    ``new`` output matches (see ``quotes``; signs are ignored)."""
     before, after = numbers(old), numbers(new)
     found = []
-    pages = sorted({(use.lang, use.page) for use in uses(docs) if use.example == name})
+    wanted = None if langs is None else set(langs)
+    pages = sorted(
+        {(use.lang, use.page) for use in uses(docs) if use.example == name and (wanted is None or use.lang in wanted)}
+    )
     for lang, page in pages:
         text = (docs / lang / page).read_text(encoding="utf-8")
         written = prose_format(lang)
@@ -377,15 +417,24 @@ def stale_quotes(name: str, old: str, new: str, docs: Path = DOCS) -> list[Quote
     return found
 
 
-def report(name: str, old: str | None, new: str, docs: Path = DOCS) -> str:
-    """Why example ``name`` fails its check, and what to do: the message tests print."""
+def prose_languages(name: str, lang: str, docs: Path = DOCS) -> list[str]:
+    """The languages whose prose quotes the output of ``name`` on ``lang``'s page: that
+    language, and for English every language that stores no output of its own for it."""
+    if lang != SOURCE_LANG:
+        return [lang]
+    return [other for other in all_languages(docs) if other == lang or not expected_path(name, other).exists()]
+
+
+def report(name: str, old: str | None, new: str, docs: Path = DOCS, lang: str = SOURCE_LANG) -> str:
+    """Why example ``name`` fails its check on ``lang``'s page, and what to do: the message tests print."""
     source = f"docs/examples/{name}.py"
-    stored = f"docs/examples/{name}.out"
+    stored = f"docs/examples/{expected_path(name, lang).relative_to(EXAMPLES_DIR).as_posix()}"
+    where = "" if lang == SOURCE_LANG else f" on the {lang} page"
     if old is None:
         return f"{source} has no stored output ({stored} is missing): run `{UPDATE_COMMAND}`."
-    lines = [f"{source} no longer prints what {stored} says."]
+    lines = [f"{source} no longer prints{where} what {stored} says."]
     gone = vanished_numbers(old, new)
-    quotes = stale_quotes(name, old, new, docs)
+    quotes = stale_quotes(name, old, new, docs, prose_languages(name, lang, docs))
     if quotes:
         lines.append(f"Numbers gone from its output: {', '.join(gone)}. Pages whose prose still quotes them:")
         lines += [f"  {quote}" for quote in quotes]
@@ -566,16 +615,35 @@ def notebook_sessions(docs: Path = DOCS) -> dict[str, list[tuple[str | None, str
 # --------------------------------------------------------------------------- command line
 
 
-def changed(selected: Iterable[str] | None = None, docs: Path = DOCS) -> dict[str, tuple[str | None, str]]:
-    """Examples whose output differs from the stored one: name -> (stored or None, now)."""
-    now = outputs(docs)
-    result = {}
-    for name in selected if selected is not None else sorted(now):
-        path = expected_path(name)
-        old = path.read_text(encoding="utf-8") if path.exists() else None
-        if old != now[name]:
-            result[name] = (old, now[name])
+def changed(docs: Path = DOCS) -> dict[tuple[str, str], tuple[str | None, str]]:
+    """Outputs that differ from the stored ones: (name, lang) -> (stored or None, now). For a
+    language, "stored" is its own file, else English's; a language's own file that now says
+    the same as English's new output counts as changed too (it is to go)."""
+    english = outputs(docs)
+    result: dict[tuple[str, str], tuple[str | None, str]] = {}
+    for name, text in sorted(english.items()):
+        old = stored_output(name)
+        if old != text:
+            result[name, SOURCE_LANG] = (old, text)
+    for (name, lang), text in sorted(language_outputs(docs).items()):
+        own = expected_path(name, lang)
+        old = stored_output(name, lang) if own.exists() else english.get(name)
+        if old != text or (own.exists() and text == english.get(name)):
+            result[name, lang] = (stored_output(name, lang), text)
     return result
+
+
+def store(name: str, lang: str, text: str, english: str | None) -> str:
+    """Writes the output of ``name`` on ``lang``'s page where it belongs; returns what it did."""
+    path = expected_path(name, lang)
+    shown = f"docs/examples/{path.relative_to(EXAMPLES_DIR).as_posix()}"
+    if lang != SOURCE_LANG and text == english:
+        if path.exists():
+            path.unlink()
+            return f"removed {shown} (the same as English's)"
+        return f"{shown}: the same as English's, nothing to store"
+    path.write_text(text, encoding="utf-8")
+    return f"updated {shown}"
 
 
 def main(argv: Iterable[str] | None = None) -> int:
@@ -617,16 +685,16 @@ def main(argv: Iterable[str] | None = None) -> int:
         print(f"{len(example_names()) - len(unused)} examples, every output as stored.")
         return 1 if unused or stale_notebooks else 0
     status = 1 if stale_notebooks else 0
-    for name, (old, new) in todo.items():
-        quotes = stale_quotes(name, old, new) if old is not None else []
+    english = {name: new for (name, lang), (_, new) in todo.items() if lang == SOURCE_LANG}
+    for (name, lang), (old, new) in todo.items():
+        quotes = stale_quotes(name, old, new, langs=prose_languages(name, lang)) if old is not None else []
         if args.update and (args.force or not quotes):
-            expected_path(name).write_text(new, encoding="utf-8")
-            print(f"updated docs/examples/{name}.out")
+            print(store(name, lang, new, english.get(name, stored_output(name))))
         else:
             status = 1
-            print(report(name, old, new), end="\n\n")
+            print(report(name, old, new, lang=lang), end="\n\n")
             if args.update:
-                print(f"not updated: docs/examples/{name}.out (fix the prose above, or --force)\n")
+                print(f"not updated: {name} on the {lang} page (fix the prose above, or --force)\n")
     return status
 
 

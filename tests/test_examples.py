@@ -34,6 +34,35 @@ def test_example_prints_its_stored_output(name, outputs):
         pytest.fail(examples.report(name, stored, outputs[name]), pytrace=False)
 
 
+@pytest.fixture(scope="module")
+def language_outputs() -> dict[tuple[str, str], str]:
+    return examples.language_outputs()
+
+
+def test_a_page_that_reads_its_language_prints_each_languages_output(outputs, language_outputs):
+    """The learning article's cells open the model of their page's language: on every other
+    language's page they print that language's output, stored as <name>.<lang>.out where it
+    differs from English's (and not stored where it does not)."""
+    assert language_outputs, "no page reads its language (the learning article's cells do)"
+    for (name, lang), text in sorted(language_outputs.items()):
+        own = examples.expected_path(name, lang)
+        if text == outputs[name]:
+            assert not own.exists(), f"{own.name} says what English's says: remove it (`{examples.UPDATE_COMMAND}`)"
+            continue
+        stored = examples.stored_output(name, lang)
+        if text != stored:
+            pytest.fail(examples.report(name, stored, text, lang=lang), pytrace=False)
+
+
+def test_the_learning_cells_print_their_pages_language():
+    """What a reader of the Hebrew or Persian page sees: that language's sentences, not English."""
+    for lang, word in (("he", "המורה"), ("fa", "معلم")):
+        for name in ("learning/untrained", "learning/trained_scores", "learning/shortcut"):
+            text = examples.stored_output(name, lang)
+            assert word in text, f"{name} on the {lang} page"
+            assert "teacher" not in text, f"{name} on the {lang} page prints English sentences"
+
+
 def test_an_example_used_on_several_pages_prints_the_same_on_each(outputs):
     """Its one .out file must hold on every page: the cells before it may not change it."""
     for page, names in examples.sessions().items():
@@ -85,7 +114,15 @@ def test_every_example_has_a_stored_output_and_no_stray_outputs():
         path.relative_to(examples.EXAMPLES_DIR).with_suffix("").as_posix()
         for path in examples.EXAMPLES_DIR.rglob("*.out")
     )
-    assert outs == NAMES
+    english = [out for out in outs if "." not in out]
+    assert english == NAMES
+    others = examples.all_languages()[1:]
+    stray = [
+        out
+        for out in outs
+        if "." in out and (out.rpartition(".")[0] not in NAMES or out.rpartition(".")[2] not in others)
+    ]
+    assert not stray, f"outputs of no example or no language: {stray}"
 
 
 # --------------------------------------------------------------------------- the drift check itself

@@ -257,16 +257,15 @@ ROW = re.compile(r"^  q·k/√d_k =\s+(?P<score>-?\d+\.\d)\s+weight\s+(?P<weight
 
 @cache
 def inspect_cells(lang: str) -> tuple[str, ...]:
-    """What the cells of "Open the trained model" print once the reader sets ``lang``, run as the
+    """What the cells of "Open the trained model" print on the page of ``lang``, run as the
     page runs them (devtools.examples, reading the build's assets/training/<lang>.json)."""
-    from devtools.examples import run_codes
+    from devtools.examples import run_session
 
-    folder = ROOT / "docs" / "examples" / "learning"
-    first = (folder / "trained_weights.py").read_text(encoding="utf-8")
-    assert 'lang = "en"' in first
-    first = first.replace('lang = "en"', f'lang = "{lang}"')
-    rest = [(folder / f"{name}.py").read_text(encoding="utf-8") for name in ("trained_scores", "ablation", "shortcut")]
-    return tuple(run_codes([first, *rest]))
+    return tuple(
+        run_session(
+            [f"learning/{name}" for name in ("trained_weights", "trained_scores", "ablation", "shortcut")], lang
+        )
+    )
 
 
 def scored_sentences(lang: str) -> list[tuple[str, str, list[tuple[str, float]]]]:

@@ -1027,3 +1027,27 @@ def test_a_call_result_nested_too_deep_is_an_error(rt, package):
     reply, _ = call(rt, "callee.tools.deep")
     assert reply["status"] == "error"
     assert reply["error"].rstrip().endswith(TOO_DEEP)
+
+
+# --- the page's language ---------------------------------------------------------------------
+
+
+def test_a_cell_reads_the_language_its_page_gives_and_a_bad_one_is_ignored(rt):
+    """The page sends its language with each run; the cell reads it as
+    attention_py.resources.page_language() (the learning article's cells open that model). A
+    value that is not a language code leaves the language as it was, and the cell still runs."""
+    from attention_py import resources
+
+    saved = dict(resources._page)
+    try:
+        page = Page()
+        code = "from attention_py.resources import page_language\nprint(page_language())"
+        JSON_LOADS(rt.run_cell(code, "<cell 1>", page.emit, "fa"))
+        assert "".join(text for _, text in page.sent) == "fa\n"
+        page = Page()
+        reply = JSON_LOADS(rt.run_cell(code, "<cell 2>", page.emit, "../../x"))
+        assert reply["status"] == "ok"
+        assert "".join(text for _, text in page.sent) == "fa\n"
+    finally:
+        resources._page.clear()
+        resources._page.update(saved)

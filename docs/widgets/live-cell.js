@@ -88,6 +88,7 @@ export class LiveCell {
     let startedAt = 0;
     const job = (this.job = this.session.run(code, {
       filename: `<cell ${this.index}>`,
+      lang: this.strings.lang, // the page's: its cells read its model (attention_py.resources.page_language)
       timeoutMs: this.timeoutSeconds * 1000,
       onOutput: (stream, text) => (stream === "truncated" ? this.output.markTruncated() : this.output.write(stream, text)),
       onStart: () => {

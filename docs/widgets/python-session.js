@@ -99,8 +99,8 @@ export class PythonSession extends EventTarget {
    * stopped, timeout, restarted, crashed (Pyodide suffered a fatal error; `error` says which,
    * a fresh Python has started), cancelled, failed.
    */
-  run(code, { filename, timeoutMs, onOutput, onStart } = {}) {
-    return this.submit({ type: "run", code, filename }, { timeoutMs, onOutput, onStart });
+  run(code, { filename, lang, timeoutMs, onOutput, onStart } = {}) {
+    return this.submit({ type: "run", code, filename, lang }, { timeoutMs, onOutput, onStart });
   }
 
   /**

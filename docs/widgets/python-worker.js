@@ -143,7 +143,7 @@ function forgetKeptImage(booted) {
 function execute(runtime, message, out) {
   const emit = (stream, text) => out.write(stream, text);
   if (message.type === "run") {
-    return runtime.run_cell(message.code, message.filename || "<cell>", emit);
+    return runtime.run_cell(message.code, message.filename || "<cell>", emit, typeof message.lang === "string" ? message.lang : null);
   }
   if (message.type === "call") {
     const args = JSON.stringify(message.args || []);

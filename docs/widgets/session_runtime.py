@@ -328,8 +328,11 @@ def _execute(code: str, filename: str) -> dict:
         return {"status": "error", "error": _readable_traceback(exc)}
 
 
-def run_cell(code: str, filename: str, emit) -> str:
-    """Runs one cell's code in the page's namespace. ``filename`` is ``"<cell N>"``."""
+def run_cell(code: str, filename: str, emit, lang: str | None = None) -> str:
+    """Runs one cell's code in the page's namespace. ``filename`` is ``"<cell N>"``; ``lang``
+    the page's language, which the cell reads as ``attention_py.resources.page_language()``."""
+    if lang is not None:
+        _set_page_language(lang)
     # Tracebacks show source lines only for files linecache knows: teach it this cell.
     _line_cache[filename] = (len(code), None, code.splitlines(True), filename)
     saved = _begin_request()
@@ -340,6 +343,15 @@ def run_cell(code: str, filename: str, emit) -> str:
     finally:
         _end_request(saved)
     return _dumps(result)
+
+
+def _set_page_language(lang: str) -> None:
+    try:
+        from attention_py.resources import set_page_language
+
+        set_page_language(lang)
+    except (ImportError, ValueError):
+        pass  # no package (a bare session) or no language code: cells read English's data
 
 
 def _resolve(dotted: str):

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+from devtools.examples import stored_output
 from tests.e2e.conftest import GALLERY, PYTHON_READY_MS, wait_until_live
 from tests.languages import LANGUAGES, language
 
@@ -312,17 +313,18 @@ def run_cell(page: Page, name: str, timeout: float = PYTHON_READY_MS) -> str:
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_cells_that_open_the_trained_model_print_what_they_print_natively(module_context, site_url, lang):
-    """The article's cells that open the trained model read assets/training/en.json (and the
-    give-away model's en-giveaway.json) through attention_py.resources in the page's worker,
-    run the ablations within the cells' time limit, and print exactly their stored output, in
-    every language's page."""
+    """The article's cells that open the trained model read their page's language's model
+    (assets/training/<lang>.json, and the give-away model's <lang>-giveaway.json) through
+    attention_py.resources in the page's worker, run the ablations within the cells' time
+    limit, and print exactly what they print natively on that language's page (its stored
+    output), in every language."""
     context, guard = module_context
     page = guard.watch(context.new_page())
     try:
         page.goto(f"{site_url}/{language(lang).prefix}learning/")
         page.locator(".live-cell--mounted").first.wait_for()
-        for name in ("trained_weights", "trained_scores", "ablation", "shortcut"):
-            expected = (EXAMPLES / f"{name}.out").read_text(encoding="utf-8")
+        for name in ("untrained", "trained_weights", "trained_scores", "ablation", "shortcut"):
+            expected = stored_output(f"learning/{name}", lang)
             assert run_cell(page, name).strip() == expected.strip(), name
     finally:
         page.close()

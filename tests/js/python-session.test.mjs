@@ -80,6 +80,14 @@ describe("the queue", () => {
     );
   });
 
+  test("a run carries its page's language to the worker (a cell reads that language's model)", () => {
+    const { session, workers } = readyPython();
+    session.run("x = 1", { filename: "<cell 1>", lang: "he" });
+    const [run] = workers[0].requests("run");
+    assert.equal(run.lang, "he");
+    assert.equal(run.filename, "<cell 1>");
+  });
+
   test("output goes to the running job; messages of a job that ended are ignored", async () => {
     const { session, workers } = readyPython();
     const output = [];

@@ -5,7 +5,7 @@ def p_right(m):
     return m.read(s).probabilities[s.label]
 
 loss, correct, grads = loss_and_gradients(model, [s])  # one sentence, every gradient
-print(f"before: p(teacher) = {p_right(model):.3f}, loss = {loss:.3f}")
+print(f"before: p({s.referent}) = {p_right(model):.3f}, loss = {loss:.3f}")
 
 def size(names):
     return math.sqrt(sum(g * g for name in names for row in grads[name] for g in row))
@@ -26,6 +26,6 @@ def stepped(names, step=0.05):
                 row[j] -= step * g
     return m
 
-print(f"after a step of layer 2's W_Q and W_K only: p(teacher) = {p_right(stepped(groups['layer 2 W_Q'] + groups['layer 2 W_K'])):.3f}")
-print(f"after a step of layer 1 only:               p(teacher) = {p_right(stepped(groups['layer 1 (W_Q, W_K, W_V, W_O)'])):.3f}")
-print(f"after a step of every matrix:               p(teacher) = {p_right(stepped(list(grads))):.3f}")
+print(f"after a step of layer 2's W_Q and W_K only: p({s.referent}) = {p_right(stepped(groups['layer 2 W_Q'] + groups['layer 2 W_K'])):.3f}")
+print(f"after a step of layer 1 only:               p({s.referent}) = {p_right(stepped(groups['layer 1 (W_Q, W_K, W_V, W_O)'])):.3f}")
+print(f"after a step of every matrix:               p({s.referent}) = {p_right(stepped(list(grads))):.3f}")

@@ -1,8 +1,8 @@
 import math
 from attention_py.learning import Model, Puzzle
-from attention_py.resources import resource
+from attention_py.resources import page_language, resource
 
-lang = "en"  # or "he", "fa": the build trained one model per language of the site
+lang = page_language()  # this page's language; the build trained one model per language of the site
 data = resource(f"training/{lang}")  # the site's file assets/training/<lang>.json
 puzzle = Puzzle.from_dict(data["puzzle"])
 start = Model.from_dict(data["checkpoints"][0]["model"])  # step 0: the random weights

@@ -1,14 +1,18 @@
 from attention_py.learning import Model, Puzzle
+from attention_py.resources import MissingResource, page_language, resource
 
-# The English puzzle (docs/puzzles/en.yml): a template and the words for its slots.
-puzzle = Puzzle.from_dict({
-    "sentence": "the {first} {action} the {second} because {pronoun} {reason}",
-    "pronoun": "she",
-    "people": ["teacher", "student", "nurse", "doctor", "manager", "driver", "neighbour"],
-    "actions": ["yelled at", "snapped at", "glared at", "shouted at"],
-    "reasons": {"actor": ["was angry", "was impatient", "was tired", "was stressed", "was grumpy"],
-                "patient": ["was rude", "was late", "was noisy", "was lazy", "was careless"]},
-})
+try:  # this page's puzzle: docs/puzzles/<lang>.yml, as the site's build read it
+    puzzle = Puzzle.from_dict(resource(f"training/{page_language()}")["puzzle"])
+except MissingResource:  # outside the site (a downloaded notebook): the English puzzle, written out
+    puzzle = Puzzle.from_dict({
+        "sentence": "the {first} {action} the {second} because {pronoun} {reason}",
+        "pronoun": "she",
+        "people": ["teacher", "student", "nurse", "doctor", "manager", "driver", "neighbour"],
+        "actions": ["yelled at", "snapped at", "glared at", "shouted at"],
+        "reasons": {"actor": ["was angry", "was impatient", "was tired", "was stressed", "was grumpy"],
+                    "patient": ["was rude", "was late", "was noisy", "was lazy", "was careless"]},
+    })
+print("template:", puzzle.template)
 train, validation, test = puzzle.split(seed=0)
 print(len(puzzle.sentences()), "sentences:", len(train), "for training,", len(validation), "for validation,",
       len(test), "for the test")
@@ -17,9 +21,9 @@ print("a test sentence:", example.text, "->", example.referent)
 print(f"  training sentences where '{example.reason}' points at the {example.referent}:",
       sum(t.reason == example.reason and t.referent == example.referent for t in train))
 print(f"  training sentences with '{example.reason}' and the {example.referent} in them:",
-      sum(t.reason == example.reason and example.referent in t.tokens for t in train))
+      sum(t.reason == example.reason and example.label in (t.first, t.second) for t in train))
 
-s = puzzle.sentence("teacher", "yelled at", "student", "was angry")
+s = puzzle.sentence(0, 0, 1, 0)  # the first two people, the first action, the first reason
 model = Model.initial(puzzle, seed=1)  # random weights: nothing learned yet
 reading = model.read(s)
 print(s.text)
