@@ -23,8 +23,8 @@ models) is cached per key and dropped when the key is provided again.
 ``page_language()`` is the language of the page whose code is running, so that a live cell
 reads its own page's model: ``resource(f"training/{page_language()}")``. The page's session
 runtime sets it before each cell runs (``set_page_language``); elsewhere it is the
-``ATTENTION_PY_LANG`` environment variable (the build sets it while it executes a
-language's notebooks), else English.
+``ATTENTION_PY_LANG`` environment variable if set (a notebook or a terminal that has the
+site's data at hand), else English.
 """
 
 from __future__ import annotations
