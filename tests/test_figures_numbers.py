@@ -276,6 +276,10 @@ def test_attention_sentence_matrix_and_row(ending, layer, selected, lang):
 
 # The pronoun's layer-2 weights on (teacher, student) in percent, per ending, as each
 # language's what-matters.md quotes them ("about 70% ... against 12%").
+# The languages whose first article is translated: their own prose quotes the figure's numbers
+# (a language in progress shows English's page, and its figures English's sentence, until then).
+OWN_ARTICLE = [lang for lang in LANGS if (ROOT / "docs" / lang / "what-matters.md").is_file()]
+
 QUOTED_IN_LAYER_2 = {
     "en": {"angry": (70, 12), "rude": (11, 69)},
     "he": {"angry": (73, 12), "rude": (12, 74)},
@@ -283,7 +287,7 @@ QUOTED_IN_LAYER_2 = {
 }
 
 
-@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("lang", OWN_ARTICLE)
 @pytest.mark.parametrize("ending", ["angry", "rude"])
 def test_attention_sentence_layer_2_numbers_are_the_articles(ending, lang):
     """The sentence figure at the pronoun, layer 2, prints the percentages the first article
@@ -428,7 +432,7 @@ def test_causal_attention_matrix_readout_and_drift(causal, step, lang):
 QUOTED_AT_THE_PRONOUN = {"en": ((33, 33), (70, 12)), "he": ((37, 37), (73, 12)), "fa": ((37, 37), (73, 12))}
 
 
-@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("lang", OWN_ARTICLE)
 def test_causal_attention_at_the_pronoun_mask_on_and_off(lang):
     """The numbers the article quotes: at the pronoun's step, teacher and student tie with the
     mask; without it the pronoun reads ahead to "angry" and leans towards the teacher."""
