@@ -215,6 +215,12 @@ DEFAULT = LANGUAGES[0]
 OTHERS = CODES[1:]  # the translations
 
 
+def translated(page: str) -> list[str]:
+    """The built languages with their own ``docs/<lang>/<page>`` (the default always): the
+    others, still in progress, show English's page there, with English's figures and cells."""
+    return [lang.code for lang in LANGUAGES if lang.default or lang.page_path(page).is_file()]
+
+
 def language(code: str) -> Language:
     for candidate in LANGUAGES:
         if candidate.code == code:

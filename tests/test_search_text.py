@@ -611,5 +611,22 @@ def test_stemming_loses_no_page_a_word_found(plugins, site_dir, tmp_path, lang):
     unstemmed = worker_search(plugins(None), tmp_path, unstemmed_config, queries, pages)
     lost = {query: found_pages(unstemmed[query]) - found_pages(stemmed[query]) for query in queries}
     assert not {query: pages for query, pages in lost.items() if pages}
-    gained = [query for query in queries if found_pages(stemmed[query]) - found_pages(unstemmed[query])]
-    assert len(gained) >= len(queries) // 20, f"stemming found more for only {len(gained)} of {len(queries)} words"
+    # "Some find more": among the words of the language's own pages that its stemmer shortens
+    # (a language in progress has English pages in its index too, and code everywhere, whose
+    # words a Russian stemmer leaves alone).
+    prefix = "" if lang == site_languages()[0] else f"{lang}/"
+    own = " ".join(
+        doc["title"] + " " + doc["text"] for doc in index["docs"] if translated_page(lang, doc["location"], prefix)
+    )
+    words = {word.lower() for word in re.findall(r"[^\W\d_]{3,}", re.sub(r"<[^>]+>", " ", own))}
+    mine = sorted(word for word in words if stem(normalise(word), stemmer) != normalise(word))
+    gained = [query for query in mine if found_pages(stemmed[query]) - found_pages(unstemmed[query])]
+    assert len(gained) >= len(mine) // 20, f"stemming found more for only {len(gained)} of {len(mine)} words"
+
+
+def translated_page(lang: str, location: str, prefix: str) -> bool:
+    """Whether the page at ``location`` of ``lang``'s index is its own (docs/<lang>/...), not
+    English's shown in its place."""
+    path = location.split("#", 1)[0].removeprefix(prefix).strip("/")
+    folder = ROOT / "docs" / lang
+    return (folder / f"{path or 'index'}.md").is_file() or (folder / path / "index.md").is_file()

@@ -295,6 +295,28 @@ def make_copy(target: Path) -> None:
         shutil.copytree(assets, target / ".cache" / "site-assets")
 
 
+def remove_language(repo: Path, code: str) -> None:
+    """Takes language ``code`` out of the copy, if the site already has it (a translator has
+    added Russian for real): its folder, puzzle, strings, stored outputs and mkdocs.yml entry,
+    so that this test adds it afresh, as the guide says."""
+    docs = repo / "docs"
+    shutil.rmtree(docs / code, ignore_errors=True)
+    for path in (docs / "puzzles" / f"{code}.yml", docs / "figure-strings" / f"{code}.yml"):
+        path.unlink(missing_ok=True)
+    for path in (docs / "examples").rglob(f"*.{code}.out"):
+        path.unlink()
+    lines = (repo / "mkdocs.yml").read_text(encoding="utf-8").splitlines(keepends=True)
+    start = next((i for i, line in enumerate(lines) if re.match(rf"^\s*- locale: {code}\s*$", line)), None)
+    if start is None:
+        return
+    indent = len(lines[start]) - len(lines[start].lstrip())
+    end = start + 1
+    while end < len(lines) and (not lines[end].strip() or len(lines[end]) - len(lines[end].lstrip()) > indent):
+        end += 1
+    del lines[start:end]
+    (repo / "mkdocs.yml").write_text("".join(lines), encoding="utf-8")
+
+
 def add_language(repo: Path) -> dict:
     """The guide's three steps, on the copy at ``repo``; returns the entry written."""
     docs = repo / "docs"
@@ -359,6 +381,8 @@ def new_language(tmp_path_factory: pytest.TempPathFactory) -> Iterator[NewLangua
     with open(SCRATCH.parent / "new-language.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # one run at a time uses the scratch copy
         make_copy(SCRATCH)
+        for code in (CODE, RU):  # languages this test adds, which the site may have already
+            remove_language(SCRATCH, code)
         entry = add_language(SCRATCH)
         add_russian_with_its_puzzle(SCRATCH)
         site = tmp_path_factory.mktemp("with-urdu") / "site"
