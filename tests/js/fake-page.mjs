@@ -167,3 +167,25 @@ export function installPageGlobals() {
   };
   return { document, sessionStorage, location, history, followLink };
 }
+
+/** The page's session as the host sees it; each call waits for the test to settle it. */
+export class FakeSession extends EventTarget {
+  constructor() {
+    super();
+    this.state = "ready";
+    this.generation = 1;
+    this.progress = { phase: "idle", loaded: 0, total: 0 };
+    this.busyWithCode = false;
+    this.calls = [];
+  }
+  start() {}
+  call(name, args, kwargs, options) {
+    return new Promise((resolve, reject) => {
+      const fail = (status, error = null) => reject(Object.assign(new Error(error || status), { reply: { status, error } }));
+      this.calls.push({ name, changes: args[2], options, resolve, fail });
+    });
+  }
+  get last() {
+    return this.calls.at(-1);
+  }
+}

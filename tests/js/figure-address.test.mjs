@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { afterEach, beforeEach, describe, mock, test } from "node:test";
 import { setImmediate } from "node:timers/promises";
 
-import { FakeElement, installPageGlobals } from "./fake-page.mjs";
+import { FakeElement, FakeSession, installPageGlobals } from "./fake-page.mjs";
 
 const page = installPageGlobals(); // before the import: saved-state.js reads them
 const { FigureHost } = await import("../../docs/widgets/figure-host.js");
@@ -24,26 +24,6 @@ const UI = {
   figure_starting: "Starting Python.",
   figure_restoring: "Restoring.",
 };
-
-class FakeSession extends EventTarget {
-  constructor() {
-    super();
-    this.state = "ready";
-    this.generation = 1;
-    this.progress = { phase: "idle", loaded: 0, total: 0 };
-    this.calls = [];
-  }
-  start() {}
-  call(name, args) {
-    return new Promise((resolve, reject) => {
-      const fail = (status) => reject(Object.assign(new Error(status), { reply: { status } }));
-      this.calls.push({ changes: args[2], resolve, fail });
-    });
-  }
-  get last() {
-    return this.calls.at(-1);
-  }
-}
 
 /**
  * A shareable figure "train" (data-share, data-address) with its error slot; the stand-in

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { afterEach, beforeEach, describe, mock, test } from "node:test";
 import { setImmediate } from "node:timers/promises";
 
-import { FakeElement, installPageGlobals } from "./fake-page.mjs";
+import { FakeElement, FakeSession, installPageGlobals } from "./fake-page.mjs";
 
 const { sessionStorage } = installPageGlobals(); // before the import: saved-state.js reads them
 const { FigureHost, UPDATE } = await import("../../docs/widgets/figure-host.js");
@@ -25,28 +25,6 @@ const UI = {
   number: (value) => String(value),
   downloading: ({ loaded, total }) => `${loaded} of ${total} MB`,
 };
-
-/** The page's session as the host sees it; each call waits for the test to settle it. */
-class FakeSession extends EventTarget {
-  constructor() {
-    super();
-    this.state = "ready";
-    this.generation = 1;
-    this.progress = { phase: "idle", loaded: 0, total: 0 };
-    this.busyWithCode = false;
-    this.calls = [];
-  }
-  start() {}
-  call(name, args, kwargs, options) {
-    return new Promise((resolve, reject) => {
-      const fail = (status, error = null) => reject(Object.assign(new Error(error || status), { reply: { status, error } }));
-      this.calls.push({ name, changes: args[2], options, resolve, fail });
-    });
-  }
-  get last() {
-    return this.calls.at(-1);
-  }
-}
 
 /** A prerendered figure root with its error slot, and a host on it. */
 function figure() {
