@@ -137,7 +137,11 @@ def test_a_figure_block_may_name_its_figure_once_per_page():
             fence_options(name="softmax", id=bad)
     with pytest.raises(SuperFencesException, match="optionally id"):
         fence_options(name="softmax", title="x")
+    assert fence.shareable_ids() == {"train"}
+    fence_options(name="softmax", id="scores")  # named, but shares nothing
+    assert fence.shareable_ids() == {"train"}
     fence.set_page("en", "en/gallery.md")  # the next page starts afresh
+    assert fence.shareable_ids() == set()
     assert fence_options(name="train_live", id="train")["id"] == "train"
 
 

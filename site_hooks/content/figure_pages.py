@@ -60,7 +60,19 @@ def on_page_markdown(markdown: str, page: Page, **kwargs: object) -> str:
 
 def on_page_content(html: str, page: Page, **kwargs: object) -> str:
     _drawn[page.file.dest_uri] = (live_cells.cells_on_page(), figures.figures_on_page())
+    _accept_figure_addresses(page)
     return html
+
+
+def _accept_figure_addresses(page: Page) -> None:
+    """mkdocs checks each link's #fragment against the ids of the page it points at, and
+    "#train?positions=none" (the settings of the shareable figure with id "train") is no id:
+    it logged an INFO line per link. The page's own links of that form, to a shareable figure
+    this page has, are taken as anchors of it; tests/site/test_translations.py checks them."""
+    shared = figures.shareable_ids()
+    own = (page.links_to_anchors or {}).get(page.file, {})
+    if shared and page.present_anchor_ids is not None:
+        page.present_anchor_ids.update(anchor for anchor in own if anchor.partition("?")[0] in shared)
 
 
 def on_page_context(context: dict[str, Any], page: Page, **kwargs: object) -> dict[str, Any]:

@@ -65,6 +65,7 @@ SITE_SECTIONS = ("page",)
 
 _page: dict[str, str] = {"lang": "en", "src": "?"}
 _ids: set[str] = set()  # the ids the page's figure blocks have given
+_named: dict[str, str] = {}  # ... and the figure each names
 ID = re.compile(r"[a-z][a-z0-9-]{0,39}")
 _drawn = {"figures": 0}  # figures drawn for that page: the template loads the figure host only where there are some
 
@@ -95,6 +96,13 @@ def set_page(lang: str, src: str) -> None:
     _page.update(lang=lang, src=src)
     _drawn["figures"] = 0
     _ids.clear()
+    _named.clear()
+
+
+def shareable_ids() -> set[str]:
+    """The ids the page being converted gave to shareable figures: links to their settings
+    (``#train?positions=none``) point at them (figure_pages.py tells mkdocs's anchor check)."""
+    return {given for given, name in _named.items() if get(name).shareable}
 
 
 def figures_on_page() -> int:
@@ -148,6 +156,7 @@ def validate(language: str, inputs: dict[str, str], options: dict[str, Any], att
         )
     if given is not None:
         _ids.add(given)
+        _named[given] = inputs["name"]
     options.update(name=inputs["name"], id=given)
     return True
 
