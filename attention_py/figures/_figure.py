@@ -118,8 +118,11 @@ class Figure:
         """Wraps a drawn ``panel`` for the normalised ``state`` in the common frame."""
         title = text.plain("title")
         notes = "".join(el("p", {}, note) for note in panel.notes)
-        shared = bool(self.shareable and instance)
-        defaults = self.default_state(text.lang)
+        share = address = None
+        if self.shareable and instance:  # the defaults once: the address is made against them
+            defaults = self.default_state(text.lang)
+            share = to_json({k: defaults[k] for k in self.shareable})
+            address = self._address(state, instance, defaults)
         return el(
             "div",
             {
@@ -128,8 +131,8 @@ class Figure:
                 "data-figure": self.name,
                 "data-state": to_json(state),
                 "data-resource": self.resource(text.lang) if self.resource else None,
-                "data-share": to_json({k: defaults[k] for k in self.shareable}) if shared else None,
-                "data-address": self.address(state, instance, text.lang) if shared else None,
+                "data-share": share,
+                "data-address": address,
                 "data-strings": to_json(text.subset()),
                 "lang": text.lang,
                 "dir": text.direction,
@@ -149,7 +152,9 @@ class Figure:
         then ``?key=value&...`` for each one that differs from its default (on a page of
         ``lang``; README.md, "Addresses"). The page's host sends those values back as text,
         like a control's."""
-        defaults = self.default_state(lang)
+        return self._address(state, instance, self.default_state(lang))
+
+    def _address(self, state: Mapping[str, Any], instance: str | None, defaults: Mapping[str, Any]) -> str:
         pairs = [(k, address_value(state[k])) for k in self.shareable if state[k] != defaults[k]]
         return f"#{instance}" + (f"?{urlencode(pairs)}" if pairs else "")
 

@@ -320,15 +320,14 @@ def twin(puzzle: Puzzle, s: Sentence) -> Sentence:
 
 
 def trainer_for(
-    instance: str | None, lang: str, recipe: tuple[Any, ...], step: int, running: bool, end: int
+    instance: str | None, lang: str, recipe: tuple[Any, ...], step: int, running: bool, end: int, own: bool
 ) -> LiveTraining | None:
     """This figure's training of ``recipe`` at ``step``. Without one at that step: a new one
-    (at step 0) if training starts now or the recipe is not the build's; else none (the
-    figure shows step 0 from the build's first checkpoint, which is the same model: same
+    (at step 0) if training starts now or the recipe is not the build's (``own``); else none
+    (the figure shows step 0 from the build's first checkpoint, which is the same model: same
     puzzle, settings and seed). A dropped run that had begun becomes the previous run."""
     slot = (instance, lang)
     live = _TRAINERS.get(slot)
-    own = recipe != build_recipe(lang)
     # (the build's recipe at step 0: only while running, the first history point may still be scoring)
     kept = live is not None and live.recipe == recipe and live.trainer.step == step and step <= end
     if live is not None and kept and (step > 0 or running or own):
@@ -468,9 +467,9 @@ def draw(state: dict[str, Any], t: Text, instance: str | None) -> Panel:
     before = _TRAINERS.get(slot)
     changed = before is not None and before.recipe != recipe  # a recipe control: start again
     wanted_running = state["running"] and not changed
-    live = trainer_for(instance, lang, recipe, 0 if changed else state["step"], wanted_running, end)
-    fresh = live is not None and live is not before  # just set up: that was this call's work
     own = recipe != build_recipe(lang)
+    live = trainer_for(instance, lang, recipe, 0 if changed else state["step"], wanted_running, end, own)
+    fresh = live is not None and live is not before  # just set up: that was this call's work
     if live is None:  # step 0, paused, the build's recipe: the build's first checkpoint is this model
         running, step, model, history = False, 0, views.model_at(lang, 0), views.data(lang)["history"][:1]
         scores = None

@@ -93,10 +93,8 @@ export class FigureHost {
    * or `{refused: "key=value"}` for what this figure does not share.
    */
   addressChange(hash) {
-    if (!this.share || !this.instance) return null;
-    const prefix = `#${this.instance}?`;
-    if (!hash.startsWith(prefix)) return null;
-    const query = hash.slice(prefix.length);
+    if (!this.share || !this.instance || !this.isOwnAddress(hash) || !hash.includes("?")) return null;
+    const query = hash.slice(hash.indexOf("?") + 1);
     if (query.length > ADDRESS_MAX_CHARS) return { refused: `${query.slice(0, ADDRESS_VALUE_MAX_CHARS)}…` };
     const change = { ...this.share };
     const seen = new Set();
@@ -124,12 +122,16 @@ export class FigureHost {
     return true;
   }
 
+  /** Whether `hash` is this figure's address: `#<id>`, with or without `?settings`. */
+  isOwnAddress(hash) {
+    const own = `#${this.instance}`;
+    return hash === own || hash.startsWith(`${own}?`);
+  }
+
   /** The address of the settings the figure shows, as Python wrote it (data-address), if it is one. */
   drawnAddress() {
     const address = this.root.dataset.address;
-    const own = `#${this.instance}`;
-    const valid = address && ADDRESS.test(address) && (address === own || address.startsWith(`${own}?`));
-    return valid ? address : null;
+    return address && ADDRESS.test(address) && this.isOwnAddress(address) ? address : null;
   }
 
   /** The link under the figure follows its settings; with `toBar`, the address bar too. */
@@ -138,9 +140,8 @@ export class FigureHost {
     if (!hash) return;
     this.addressLink?.setAttribute("href", hash);
     if (!toBar || location.hash === hash) return;
-    const own = `#${this.instance}`;
-    const ours = location.hash === own || location.hash.startsWith(`${own}?`);
-    if (hash === own && !ours) return; // at its defaults: the address the reader came by stays
+    // at its defaults: the address the reader came by stays, unless it was this figure's
+    if (hash === `#${this.instance}` && !this.isOwnAddress(location.hash)) return;
     try {
       history.replaceState(history.state, "", hash);
     } catch {

@@ -54,10 +54,6 @@ SETTINGS: dict[str, Any] = {
 """Keyword arguments of ``train_with_checkpoints`` for the build (its other settings: DEFAULTS).
 A puzzle file may set ``training: {steps: ..., learning_rate: ...}`` for its language
 (``training_settings``)."""
-# What a puzzle file's `training` may set, and the values it may take: those "Train it
-# yourself" offers (attention_py/figures/train_live.py STEPS and RATES), so the figure can
-# start from the language's own recipe.
-LANGUAGE_SETTINGS = ("steps", "learning_rate")
 
 
 LEARNING_PAGE = "learning.md"  # the page whose sentences, cells and figures are the puzzle's
@@ -113,14 +109,15 @@ def key(name: str) -> str:
 def training_settings(lang: str) -> dict[str, Any]:
     """The build's settings for ``lang``: SETTINGS, with the puzzle file's ``training``
     (steps, learning rate) when it has one; refused with a PluginError naming the file when a
-    key or a value is not one "Train it yourself" offers."""
+    key or a value is not one "Train it yourself" offers (train_live's STEPS and RATES), so
+    the figure can start from the language's own recipe."""
     from attention_py.figures.train_live import RATES, STEPS
 
     own = puzzle_data(lang).get("training") or {}
     where = puzzle_file(lang).relative_to(ROOT)
     allowed = {"steps": STEPS, "learning_rate": RATES}
-    if not isinstance(own, dict) or not set(own) <= set(LANGUAGE_SETTINGS):
-        raise PluginError(f"{where}: `training` may set {', '.join(LANGUAGE_SETTINGS)} only, got {own!r}")
+    if not isinstance(own, dict) or not set(own) <= set(allowed):
+        raise PluginError(f"{where}: `training` may set {', '.join(allowed)} only, got {own!r}")
     for name, value in own.items():
         if isinstance(value, bool) or value not in allowed[name]:
             choices = ", ".join(str(v) for v in allowed[name])
