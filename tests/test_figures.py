@@ -13,7 +13,7 @@ from attention_py.figures._format import percent_shares
 from attention_py.figures._sentence import parse_tokens, pronoun_index, read
 from attention_py.figures._strings import MissingStringError
 from tests.languages import LANGUAGES, language
-from tests.test_figures_support import LANGS, NON_FINITE, STRINGS_DIR, parse, skeleton, strings
+from tests.test_figures_support import LANGS, NON_FINITE, STRINGS_DIR, figure_numbers, parse, skeleton, strings
 
 RIGHT_TO_LEFT = [lang.code for lang in LANGUAGES if lang.direction == "rtl"]  # from their own writing
 
@@ -306,6 +306,10 @@ def test_causal_first_step_names_its_one_word_once_in_the_singular(lang):
     assert readout.text == table["readout_first"].replace("$", "").format(word=words[0], top=item)
     assert "{count}" not in table["readout_first"], "no number of words: it is one"
     assert [e.text for e in readout.find_all(lambda e: e.attrs.get("dir") == "ltr")] == ["100%"], "one weight"
+    # ... and nothing beside the matrix says it again ("can only look at itself (weight 1.00)")
+    one = figure_numbers(lang)
+    beside = [p.text for p in root.find_all(lambda e: e.tag == "p" and e.has_class("apy-muted"))]
+    assert not any(one.num(1.0) in text or one.pct(100, 0) in text for text in beside), beside
     # From two words on, the plural sentence with its count.
     second = parse(draw("causal_attention", {"causal": True, "step": 2}, lang=lang))
     digits = strings(lang)["common"]["digits"]
@@ -469,12 +473,17 @@ def test_dom_skeleton_is_stable_across_states(name, a, b):
 
 def test_causal_first_step_changes_only_the_readout():
     """With one word read the readout names one weight instead of two (one span fewer in
-    the live region, which the morph patches in place); everything else, the first-word
-    note included, keeps the structure of the other steps."""
+    the live region, which the morph patches in place) and the note under the matrix has no
+    number (the readout names the one weight); everything else keeps the structure of the
+    other steps."""
 
     def outside_readout(state):
         root = parse(draw("causal_attention", state))
-        inside = {id(e) for r in root.by_class("apy-fig__readout") for e in r.iter() if e is not r}
+        changing = [
+            *root.by_class("apy-fig__readout"),
+            *root.find_all(lambda e: e.tag == "p" and e.has_class("apy-muted")),
+        ]
+        inside = {id(e) for r in changing for e in r.iter() if e is not r}
         return [e.tag for e in root.iter() if id(e) not in inside]
 
     assert outside_readout({"causal": True, "step": 1}) == outside_readout({"causal": False, "step": 6})

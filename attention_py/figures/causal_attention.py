@@ -118,7 +118,7 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
         drift = max(abs(before[i][j] - weights[i][j]) for i in range(step - 1) for j in range(step - 1))
         stability = t.html("unchanged", drift=el("span", {"dir": "ltr"}, t.num(drift, 3)))
     else:
-        stability = t.html("first", weight=el("span", {"dir": "ltr"}, t.num(weights[0][0])))
+        stability = t.html("first")  # its one weight is named by the readout, once
     top = _top(weights[current][:seen], tokens, t)
     if seen == 1:  # only the first word read: it sees one word, itself (singular, no count)
         readout = t.html("readout_first", word=word, top=top)
