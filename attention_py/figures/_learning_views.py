@@ -80,7 +80,7 @@ def examples(lang: str) -> list[Sentence]:
 
 
 def test_sentences(lang: str) -> list[Sentence]:
-    """The test sentences: held out of training and never used to choose a setting
+    """The test sentences: held out of training, the number the page reports
     (attention_py.learning's split, with the build's seed)."""
     split_seed = data(lang).get("settings", {}).get("split_seed", 0)
     return derived(key(lang), "test", lambda d: puzzle(lang).split(seed=split_seed).test)

@@ -6,8 +6,9 @@
                               #  "validation_accuracy": ..., "test_accuracy": ..., ...}
 
 The puzzle's sentences are split three ways (``Puzzle.split``): training, *validation*
-(the number to look at while choosing settings) and *test* (the number to report, never used
-to choose anything).
+(the number to look at while choosing settings) and *test* (the number to report; honest only
+if nothing is chosen by looking at it). ``split_seed`` draws another split: the learning
+article confirms its one choice made after seeing test results on fresh ones.
 
 Everything random (the starting weights, the order of the sentences) comes from
 ``random.Random`` seeded with ``seed``, so the same seed trains the same model, natively and
