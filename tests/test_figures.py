@@ -252,7 +252,7 @@ def _sentences_outside_ltr(e, ltr=False):
 
 @pytest.mark.parametrize(("name", "state"), DIGIT_TOUR)
 def test_persian_sentences_write_whole_numbers_in_persian_digits(name, state):
-    """As the Persian prose does: ۸ واژه, سر ۲, سطر ۱ in a sentence; measured values (weights,
+    """As the Persian prose does: ۸ کلمه, سر ۲, سطر ۱ in a sentence; measured values (weights,
     scores, percentages) stay Latin inside their left-to-right spans, like its $0.37$."""
     root = parse(draw(name, state, lang="fa"))
     for text in _sentences_outside_ltr(root):

@@ -307,6 +307,40 @@ def test_hebrew_softmax_is_feminine_as_on_every_page():
     assert "softmax הופכת" in he
 
 
+# Masculine forms after a matrix's name ("$W_O$ הוא שמאפשר", "W_O מערבב"): a matrix (מטריצה) is
+# feminine on every page. "הוא" alone may be another noun's ("מאיזו עמודה של $W_Q$ הוא נוצר": the cell).
+MATRIX = r"W_\{?[QKVOR]\}?\$?\s+"
+HEBREW_MASCULINE_AFTER_MATRIX = (
+    r"הוא ש\S+",
+    "מערבב",
+    "שמאפשר",
+    "מאפשר",
+    "נותן",
+    "הופך",
+    "מחזיר",
+    "לומד",
+    "ממיר",
+    "מקבל",
+    "מכפיל",
+    "קובע",
+    "יוצר",
+)
+
+
+def test_hebrew_matrices_are_feminine_on_every_page():
+    masculine = re.compile(MATRIX + "(?:" + "|".join(HEBREW_MASCULINE_AFTER_MATRIX) + r")(?![\u0590-\u05FF])")
+    found = [
+        f"{where}: …{text[max(m.start() - 20, 0) : m.end() + 20]}…"
+        for where, text in texts_of("he").items()
+        for m in masculine.finditer(text)
+    ]
+    assert found == [], "a matrix is feminine: $W_O$ היא שמאפשרת, W_O מערבבת"
+    assert masculine.search("ו־$W_O$ מערבב אותם")
+    assert masculine.search("$W_O$ הוא שמאפשר")
+    assert not masculine.search("W_O מערבבת ביניהם")
+    assert not masculine.search("של $W_Q$ הוא נוצר")
+
+
 # One word per idea: where a language's glossary (docs/<lang>/glossary.md) fixes the word for
 # an idea, the figure strings and the pages use it, not a synonym. Each row: the language, the
 # glossary's word (which must still be in its glossary, or the row is stale), and a synonym
@@ -320,6 +354,12 @@ GLOSSARY_WORDS = [
     ("he", "ממד", "מימד"),  # dimension
     ("he", "קשב עצמי", ENGLISH_NAME),  # the English name as the heading's word
     ("fa", "خودتوجهی", ENGLISH_NAME),
+    ("he", "פעפוע לאחור", "התפשטות לאחור"),  # backpropagation
+    ("he", "שיכון מיקום", "קידוד מיקום"),  # position embedding
+    ("he", "הוגן", "מדד ישר|מדידה ישרה"),  # the fair measure
+    ("fa", "تعبیهٔ موقعیت", "رمزگذاری موقعیت"),  # position embedding
+    ("fa", "کلمه", r"واژه(?!\u200cنامه|نامه)"),  # word (واژه‌نامه, the glossary, is another word)
+    ("fa", "لایهٔ خودتوجه", "لایهٔ خودتوجهی"),  # the adjective: a self-attention layer
 ]
 
 

@@ -182,8 +182,8 @@ def test_the_languages_models_did_not_all_find_the_same_plan():
 FRESH_SPLITS = (1, 2, 3)
 FRESH_SPLIT_SENTENCE = {
     "en": "on each fresh split {pct} of the test sentences came out right, in each of the three languages",
-    "he": None,
-    "fa": None,
+    "he": "ובכל אחת מהחלוקות החדשות {pct} ממשפטי המבחן נענו נכון, בכל אחת משלוש השפות",
+    "fa": "در هر سه تقسیم تازه، و در هر سه زبان، مدل به {pct} جمله‌های آزمون درست جواب داد",
 }
 
 

@@ -117,7 +117,7 @@ class Text:
         return self.prose_numbers if style == "prose" else LATIN
 
     def count(self, number: int) -> str:
-        """A whole number as the language writes it inside a sentence: "8 words", "۸ واژه"."""
+        """A whole number as the language writes it inside a sentence: "8 words", "۸ کلمه"."""
         return self.prose_numbers.count(number)
 
     def num(self, value: float, digits: int = 2) -> str:
