@@ -25,7 +25,7 @@ waits for another figure, or a cell, while training runs), the
 main thread's long tasks meanwhile (PerformanceObserver "longtask": over 50 ms), and the
 time until the figure's held-out accuracy first reads at least 95%. Targets (issue 21): the
 slider within 50 ms p95 while training runs, no main-thread task over 50 ms, 95% within
-10 s; train_live.BUDGET (seconds of training per call) trades the first against the last.
+10 s; the figure's budget (RunningFigure.budget: seconds of training per call) trades the first against the last.
 
 Then drags with a real (Playwright) mouse, pointer moves every few milliseconds: the tip
 of a vector in the dot-product figure, the first softmax slider, and the tip again with
@@ -43,7 +43,7 @@ import math
 from itertools import pairwise
 from pathlib import Path
 
-from attention_py.figures.train_live import BUDGET
+from attention_py.figures.train_live import FIGURE as TRAIN_LIVE
 from devtools.browser import CHROMIUM_FLAGS, built_site, chromium_path
 from devtools.static_server import serve
 
@@ -233,7 +233,7 @@ def measure_training(browser, url: str, lang: str) -> dict:
 def report_training(results: dict[str, dict]) -> None:
     from bench.training import _load_average
 
-    print(f"\ntraining figures: train_live.BUDGET = {BUDGET} s; load average {_load_average()}")
+    print(f"\ntraining figures: train_live budget = {TRAIN_LIVE.budget} s; load average {_load_average()}")
     print(
         f"\n{'training figures':<34} {'first':>8} {'then p50':>9} {'max':>8}   (input to figure updated; call = Python + worker)"
     )

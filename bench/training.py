@@ -150,8 +150,9 @@ def _time_steps(puzzle: Any, recipes: list[dict], steps: int, repeats: int) -> d
     score: dict[tuple, float] = {}
     for _ in range(repeats):
         for key, settings in unique.items():
-            trainer = Trainer(puzzle, 0, record_start=False, eval_every=10**9, **settings)
-            trainer.train_step()  # the first step apart (the first use of everything)
+            trainer = Trainer(puzzle, 0, eval_every=10**9, **settings)
+            trainer.held_out = {}  # the steps alone
+            trainer.run(1)  # the first step apart (the first use of everything)
             started, started_cpu = time.perf_counter(), time.process_time()
             trainer.run(steps)
             wall[key].append((time.perf_counter() - started) / steps)

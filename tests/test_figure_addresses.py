@@ -16,9 +16,9 @@ from urllib.parse import parse_qsl, urlsplit
 import pytest
 from pymdownx.superfences import SuperFencesException
 
-from attention_py.figures import FIGURES, Figure, update
+from attention_py.figures import FIGURES, RunningFigure, update
 from attention_py.figures import train_live as live
-from attention_py.figures._state import Choice, StateSpec
+from attention_py.figures._state import Choice, Flag, Integer, StateSpec
 from site_hooks.content import figures as fence
 from tests.test_figures_support import strings
 
@@ -114,9 +114,18 @@ def test_numbers_in_a_link_may_be_written_as_a_reader_writes_them():
 
 
 def test_a_figure_can_share_only_keys_of_its_state():
-    spec = StateSpec({"a": Choice((1, 2), 1)})
-    with pytest.raises(ValueError, match="shareable keys"):
-        Figure(name="x", spec=spec, strings=(), draw=lambda s, t: None, shareable=("b",))
+    spec = StateSpec({"a": Choice((1, 2), 1), "running": Flag(False), "step": Integer(0, 9, 0)})
+    with pytest.raises(ValueError, match=r"\['b'\] are not in its state"):
+        RunningFigure(
+            name="x",
+            spec=spec,
+            strings=(),
+            draw=lambda s, t, w: None,
+            start=lambda s, lang: None,
+            key=(),
+            end="a",
+            shareable=("b",),
+        )
 
 
 # --- the fence's id --------------------------------------------------------------------

@@ -17,6 +17,8 @@ from attention_py import resources
 from attention_py.figures import FIGURES, update
 from attention_py.figures import _learning_views as views
 from attention_py.figures._format import num
+from attention_py.figures._state import Choice
+from attention_py.figures.train_live import RECIPE
 from attention_py.learning import Model, Puzzle
 from attention_py.resources import _PROVIDED, MissingResource, provide
 from site_hooks.content.figures import load_resource
@@ -177,9 +179,7 @@ def test_train_live_retraces_the_builds_training_and_pauses_and_resets():
         state = answer["state"]
         assert state["running"] is True
         answer = update("train_live", state, {}, lang, strings(lang), "test-live")
-    from attention_py.figures.train_live import _TRAINERS
-
-    trainer = _TRAINERS[("test-live", lang)].trainer
+    trainer = session_of("test-live", lang).work.trainer
     at = next(c for c in saved["checkpoints"] if c["step"] == trainer.step) if trainer.step % every == 0 else None
     if at is not None:  # the same seed and settings give the build's model at that step
         digits = saved["settings"]["checkpoint_digits"]  # the build kept that many significant digits
@@ -219,29 +219,28 @@ def test_default_states_round_trip_through_json():
         assert json.loads(draw(name).attrs["data-state"]) == FIGURES[name].default_state()
 
 
-def test_live_training_in_small_pieces_gives_runs_history_and_model():
-    """train_live trains with LiveTraining.work (steps and validation/test scores cut into short
-    pieces); that must be the same training as Trainer.run."""
-    from attention_py.figures.train_live import LiveTraining
+def test_training_in_small_pieces_gives_runs_history_and_model():
+    """train_live trains through Trainer.pieces, taken a few milliseconds at a time (steps and
+    validation/test scores cut into short pieces); that must be the same training as
+    Trainer.run, to the last bit."""
     from attention_py.learning import Trainer
+    from attention_py.learning.train import take
 
     p = Puzzle.from_dict(data("en")["puzzle"])
     whole = Trainer(p, 0, eval_every=3, d_model=8)
     whole.run(7)
-    live = LiveTraining(p, 0, eval_every=3, d_model=8)
-    pieces = live.trainer
-    assert pieces.history == []
-    assert live.scoring
-    calls = 0
-    while pieces.step < 7 or live.scoring:
-        live.work(7, 0.0)  # one piece per call: a training sentence, a gradient, an update, a scored sentence
+    cut = Trainer(p, 0, eval_every=3, d_model=8)
+    pieces = cut.pieces(7)
+    calls = 1
+    while take(pieces, 0.0):  # one piece per call: a sentence, a gradient, an update, a scored sentence
         calls += 1
-    scored = 3 * (len(pieces.validation) + len(pieces.test))  # history points at steps 0, 3 and 6
-    per_step = pieces.settings["batch_size"] + len(pieces.model.parameters) + 1
-    assert calls == scored + 7 * per_step, "every step and every score was cut into pieces"
-    assert pieces.history == whole.history
-    assert pieces.step == whole.step == 7
-    assert pieces.model.parameters == whole.model.parameters
+    first = cut.batch_size  # the untrained model on the first batch
+    scored = 3 * (len(cut.validation) + len(cut.test))  # history points at steps 0, 3 and 6
+    per_step = cut.batch_size + len(cut.model.parameters) + 1
+    assert calls == first + scored + 7 * per_step + 1, "every step and every score was cut into pieces"
+    assert cut.history == whole.history
+    assert cut.step == whole.step == 7
+    assert cut.model.parameters == whole.model.parameters
 
 
 def test_the_readers_mistakes_are_the_final_models_own():
@@ -268,6 +267,15 @@ def test_the_readers_menus_show_words_not_slots(lang):
 LIVE = "train_live"
 
 
+def session_of(instance, lang="en"):
+    """The live work of the train_live figure ``instance`` on a page of ``lang``."""
+    from attention_py.figures._live import SESSIONS
+
+    session = SESSIONS.get((instance, lang))
+    assert session is not None, (instance, lang)
+    return session
+
+
 def live_update(state, changes, lang="en", instance="test-recipe"):
     answer = update(LIVE, state, changes, lang, strings(lang), instance)
     assert answer["ok"], answer
@@ -286,25 +294,20 @@ def run_to_end(changes, lang="en", instance="test-recipe"):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_default_recipe_is_the_builds_run(lang):
+    from attention_py.figures import _training_run as run
     from attention_py.figures import train_live as live
 
     state = FIGURES[LIVE].default_state(lang)
     assert live.recipe_of(state) == live.build_recipe(lang)
-    assert state["steps"] == live.goal(lang)
-    every = live.settings(lang)["eval_every"]
-    assert all(steps % every == 0 for steps in live.STEPS), "every run ends on a history point"
+    assert state["steps"] == run.goal(lang)
+    every = run.settings(lang)["eval_every"]
+    assert all(steps % every == 0 for steps in run.STEPS.options), "every run ends on a history point"
 
 
-RECIPE_VALUES = {
-    "seed": [0, 1, 2, 3],
-    "learning_rate": [0.003, 0.01, 0.03, 0.1],
-    "steps": [60, 120, 240],
-    "layers": [1, 2],
-    "heads": [1, 2],
-    "d_model": [8, 16],
-    "positions": ["learned", "sinusoidal", "none"],
-    "data": ["fair", "giveaway"],
-    "causal": [False, True],
+RECIPE_VALUES = {  # each control's values, as the figure declares them
+    key: list(field.options) if isinstance(field, Choice) else [False, True]
+    for key, field in FIGURES[LIVE].spec.fields.items()
+    if key in (*RECIPE, "steps")
 }
 HOSTILE = [None, "", "<script>alert(1)</script>", "__import__('os')", [], {}, float("nan"), 7, 0.02, "NaN", 1e300]
 
@@ -340,19 +343,23 @@ def test_a_recipe_change_restarts_at_step_0_and_keeps_the_run_before_faint():
 
     instance = "test-restart"
     answer = live_update({}, {"running": True}, instance=instance)
-    while answer["state"]["step"] < 20 or live._TRAINERS[(instance, "en")].scoring:
+    while (
+        session_of(instance).work.trainer.history[-1:] == []
+        or session_of(instance).work.trainer.history[-1]["step"] < 20
+    ):
         answer = live_update(answer["state"], {}, instance=instance)
-    before = list(live._TRAINERS[(instance, "en")].trainer.history)
+    before = list(session_of(instance).work.trainer.history)
     assert before[-1]["step"] >= 20
     changed = live_update(answer["state"], {"heads": 2}, instance=instance)  # while running
     assert changed["state"]["step"] == 0
     assert changed["state"]["running"] is False
     assert changed["state"]["heads"] == 2
-    trainer = live._TRAINERS[(instance, "en")]
-    assert trainer.recipe == live.recipe_of(changed["state"])
+    session = session_of(instance)
+    trainer = session.work
+    assert session.asked == live.recipe_of(changed["state"])
     assert trainer.trainer.settings["heads"] == 2
     assert trainer.trainer.step == 0
-    assert live._PREVIOUS[(instance, "en")] == before
+    assert session.previous.trainer.history == before
     root = parse(changed["html"])
     faint = [e for e in root.iter() if "apy-curve--previous" in e.attrs.get("class", "")]
     assert faint
@@ -362,7 +369,7 @@ def test_a_recipe_change_restarts_at_step_0_and_keeps_the_run_before_faint():
     assert "hidden" not in key[0].attrs
     # the same value again is no change; the steps control alone is no new recipe
     same = live_update(changed["state"], {"heads": 2, "steps": 240}, instance=instance)
-    assert live._TRAINERS[(instance, "en")] is trainer
+    assert session_of(instance).work is trainer
     assert same["state"]["steps"] == 240
 
 
@@ -380,9 +387,8 @@ def report_numbers(html):
 def test_the_default_run_learns_the_rule():
     answer = run_to_end({}, instance="test-default")
     assert answer["state"]["step"] == 120
-    from attention_py.figures import train_live as live
 
-    trainer = live._TRAINERS[("test-default", "en")].trainer
+    trainer = session_of("test-default").work.trainer
     assert trainer.history[-1]["test_accuracy"] >= 0.95
     assert trainer.history == data("en")["history"], "the build's run, point for point"
     readout = parse(answer["html"]).by_class("apy-fig__readout")[0].text
@@ -399,13 +405,12 @@ def test_the_default_run_learns_the_rule():
 
 
 def test_without_positions_a_run_ends_at_chance_on_twins_and_says_it_cannot_tell_the_order():
-    from attention_py.figures import train_live as live
 
     answer = run_to_end({"positions": "none", "steps": 60, "d_model": 8}, instance="test-none")
-    trainer = live._TRAINERS[("test-none", "en")]
+    trainer = session_of("test-none").work
     assert trainer.trainer.history[-1]["test_accuracy"] < 0.5  # worse than chance on unseen pairs
-    twins = trainer.report(60)["twins"]
-    test = trainer.report(60)["test"]
+    twins = trainer.report(60)["twins"].tally
+    test = trainer.report(60)["test"].tally
     assert (test.right + twins.right) / (test.seen + twins.seen) == 0.5, "exactly one of each twin pair right"
     root = parse(answer["html"])
     assert "50%" in root.by_class("apy-twins")[0].text
@@ -417,21 +422,19 @@ def test_without_positions_a_run_ends_at_chance_on_twins_and_says_it_cannot_tell
 def test_with_one_layer_a_run_gets_half_the_test_right_and_says_one_layer_is_not_enough(lang):
     """The verdict's claim, measured: one layer, the default seed and 60 steps, in each language
     (seeds 0-3 and 240 steps at 0.01 and 0.03 give the same 50%, bench/README.md)."""
-    from attention_py.figures import train_live as live
 
     answer = run_to_end({"layers": 1, "steps": 60}, lang=lang, instance="test-one-layer")
-    trainer = live._TRAINERS[("test-one-layer", lang)]
+    trainer = session_of("test-one-layer", lang).work
     assert trainer.trainer.history[-1]["test_accuracy"] == 0.5
     assert verdict_text(lang, "verdict_layers") in parse(answer["html"]).by_class("apy-fig__readout")[0].text
 
 
 @pytest.mark.parametrize("lang", ["en", "fa"])
 def test_the_giveaway_run_guessed_from_the_form_and_shows_both_numbers(lang):
-    from attention_py.figures import train_live as live
     from attention_py.learning.ablation import accuracy_by_group
 
     answer = run_to_end({"data": "giveaway", "steps": 60}, lang=lang, instance="test-giveaway")
-    trainer = live._TRAINERS[("test-giveaway", lang)]
+    trainer = session_of("test-giveaway", lang).work
     own = trainer.trainer.history[-1]["test_accuracy"]
     fair = accuracy_by_group(trainer.trainer.model, views.test_sentences(lang))
     assert own >= 0.9 > fair["patient"]

@@ -43,9 +43,7 @@ def used_keys(name: str, lang: str) -> set[str]:
 
 
 def tour_draw(figure, text, state, instance="tour-strings"):
-    clean = figure.normalise(state)
-    panel = figure.draw(clean, text, instance) if figure.instanced else figure.draw(clean, text)
-    shown = panel.state if panel.state is not None else clean
+    panel, shown = figure.panel(figure.normalise(state), text, instance)
     figure.frame(shown, text, panel, instance)
     return shown
 
@@ -123,9 +121,16 @@ def tour_live(figure, text, lang):
 
 
 def made_up_scores(live):
-    tally = live.GroupTally()
-    tally.right, tally.seen, tally.groups = 7, 10, {"actor": [5, 5], "patient": [2, 5]}
-    return tally
+    """7 of 10 right: the actor group's five, two of the patient group's."""
+    from attention_py.figures import _learning_views as views
+    from attention_py.learning.train import Tally
+
+    sentences = [s for s in views.test_sentences("en") if s.points_at == "actor"][:5]
+    sentences += [s for s in views.test_sentences("en") if s.points_at == "patient"][:5]
+    tally = Tally()
+    for right in [True] * 7 + [False] * 3:
+        tally.count(0.5, right)
+    return live.Scored(tally, sentences)
 
 
 LEARNING_TOURS = {"training_replay": tour_replay, "trained_reader": tour_reader, "train_live": tour_live}

@@ -417,8 +417,9 @@ def finished_run(lang: str, steps: int, **changes):
 
     recipe = {**dict(zip(live.RECIPE, live.build_recipe(lang))), **changes}
     chosen = tuple(recipe[k] for k in live.RECIPE)
-    run = live.new_training(lang, chosen)
-    run.work(steps, math.inf)
+    run = live.new_run(recipe, lang)
+    for _ in run.pieces(steps):
+        pass
     scores = run.report(steps)
     fair = scores.get("fair")
     test = scores["test"].accuracy()

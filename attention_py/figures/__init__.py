@@ -42,7 +42,7 @@ from . import (
     weighted_average,
     why_sqrt_dk,
 )
-from ._figure import COMMON_STRINGS, Figure, Panel
+from ._figure import COMMON_STRINGS, BaseFigure, Figure, Panel, RunningFigure
 from ._format import NUMBER_KEYS, NumberFormat
 from ._state import StateError, apply_changes
 from ._strings import MissingStringError, Text, check_strings
@@ -65,14 +65,14 @@ _ORDER = (
     train_live.FIGURE,
 )
 
-FIGURES: dict[str, Figure] = {figure.name: figure for figure in _ORDER}
+FIGURES: dict[str, BaseFigure] = {figure.name: figure for figure in _ORDER}
 """Every figure by name, in the order the articles introduce them."""
 
 # How the language writes numbers (digits, decimal, percent, measured: see _format.NUMBER_KEYS), then the sentence.
 COMMON_KEYS = tuple(dict.fromkeys((*COMMON_STRINGS, *NUMBER_KEYS, "sentence_angry", "sentence_rude")))
 
 
-def get(name: str) -> Figure:
+def get(name: str) -> BaseFigure:
     """The figure called ``name``; ValueError listing the known names otherwise."""
     try:
         return FIGURES[name]
@@ -128,10 +128,12 @@ def _value_at(changes: Mapping[str, Any], key: str) -> str:
 
 __all__ = [
     "FIGURES",
+    "BaseFigure",
     "Figure",
     "MissingStringError",
     "NumberFormat",
     "Panel",
+    "RunningFigure",
     "StateError",
     "Text",
     "check_strings",

@@ -1,9 +1,11 @@
 """What every figure shares: its declaration and the common frame.
 
 A figure is three things: a ``StateSpec`` (fields, ranges, defaults), the keys of its
-translated strings, and a pure ``draw(state, text) -> Panel`` function. ``Figure.render``,
-the one way to draw a figure, normalises the state, draws it and wraps it in the frame
-below, which is the same for all figures so the page's generic host can treat them alike::
+translated strings, and a pure ``draw(state, text) -> Panel`` function (``Figure``). A
+running figure (``RunningFigure``) also declares how its live work is made; its draw gets
+that work too (``_live.py``). ``render``, the one way to draw a figure, normalises the state,
+draws it and wraps it in the frame below, which is the same for all figures so the page's
+generic host can treat them alike::
 
     <div class="apy-fig" data-figure=... data-state=... data-strings=... lang dir role=group>
       <p class="apy-fig__title">...            title
@@ -18,10 +20,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any
 from urllib.parse import urlencode
 
+from ..learning.train import take
 from ._html import el, to_json
+from ._live import SESSIONS, Session, Work
 from ._state import StateSpec
 from ._strings import Text
 
@@ -29,8 +33,8 @@ COMMON_STRINGS = ("direction", "digits", "static_hint", "bad_input")
 
 Draw = Callable[[dict[str, Any], "Text"], "Panel"]
 """A figure's draw: (normalised state, its strings) -> Panel."""
-InstancedDraw = Callable[[dict[str, Any], "Text", str | None], "Panel"]
-"""An instanced figure's draw: it also gets the root's instance id."""
+RunningDraw = Callable[[dict[str, Any], "Text", Session], "Panel"]
+"""A running figure's draw: also its session (the live work, and the work before it)."""
 
 
 @dataclass
@@ -40,44 +44,28 @@ class Panel:
     body: str
     readout: str = ""
     notes: list[str] = field(default_factory=list)
-    # An instanced figure's state after its draw (a training chunk advanced the step).
-    state: dict[str, Any] | None = None
 
 
-@dataclass(frozen=True)
-class Figure:
-    """One interactive figure: declared state, declared strings, and its pure draw function."""
+@dataclass(frozen=True, kw_only=True)
+class BaseFigure:
+    """What every figure declares: its state, its strings, what it reads besides; and the frame."""
 
     name: str
     spec: StateSpec
     strings: tuple[str, ...]
-    draw: Draw | InstancedDraw  # an InstancedDraw exactly when ``instanced``
     # The key of the data the figure reads besides its state (see attention_py/resources.py), per
     # language: ``lambda lang: f"training/{lang}"``. The root carries it as data-resource.
     resource: Callable[[str], str] | None = None
-    # A figure whose draw also takes the root's instance id: it keeps work between calls
-    # (a model being trained), one per figure on the page. Its state may say running: true.
-    instanced: bool = False
     # Sections of the strings file shared by several figures that this one reads too.
     shared: tuple[str, ...] = ()
-    # State keys the page's address may set (README.md, "Addresses"): a link such as
-    # ``#train?positions=none`` opens the figure with those values (on a page, with its
-    # instance id). The root carries them (data-share) and the address of what it shows
-    # (data-address).
-    shareable: tuple[str, ...] = ()
-    # Defaults that depend on the page's language, over the spec's (train_live: the recipe the
-    # build trained that language with, read from its resource): ``lambda lang: {...}``.
-    language_defaults: Callable[[str], dict[str, Any]] | None = None
 
-    def __post_init__(self) -> None:
-        unknown = [k for k in self.shareable if k not in self.spec.fields]
-        if unknown:
-            raise ValueError(f"figure {self.name!r}: shareable keys {unknown} are not in its state")
+    def defaults(self, lang: str | None) -> dict[str, Any]:
+        """Defaults over the spec's on a page of ``lang`` (none but a running figure's)."""
+        return {}
 
     def default_state(self, lang: str | None = None) -> dict[str, Any]:
         """The state a block without YAML shows (on a page of ``lang``, if its defaults depend on it)."""
-        own = self.language_defaults(lang) if lang is not None and self.language_defaults is not None else {}
-        return self.spec.normalise(own)
+        return self.spec.normalise(self.defaults(lang))
 
     def normalise(self, state: Any) -> dict[str, Any]:
         return self.spec.normalise(state)
@@ -97,32 +85,32 @@ class Figure:
         ``StateError`` (a ValueError naming the key), a missing translation
         ``MissingStringError`` naming the file and the key.
         """
-        if self.language_defaults is not None and (state is None or isinstance(state, Mapping)):
-            state = {**self.language_defaults(lang), **(state or {})}
+        if state is None or isinstance(state, Mapping):
+            state = {**self.defaults(lang), **(state or {})}
         return self.drawn(self.spec.normalise(state), lang=lang, strings=strings, instance=instance)[0]
 
     def drawn(
         self, clean: dict[str, Any], *, lang: str, strings: Mapping[str, Any], instance: str | None
     ) -> tuple[str, dict[str, Any]]:
-        """The markup for a normalised state, and the state it shows (an instanced figure's
-        draw may move it on: a training chunk advances the step)."""
+        """The markup for a normalised state, and the state it shows (a running figure's work
+        moves it on: a training chunk advances the step)."""
         text = Text(strings, lang, self.name, self.shared)
-        if self.instanced:
-            panel = cast(InstancedDraw, self.draw)(clean, text, instance)
-        else:
-            panel = cast(Draw, self.draw)(clean, text)
-        shown = panel.state if panel.state is not None else clean
+        panel, shown = self.panel(clean, text, instance)
         return self.frame(shown, text, panel, instance), shown
+
+    def panel(self, clean: dict[str, Any], text: Text, instance: str | None) -> tuple[Panel, dict[str, Any]]:
+        """The drawn panel for a normalised state, and the state it shows."""
+        raise NotImplementedError
+
+    def share(self, state: dict[str, Any], lang: str, instance: str | None) -> tuple[str | None, str | None]:
+        """The root's data-share and data-address (none but a shareable figure's)."""
+        return None, None
 
     def frame(self, state: dict[str, Any], text: Text, panel: Panel, instance: str | None) -> str:
         """Wraps a drawn ``panel`` for the normalised ``state`` in the common frame."""
         title = text.plain("title")
         notes = "".join(el("p", {}, note) for note in panel.notes)
-        share = address = None
-        if self.shareable and instance:  # the defaults once: the address is made against them
-            defaults = self.default_state(text.lang)
-            share = to_json({k: defaults[k] for k in self.shareable})
-            address = self._address(state, instance, defaults)
+        share, address = self.share(state, text.lang, instance)
         return el(
             "div",
             {
@@ -146,6 +134,72 @@ class Figure:
             el("p", {"class": "apy-fig__error", "data-role": "error", "role": "alert", "hidden": True}),
             el("p", {"class": "apy-fig__static", "data-role": "static-hint"}, text.html("common.static_hint")),
         )
+
+
+@dataclass(frozen=True, kw_only=True)
+class Figure(BaseFigure):
+    """One interactive figure: declared state, declared strings, and its pure draw function."""
+
+    draw: Draw
+
+    def panel(self, clean: dict[str, Any], text: Text, instance: str | None) -> tuple[Panel, dict[str, Any]]:
+        return self.draw(clean, text), clean
+
+
+@dataclass(frozen=True, kw_only=True)
+class RunningFigure(BaseFigure):
+    """A figure that works between calls and opens from a link (README.md, "Running figures"
+    and "Addresses"): ``train_live``.
+
+    Its state has ``running`` and ``step``. ``start(state, lang)`` makes the work (a ``Work``)
+    for a state at step 0; ``key`` names the state keys the work is made from, ``end`` the key
+    that says how far it goes. Each call: a session whose work was started for other ``key``
+    values (a recipe control), is at another step (Reset, or a fresh Python after a reload),
+    or is past ``end``, is replaced by new work at step 0 (paused when a ``key`` value
+    changed); while the state says running, the work takes pieces for ``budget`` seconds; then
+    ``draw(state, text, session)`` draws the state with the step reached. The figure's own
+    code reads no clock and keeps nothing: the session is ``_live.SESSIONS``'.
+
+    ``shareable`` state keys may be set by the page's address (``#train?positions=none``);
+    ``language_defaults(lang)`` gives defaults over the spec's on a page of ``lang``.
+    """
+
+    draw: RunningDraw
+    start: Callable[[dict[str, Any], str], Work]
+    key: tuple[str, ...]
+    end: str
+    budget: float = 0.02  # seconds of work per call (bench/figure_latency.py --training)
+    shareable: tuple[str, ...] = ()
+    language_defaults: Callable[[str], dict[str, Any]] | None = None
+
+    def __post_init__(self) -> None:
+        unknown = [k for k in (*self.shareable, *self.key, self.end, "running", "step") if k not in self.spec.fields]
+        if unknown:
+            raise ValueError(f"figure {self.name!r}: shareable or running keys {unknown} are not in its state")
+
+    def defaults(self, lang: str | None) -> dict[str, Any]:
+        return self.language_defaults(lang) if lang is not None and self.language_defaults is not None else {}
+
+    def panel(self, clean: dict[str, Any], text: Text, instance: str | None) -> tuple[Panel, dict[str, Any]]:
+        slot = (instance, text.lang)
+        asked = tuple(clean[k] for k in self.key)
+        end = clean[self.end]
+        session = SESSIONS.get(slot)
+        changed = session is not None and session.asked != asked  # a recipe control: start again, paused
+        running = bool(clean["running"]) and not changed
+        step = 0 if changed else clean["step"]
+        if session is None or changed or session.work.step != step or step > end:
+            session = SESSIONS.start(slot, asked, self.start(clean, text.lang))
+        elif running:
+            running = take(session.work.pieces(end), self.budget)
+        shown = {**clean, "running": running, "step": session.work.step}
+        return self.draw(shown, text, session), shown
+
+    def share(self, state: dict[str, Any], lang: str, instance: str | None) -> tuple[str | None, str | None]:
+        if not self.shareable or not instance:
+            return None, None
+        defaults = self.default_state(lang)  # once: the address is made against them
+        return to_json({k: defaults[k] for k in self.shareable}), self._address(state, instance, defaults)
 
     def address(self, state: Mapping[str, Any], instance: str | None, lang: str | None = None) -> str:
         """The link that opens this figure with ``state``'s shareable values: ``#<instance>``,

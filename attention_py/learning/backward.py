@@ -92,49 +92,22 @@ def zeros_like_one(model: Model, name: str) -> Matrix:
 
 def loss_and_gradients(model: Model, batch: list[Sentence]) -> tuple[float, int, dict[str, Matrix]]:
     """(mean loss, number answered right, gradients of the mean loss) over ``batch``."""
-    pieces = BatchGradients(model, batch)
-    while not pieces.complete:
-        pieces.advance()
-    return pieces.result()
+    grads = Gradients(model)
+    loss, correct = 0.0, 0
+    for sentence in batch:
+        sentence_loss, right = example_gradients(model, sentence, grads, 1 / len(batch))
+        loss += sentence_loss
+        correct += right
+    return loss / len(batch), correct, grads.totals()
 
 
-class BatchGradients:
-    """``loss_and_gradients`` in small pieces, for a page that must answer between them
-    (attention_py/figures/train_live.py): each ``advance`` is one sentence's forward and
-    backward pass, or, once every sentence is in, the gradient of one weight matrix. The
-    same operations in the same order as all at once, so the same numbers to the last bit.
-    """
-
-    def __init__(self, model: Model, batch: list[Sentence]) -> None:
-        self.model, self.batch = model, batch
-        self.grads = Gradients(model)
-        self.loss, self.correct, self.seen = 0.0, 0, 0
-        self.totals: dict[str, Matrix] = {}
-        self._pending = [name for name, _ in model.shapes()]  # matrices whose gradient is not summed yet
-
-    @property
-    def complete(self) -> bool:
-        return self.seen == len(self.batch) and not self._pending
-
-    def advance(self) -> None:
-        """The next piece of work (nothing once ``complete``)."""
-        if self.seen < len(self.batch):
-            sentence = self.batch[self.seen]
-            run = self.model.forward(sentence)
-            loss, answer = loss_and_answer(run.probabilities, sentence.label)
-            self.loss += loss
-            self.correct += answer == sentence.label
-            backward(self.model, run, sentence.label, self.grads, 1.0 / len(self.batch))
-            self.seen += 1
-        elif self._pending:
-            name = self._pending.pop(0)
-            self.totals[name] = self.grads.total(name)
-
-    def result(self) -> tuple[float, int, dict[str, Matrix]]:
-        """(mean loss, number answered right, gradients of the mean loss), once ``complete``."""
-        if not self.complete:
-            raise RuntimeError("the batch's gradients are not complete")
-        return self.loss / len(self.batch), self.correct, {name: self.totals[name] for name, _ in self.model.shapes()}
+def example_gradients(model: Model, sentence: Sentence, grads: Gradients, weight: float = 1.0) -> tuple[float, bool]:
+    """One sentence's forward and backward pass: its loss and whether the answer was right;
+    ``weight`` times its gradients are recorded in ``grads``."""
+    run = model.forward(sentence)
+    loss, answer = loss_and_answer(run.probabilities, sentence.label)
+    backward(model, run, sentence.label, grads, weight)
+    return loss, answer == sentence.label
 
 
 def backward(model: Model, run: Pass, label: int, grads: Gradients, weight: float = 1.0) -> None:

@@ -14,11 +14,11 @@ The answer is an attention layer too (the last of ``layers``): the pronoun's que
 the keys of the people in the sentence, and the softmax of those scores *is* the answer,
 the way coreference models choose an antecedent among the candidate words, and pointer
 networks point at an input. This layer needs only W_Q and W_K: its weights are the output,
-so it has no values and no W_O. An earlier version read the answer off the pronoun's vector
-with a matrix (one score per person of the puzzle); it learned the training sentences just
-as well but, for most seeds, not the held-out ones: a matrix can learn "this reason never
-points at the nurse", which is true of the training sentences and false of the rule
-(bench/README.md, "Training", has the numbers).
+so it has no values and no W_O. Reading the answer off the pronoun's vector with a matrix
+instead (one score per person of the puzzle) learns the training sentences just as well but,
+for most seeds, not the held-out ones: a matrix can learn "this reason never points at the
+nurse", which is true of the training sentences and false of the rule (bench/README.md,
+"Training", has the numbers).
 
 Positions: learned by default, sinusoids or none to compare. Attention itself ignores
 order: shuffle the tokens and every token gets the same answer. The position vector P[i]

@@ -1,14 +1,24 @@
-"""Training: mini-batches of puzzle sentences, gradients, Adam steps, and a record of progress.
+"""Training: mini-batches, gradients, Adam steps, and a record of progress, in pieces.
 
     trainer = Trainer(puzzle, seed=0)
     trainer.run(100)          # 100 Adam steps, one mini-batch each
     trainer.history[-1]       # {"step": 100, "loss": ..., "train_accuracy": ...,
                               #  "validation_accuracy": ..., "test_accuracy": ..., ...}
 
-The puzzle's sentences are split three ways (``Puzzle.split``): training, *validation*
-(the number to look at while choosing settings) and *test* (the number to report; honest only
-if nothing is chosen by looking at it). ``split_seed`` draws another split: the learning
-article confirms its one choice made after seeing test results on fresh ones.
+``Training`` is the loop for any model: it is given the model, its ``Objective`` (how one
+example is scored and how its gradients are recorded), the training examples and the
+held-out sets, and keeps the steps, the optimiser and the history. ``Trainer`` is the pronoun
+puzzle's: it makes the model from a puzzle and settings (``DEFAULTS``) and splits the
+puzzle's sentences three ways (``Puzzle.split``): training, *validation* (the number to look
+at while choosing settings) and *test* (the number to report; honest only if nothing is
+chosen by looking at it). ``split_seed`` draws another split: the learning article confirms
+its one choice made after seeing test results on fresh ones.
+
+The same training comes in pieces (``Training.pieces``): a generator that yields after each
+example's forward and backward pass, each weight matrix's summed gradient, each update and
+each held-out example scored. ``run`` takes every piece at once; a page that must answer
+between pieces takes them for a few milliseconds at a time (``take``) and comes back for the
+rest. Either way the same operations in the same order, so the same numbers to the last bit.
 
 Everything random (the starting weights, the order of the sentences) comes from
 ``random.Random`` seeded with ``seed``, so the same seed trains the same model, natively and
@@ -18,9 +28,12 @@ in Pyodide (up to the last bits of ``exp``/``log``, which may differ between pla
 from __future__ import annotations
 
 import random
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from .backward import BatchGradients
+from .backward import Gradients, example_gradients
 from .model import Model, loss_and_answer
 from .optim import Adam
 from .puzzle import Puzzle, Sentence
@@ -39,47 +52,188 @@ DEFAULTS: dict[str, Any] = {
 }
 
 HistoryPoint = dict[str, float]
-"""One entry of ``Trainer.history``: ``step``, the training ``loss`` and ``train_accuracy``
-since the previous point, then ``validation_loss``, ``validation_accuracy``, ``test_loss``
-and ``test_accuracy``."""
+"""One entry of ``Training.history``: ``step``, the training ``loss`` and ``train_accuracy``
+since the previous point, then for each held-out set (``validation``, ``test``) its ``_loss``
+and ``_accuracy``."""
 
 
 class Tally:
-    """Loss and right answers summed over sentences, in the order they are added."""
+    """Loss and right answers summed over examples, in the order they are counted, and
+    whether each was right (``marks``, in that order)."""
 
     def __init__(self, loss: float = 0.0, right: int = 0, seen: int = 0) -> None:
         self.loss, self.right, self.seen = loss, right, seen
+        self.marks: list[bool] = []
 
-    def add(self, model: Model, sentence: Sentence) -> None:
-        """Scores ``sentence`` with ``model`` as it is now."""
-        loss, answer = loss_and_answer(model.forward(sentence).probabilities, sentence.label)
+    def count(self, loss: float, right: bool) -> None:
         self.loss += loss
-        self.right += answer == sentence.label
+        self.right += right
         self.seen += 1
+        self.marks.append(right)
 
     def means(self) -> tuple[float, float]:
-        """(mean loss, accuracy); 0 for both over no sentence."""
+        """(mean loss, accuracy); 0 for both over no example."""
         seen = max(self.seen, 1)
         return self.loss / seen, self.right / seen
 
 
-class Trainer:
-    """Owns a model, its Adam state and the order of the training sentences."""
+@dataclass(frozen=True)
+class Objective:
+    """How a model learns from one example: what ``Training`` needs besides the model (which
+    has ``parameters``, a dict of matrices, updated in place) and the data.
 
-    def __init__(self, puzzle: Puzzle, seed: int = 0, *, record_start: bool = True, **settings: Any) -> None:
-        """``record_start=False`` leaves the step-0 history point to the caller, who takes its
-        training half with ``start_point`` (figures/train_live.py scores the rest a sentence at
-        a time); otherwise it is recorded here."""
+    ``score(model, example)`` is (loss, right) without gradients; ``add_gradients(model,
+    example, gradients, weight)`` is the same and records ``weight`` times the example's
+    gradients in ``gradients``, a fresh one of which ``new_gradients(model)`` makes (its
+    ``total(name)`` is the summed gradient of parameter ``name``).
+    """
+
+    score: Callable[[Any, Any], tuple[float, bool]]
+    add_gradients: Callable[[Any, Any, Any, float], tuple[float, bool]]
+    new_gradients: Callable[[Any], Any]
+
+
+def _score_sentence(model: Model, sentence: Sentence) -> tuple[float, bool]:
+    loss, answer = loss_and_answer(model.forward(sentence).probabilities, sentence.label)
+    return loss, answer == sentence.label
+
+
+POINTING = Objective(score=_score_sentence, add_gradients=example_gradients, new_gradients=Gradients)
+"""The puzzle model's objective: cross-entropy of the person it points at (model.py, backward.py)."""
+
+
+class Training:
+    """A model's training: the order of its examples, its Adam state, its steps and history."""
+
+    def __init__(
+        self,
+        model: Any,
+        objective: Objective,
+        train: Sequence[Any],
+        held_out: Mapping[str, Sequence[Any]],
+        *,
+        order: random.Random,
+        learning_rate: float,
+        batch_size: int,
+        eval_every: int,
+    ) -> None:
+        """``held_out`` names the sets scored in full at every history point (every
+        ``eval_every`` steps, and step 0); ``order`` shuffles the training examples, afresh
+        every epoch."""
+        self.model, self.objective = model, objective
+        self.train, self.held_out = list(train), dict(held_out)
+        self.optimiser = Adam(model.parameters, lr=learning_rate)
+        self.batch_size, self.eval_every = batch_size, eval_every
+        self._order_rng = order
+        self._order: list[Any] = []
+        self.step = 0
+        self.history: list[HistoryPoint] = []
+        self.scores: dict[str, Tally] = {}  # each held-out set's tally at the last history point
+        self._since = Tally()  # the training examples met since the last history point
+
+    def _peek_batch(self) -> list[Any]:
+        while len(self._order) < self.batch_size:
+            fresh = list(self.train)
+            self._order_rng.shuffle(fresh)
+            self._order.extend(fresh)
+        return self._order[: self.batch_size]
+
+    def next_batch(self) -> list[Any]:
+        """The next mini-batch: the training examples in a fresh shuffled order every epoch."""
+        batch = self._peek_batch()
+        del self._order[: len(batch)]
+        return batch
+
+    def run(self, steps: int) -> list[HistoryPoint]:
+        """``steps`` more optimiser steps (the first run begins with the untrained model's
+        history point); returns the history points recorded meanwhile."""
+        known = len(self.history)
+        for _ in self.pieces(self.step + steps):
+            pass
+        return self.history[known:]
+
+    def pieces(self, until: int) -> Iterator[None]:
+        """Training up to step ``until`` in short pieces (see the module's docstring); the
+        untrained model's history point first if there is none yet. Take every piece, or drop
+        the generator only where it stopped at ``step == until``."""
+        if not self.history:
+            yield from self._start()
+        while self.step < until:
+            yield from self._step()
+
+    def _start(self) -> Iterator[None]:
+        """The step-0 history point: the untrained model on the first batch (as the first step
+        will meet it; its losses summed by ``sum()``, which compensates rounding), then the
+        held-out sets."""
+        scores = []
+        for example in self._peek_batch():
+            scores.append(self.objective.score(self.model, example))
+            yield
+        self._since = Tally(sum(loss for loss, _ in scores), sum(right for _, right in scores), len(scores))
+        yield from self._point()
+
+    def _step(self) -> Iterator[None]:
+        """One optimiser step on the next mini-batch, then its history point if one is due."""
+        batch = self.next_batch()
+        gradients = self.objective.new_gradients(self.model)
+        loss, right = 0.0, 0
+        for example in batch:
+            example_loss, example_right = self.objective.add_gradients(self.model, example, gradients, 1 / len(batch))
+            loss += example_loss
+            right += example_right
+            yield
+        totals = {}
+        for name in self.model.parameters:
+            totals[name] = gradients.total(name)
+            yield
+        self.optimiser.step(totals)
+        self.step += 1
+        self._since.loss += loss / len(batch) * len(batch)  # the batch's mean loss, as loss_and_gradients gives it
+        self._since.right += right
+        self._since.seen += len(batch)
+        yield
+        if self.step % self.eval_every == 0:
+            yield from self._point()
+
+    def _point(self) -> Iterator[None]:
+        """A history point for this step: the training examples met since the last one (as they
+        were met, before each update), then every held-out set scored on the model as it is."""
+        loss, accuracy = self._since.means()
+        self._since = Tally()
+        point: HistoryPoint = {"step": self.step, "loss": loss, "train_accuracy": accuracy}
+        scores = {}
+        for name, examples in self.held_out.items():
+            tally = scores[name] = Tally()
+            for example in examples:
+                tally.count(*self.objective.score(self.model, example))
+                yield
+            point[f"{name}_loss"], point[f"{name}_accuracy"] = tally.means()
+        self.history.append(point)
+        self.scores = scores
+
+
+def take(pieces: Iterator[None], seconds: float) -> bool:
+    """Takes ``pieces`` for about ``seconds`` (one at least; the last may overrun): True when
+    it stopped at the deadline, so pieces may be left; False once there are none."""
+    deadline = time.perf_counter() + seconds
+    return any(time.perf_counter() >= deadline for _ in pieces)  # each piece runs, then the clock is read
+
+
+class Trainer(Training):
+    """The pronoun puzzle's training: a ``Model`` made from ``puzzle`` and ``settings``
+    (``DEFAULTS``, checked), trained on the puzzle's training sentences and scored on its
+    validation and test sentences at every history point."""
+
+    def __init__(self, puzzle: Puzzle, seed: int = 0, **settings: Any) -> None:
         unknown = set(settings) - set(DEFAULTS)
         if unknown:
             raise TypeError(f"unknown training settings {sorted(unknown)}; known: {sorted(DEFAULTS)}")
         self.settings = {**DEFAULTS, **settings, "seed": seed}
         s = self.settings
         self.puzzle = puzzle
-        self.train, self.validation, self.test = puzzle.split(seed=s["split_seed"])
-        self.held_out = (("validation", self.validation), ("test", self.test))  # scored at every history point
+        train, self.validation, self.test = puzzle.split(seed=s["split_seed"])
         rng = random.Random(seed)
-        self.model = Model.initial(
+        model = Model.initial(
             puzzle,
             seed=rng.getrandbits(32),
             d_model=s["d_model"],
@@ -89,91 +243,17 @@ class Trainer:
             positions=s["positions"],
             causal=s["causal"],
         )
-        self.optimiser = Adam(self.model.parameters, lr=s["learning_rate"])
-        self._order_rng = random.Random(rng.getrandbits(32))
-        self._order: list[Sentence] = []
-        self.step = 0
-        self.history: list[HistoryPoint] = []
-        # step 0: how the untrained model does on the first batch (its losses added by sum(),
-        # which compensates rounding: the published histories were computed so)
-        first = self._peek_batch()
-        scores = [loss_and_answer(self.model.forward(x).probabilities, x.label) for x in first]
-        right = sum(answer == x.label for (_, answer), x in zip(scores, first))
-        self._since = Tally(sum(loss for loss, _ in scores), right, len(first))
-        if record_start:
-            self.record(self.start_point())
-
-    def _peek_batch(self) -> list[Sentence]:
-        while len(self._order) < self.settings["batch_size"]:
-            fresh = list(self.train)
-            self._order_rng.shuffle(fresh)
-            self._order.extend(fresh)
-        return self._order[: self.settings["batch_size"]]
-
-    def next_batch(self) -> list[Sentence]:
-        """The next mini-batch: the training sentences in a fresh shuffled order every epoch."""
-        batch = self._peek_batch()
-        del self._order[: len(batch)]
-        return batch
-
-    def run(self, steps: int) -> list[HistoryPoint]:
-        """``steps`` optimiser steps; returns the history points recorded meanwhile."""
-        new = []
-        for _ in range(steps):
-            self.train_step()
-            if self.point_due:
-                new.append(self.record(self.start_point()))
-        return new
-
-    def train_step(self) -> None:
-        """One optimiser step on the next mini-batch."""
-        pieces = self.start_step()
-        while not pieces.complete:
-            pieces.advance()
-        self.finish_step(pieces)
-
-    def start_step(self) -> BatchGradients:
-        """The next mini-batch's gradients, to be computed in pieces (``BatchGradients.advance``)
-        and then applied by ``finish_step``: ``train_step`` for a caller that must pause."""
-        return BatchGradients(self.model, self.next_batch())
-
-    def finish_step(self, pieces: BatchGradients) -> None:
-        """The optimiser step with the complete gradients of ``start_step``'s batch."""
-        loss, correct, grads = pieces.result()
-        self.optimiser.step(grads)
-        self.step += 1
-        self._since.loss += loss * len(pieces.batch)
-        self._since.right += correct
-        self._since.seen += len(pieces.batch)
-
-    @property
-    def point_due(self) -> bool:
-        """Whether this step gets a history point (every ``eval_every`` steps)."""
-        every: int = self.settings["eval_every"]
-        return self.step % every == 0
-
-    def start_point(self) -> HistoryPoint:
-        """The training half of this step's history point: the loss and accuracy over the
-        batches since the last point (as they were met, before each update). The next point
-        counts from here."""
-        loss, accuracy = self._since.means()
-        self._since = Tally()
-        return {"step": self.step, "loss": loss, "train_accuracy": accuracy}
-
-    def record(self, point: HistoryPoint, scored: dict[str, Tally] | None = None) -> HistoryPoint:
-        """Completes ``point`` with the loss and accuracy on the held-out sentences and appends
-        it to the history. Each ``held_out`` set is scored here, on the model as it is now,
-        unless ``scored`` holds its tally already."""
-        scored = scored or {}
-        for name, sentences in self.held_out:
-            tally = scored.get(name)
-            if tally is None:
-                tally = Tally()
-                for sentence in sentences:
-                    tally.add(self.model, sentence)
-            point[f"{name}_loss"], point[f"{name}_accuracy"] = tally.means()
-        self.history.append(point)
-        return point
+        super().__init__(
+            model,
+            POINTING,
+            train,
+            {"validation": self.validation, "test": self.test},
+            order=random.Random(rng.getrandbits(32)),
+            learning_rate=s["learning_rate"],
+            batch_size=s["batch_size"],
+            eval_every=s["eval_every"],
+        )
+        self.model: Model = model
 
     def mistakes(self) -> list[Sentence]:
         """The test sentences the model answers wrongly now."""
@@ -221,6 +301,7 @@ def train_with_checkpoints(
         return {"step": trainer.step, "model": trainer.model.to_dict()}
 
     checkpoints = [saved()]
+    trainer.run(0)  # the untrained model's history point
     limit = steps if steps is not None else max_steps
     reached = None if until_accuracy is None else False
     while trainer.step < limit:

@@ -15,7 +15,7 @@
 //   reads them, so no url() and nothing that moves or covers the page;
 // - class: only the figures' own classes (apy-*), never the theme's (a figure drawing
 //   Material's `md-consent__overlay` covered the whole page); the root's id is the host's
-//   and goes silently (instanced figures draw one), anything else removed is warned about;
+//   and goes silently (running figures draw one), anything else removed is warned about;
 // - size: markup over MAX_MARKUP characters is refused whole (the largest real figure is
 //   about 40 KB; 10 MB took the main thread 3.5 s to parse).
 // The list, figure-allowlist.json, is generated from what the twelve figures draw in every

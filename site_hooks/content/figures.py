@@ -45,7 +45,7 @@ from typing import Any
 import yaml
 from pymdownx.superfences import SuperFencesException
 
-from attention_py.figures import Text, check_strings, get, required_strings
+from attention_py.figures import RunningFigure, Text, check_strings, get, required_strings
 from attention_py.resources import set_loader
 from site_hooks import ROOT
 from site_hooks.content.yaml_errors import describe
@@ -102,7 +102,9 @@ def set_page(lang: str, src: str) -> None:
 def shareable_ids() -> set[str]:
     """The ids the page being converted gave to shareable figures: links to their settings
     (``#train?positions=none``) point at them (figure_pages.py tells mkdocs's anchor check)."""
-    return {given for given, name in _named.items() if get(name).shareable}
+    return {
+        given for given, name in _named.items() if isinstance(figure := get(name), RunningFigure) and figure.shareable
+    }
 
 
 def figures_on_page() -> int:

@@ -111,11 +111,11 @@ def training_settings(lang: str) -> dict[str, Any]:
     (steps, learning rate) when it has one; refused with a PluginError naming the file when a
     key or a value is not one "Train it yourself" offers (train_live's STEPS and RATES), so
     the figure can start from the language's own recipe."""
-    from attention_py.figures.train_live import RATES, STEPS
+    from attention_py.figures.train_live import RECIPE_SPEC, STEPS
 
     own = puzzle_data(lang).get("training") or {}
     where = puzzle_file(lang).relative_to(ROOT)
-    allowed = {"steps": STEPS, "learning_rate": RATES}
+    allowed = {"steps": STEPS.options, "learning_rate": RECIPE_SPEC["learning_rate"].options}
     if not isinstance(own, dict) or not set(own) <= set(allowed):
         raise PluginError(f"{where}: `training` may set {', '.join(allowed)} only, got {own!r}")
     for name, value in own.items():

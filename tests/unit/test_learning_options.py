@@ -64,7 +64,7 @@ def test_without_positions_a_sentence_and_its_swapped_twin_get_the_same_answer()
     trained = {}
     for positions in ("none", "learned"):
         trainer = Trainer(puzzle, seed=0, d_model=8, positions=positions, eval_every=40)
-        trainer.held_out = ()  # the steps only
+        trainer.held_out = {}  # the steps only
         trainer.run(40)
         trained[positions] = trainer.model
     bag = trained["none"]
@@ -120,7 +120,7 @@ def test_every_option_trains_with_every_size(positions, causal):
     for layers, heads, d_model in itertools.product((1, 2), (1, 2), (4, 8)):
         settings = {"d_model": d_model, "layers": layers, "heads": heads, "positions": positions, "causal": causal}
         trainer = Trainer(puzzle, seed=2, batch_size=4, eval_every=1, **settings)
-        trainer.held_out = ()  # only the step itself here
+        trainer.held_out = {}  # only the step itself here
         before = trainer.model.copy()
         trainer.run(1)
         assert trainer.model.parameters != before.parameters

@@ -1,0 +1,142 @@
+"""The work of "Train it yourself" (train_live): its recipe, and a run of it in pieces.
+
+A ``Run`` is the figure's live work (``_live.Work``): an attention_py.learning ``Trainer``
+for the recipe, advanced a piece at a time by the figure host (``Trainer.pieces``), then,
+once it has reached its end, the extra sets its report scores (the fair sentences for the
+give-away data, the twins without positions), a sentence a piece.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from ..learning import DEFAULTS, Sentence, Trainer
+from ..learning.model import POSITIONS
+from ..learning.train import POINTING, Tally
+from . import _learning_views as views
+from ._state import Choice, Field, Flag
+
+RECIPE_SPEC: dict[str, Field] = {
+    "seed": Choice((0, 1, 2, 3), 0),
+    "learning_rate": Choice((0.003, 0.01, 0.03, 0.1), DEFAULTS["learning_rate"]),
+    "layers": Choice((1, 2), DEFAULTS["layers"]),
+    "heads": Choice((1, 2), DEFAULTS["heads"]),
+    "d_model": Choice((8, 16), DEFAULTS["d_model"]),  # 8: half the default's step; 32 would cost 3.8x
+    "positions": Choice(POSITIONS, DEFAULTS["positions"]),
+    "data": Choice(("fair", "giveaway"), "fair"),
+    "causal": Flag(DEFAULTS["causal"]),
+}
+"""The recipe's controls and the values each offers: the keys that make a run (changing one
+starts again from step 0)."""
+STEPS = Choice((60, 120, 240), 120)  # how far a run goes (the build trains 120)
+RECIPE = tuple(RECIPE_SPEC)
+
+
+class Scored:
+    """The right answers of a tally of sentences, by group of reason (``Sentence.points_at``)."""
+
+    def __init__(self, tally: Tally, sentences: Sequence[Sentence]) -> None:
+        self.tally, self.sentences = tally, sentences
+
+    def accuracy(self, group: str | None = None) -> float:
+        """Accuracy over every sentence (``group`` None) or over one group's."""
+        marks = [m for m, s in zip(self.tally.marks, self.sentences) if group is None or s.points_at == group]
+        return sum(marks) / max(len(marks), 1)
+
+
+class Run:
+    """One run of a recipe (the figure's ``Work``): a ``Trainer``, and once it has reached its
+    end, the ``finals`` (name, sentences) scored for the report, a sentence a piece."""
+
+    def __init__(self, trainer: Trainer, finals: tuple[tuple[str, list[Sentence]], ...] = ()) -> None:
+        self.trainer, self.finals = trainer, finals
+        self.final_scores: dict[str, Scored] = {}
+        self._final_step = -1  # the step the final sets were scored at
+        self._end = 0
+        self._pieces: Iterator[None] | None = None
+
+    @property
+    def step(self) -> int:
+        return self.trainer.step
+
+    @property
+    def begun(self) -> bool:
+        return any(p["step"] > 0 for p in self.trainer.history)
+
+    def pieces(self, end: int) -> Iterator[None]:
+        self._end = end
+        if self._pieces is None:
+            self._pieces = self._work()
+        return self._pieces
+
+    def _work(self) -> Iterator[None]:
+        trainer = self.trainer
+        try:
+            while True:
+                if trainer.step < self._end or not trainer.history:
+                    yield from trainer.pieces(trainer.step + 1)  # a step and its history point, if due
+                elif self._final_step != trainer.step:
+                    at, scores = trainer.step, {name: Tally() for name, _ in self.finals}
+                    for name, sentences in self.finals:
+                        for sentence in sentences:
+                            scores[name].count(*POINTING.score(trainer.model, sentence))
+                            yield
+                    self._final_step = at
+                    self.final_scores = {name: Scored(scores[name], s) for name, s in self.finals}
+                else:
+                    return
+        finally:
+            self._pieces = None
+
+    def report(self, end: int) -> dict[str, Scored] | None:
+        """The scores at the end of a run to step ``end``: ``test`` (the last history point's
+        test sentences) and each final set, by name; None until all are scored."""
+        trainer = self.trainer
+        if trainer.step != end or self._final_step != end or trainer.history[-1]["step"] != end:
+            return None
+        return {"test": Scored(trainer.scores["test"], trainer.test), **self.final_scores}
+
+
+def settings(lang: str) -> dict[str, Any]:
+    """The build's training settings that ``Trainer`` takes (the seed apart)."""
+    saved = views.data(lang).get("settings", {})
+    return {k: saved[k] for k in DEFAULTS if k in saved}
+
+
+def goal(lang: str) -> int:
+    """How far the build trained (the default of ``steps``)."""
+    return int(views.checkpoints(lang)[-1]["step"])
+
+
+def recipe_of(state: dict[str, Any]) -> tuple[Any, ...]:
+    return tuple(state[k] for k in RECIPE)
+
+
+def build_recipe(lang: str) -> tuple[Any, ...]:
+    """The build's run as a recipe (the figure's defaults)."""
+    saved = views.data(lang).get("settings", {})
+    build = {**DEFAULTS, **settings(lang), "seed": int(saved.get("seed", 0)), "data": "fair"}
+    return tuple(build[k] for k in RECIPE)
+
+
+def build_defaults(lang: str) -> dict[str, Any]:
+    """The figure's defaults on a page of ``lang``: the build's recipe, and its steps when they
+    are a value the figure offers (a build always trains so far; a cut-short resource may not)."""
+    steps = goal(lang)
+    return {**dict(zip(RECIPE, build_recipe(lang))), **({"steps": steps} if steps in STEPS.options else {})}
+
+
+def new_run(state: dict[str, Any], lang: str) -> Run:
+    """A run of the state's recipe on the language's puzzle (or its give-away version)."""
+    chosen = dict(zip(RECIPE, recipe_of(state)))
+    giveaway = chosen["data"] == "giveaway"
+    puzzle = views.giveaway_puzzle(lang) if giveaway else views.puzzle(lang)
+    options = {k: chosen[k] for k in ("learning_rate", "layers", "heads", "d_model", "positions", "causal")}
+    trainer = Trainer(puzzle, chosen["seed"], **{**settings(lang), **options})
+    finals: list[tuple[str, list[Sentence]]] = []
+    if giveaway:  # the fair sentences: the give-away word is not there to help
+        finals.append(("fair", views.test_sentences(lang)))
+    if chosen["positions"] == "none":  # each test sentence with its two people swapped
+        finals.append(("twins", [puzzle.sentence(s.second, s.action, s.first, s.reason) for s in trainer.test]))
+    return Run(trainer, tuple(finals))
