@@ -11,7 +11,7 @@ import yaml
 from attention_py.figures import FIGURES, required_strings
 from attention_py.figures._strings import Text, check_strings
 from site_hooks.content.figures import check_strings_dir, check_strings_file
-from tests.test_figures_support import LANGS, MADE_UP, ROOT, STRINGS_DIR, strings
+from tests.test_figures_support import LANGS, MADE_UP, ROOT, STRINGS_DIR, saved_resources, strings
 
 # States that between them reach every branch that picks a different string.
 TOUR = {
@@ -68,11 +68,9 @@ def training_cut_at(lang: str, last: int | None, **changes):
             "history": [p for p in full["history"] if p["step"] <= step],
         }
         del cut["mistakes"]  # the reader scores the held-out sentences itself
-    provide(key, {**cut, **changes})
-    try:
+    with saved_resources():
+        provide(key, {**cut, **changes})
         yield
-    finally:
-        provide(key, full)
 
 
 def tour_replay(figure, text, lang):

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import cache
 from html.parser import HTMLParser
 from pathlib import Path
@@ -123,3 +125,18 @@ def parse(markup: str) -> Element:
 def skeleton(markup: str) -> list[str]:
     """Tags in document order: what the host's DOM morph relies on."""
     return [e.tag for e in parse(markup).iter()]
+
+
+@contextmanager
+def saved_resources() -> Iterator[None]:
+    """Whatever the block does to attention_py.resources (``provide``, ``set_loader``) is
+    undone after it: the data provided and the loader come back as they were."""
+    from attention_py import resources
+
+    provided, loader = dict(resources._PROVIDED), resources._loader
+    try:
+        yield
+    finally:
+        resources.set_loader(loader)
+        resources._PROVIDED.clear()
+        resources._PROVIDED.update(provided)

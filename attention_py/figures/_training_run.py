@@ -138,5 +138,5 @@ def new_run(state: dict[str, Any], lang: str) -> Run:
     if giveaway:  # the fair sentences: the give-away word is not there to help
         finals.append(("fair", views.test_sentences(lang)))
     if chosen["positions"] == "none":  # each test sentence with its two people swapped
-        finals.append(("twins", [puzzle.sentence(s.second, s.action, s.first, s.reason) for s in trainer.test]))
+        finals.append(("twins", [puzzle.twin(s) for s in trainer.test]))
     return Run(trainer, tuple(finals))

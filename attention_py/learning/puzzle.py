@@ -172,6 +172,11 @@ class Puzzle:
     def reasons(self) -> tuple[str, ...]:
         return self.reasons_actor + self.reasons_patient
 
+    def twin(self, sentence: Sentence) -> Sentence:
+        """``sentence`` with its two people swapped: the same words in another order, the
+        other answer (what a model without positions cannot tell apart)."""
+        return self.sentence(sentence.second, sentence.action, sentence.first, sentence.reason)
+
     def sentence(self, first: int | str, action: int | str, second: int | str, reason: int | str) -> Sentence:
         """The sentence in which ``first`` does ``action`` to ``second`` for ``reason``.
 

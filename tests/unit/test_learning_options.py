@@ -11,19 +11,7 @@ import pytest
 
 from attention_py.learning import Model, Puzzle, Trainer, loss_and_gradients, train_with_checkpoints
 from attention_py.learning.model import sinusoidal_positions
-
-SIX = {
-    "sentence": "the {first} {action} the {second} because {pronoun} {reason}",
-    "pronoun": "she",
-    "people": ["teacher", "student", "nurse", "doctor", "driver", "pilot"],
-    "actions": ["yelled at", "glared at"],
-    "reasons": {"actor": ["was angry", "was tired", "was grumpy"], "patient": ["was rude", "was late", "was noisy"]},
-}
-
-
-def twin(puzzle, s):
-    """``s`` with the two people swapped: the same words in another order, the other answer."""
-    return puzzle.sentence(s.second, s.action, s.first, s.reason)
+from tests.unit.puzzles import SIX
 
 
 def test_the_sinusoidal_table_is_the_papers_and_is_not_a_parameter():
@@ -69,7 +57,7 @@ def test_without_positions_a_sentence_and_its_swapped_twin_get_the_same_answer()
         trained[positions] = trainer.model
     bag = trained["none"]
     for s in sentences[::7]:
-        p, q = bag.forward(s).probabilities, bag.forward(twin(puzzle, s)).probabilities
+        p, q = bag.forward(s).probabilities, bag.forward(puzzle.twin(s)).probabilities
         assert all(math.isclose(a, b, rel_tol=1e-9, abs_tol=1e-12) for a, b in zip(p, q))
         assert max(p) > 0.5 + 1e-6  # no tie: the two sentences get one answer, right for one of them
     assert bag.accuracy(sentences) == 0.5

@@ -7,14 +7,7 @@ import math
 import pytest
 
 from attention_py.learning import Adam, Model, Puzzle, Trainer, train_with_checkpoints
-
-SIX = {
-    "sentence": "the {first} {action} the {second} because {pronoun} {reason}",
-    "pronoun": "she",
-    "people": ["teacher", "student", "nurse", "doctor", "driver", "pilot"],
-    "actions": ["yelled at", "glared at"],
-    "reasons": {"actor": ["was angry", "was tired", "was grumpy"], "patient": ["was rude", "was late", "was noisy"]},
-}
+from tests.unit.puzzles import SIX
 
 
 def test_adam_steps_follow_the_formula():
