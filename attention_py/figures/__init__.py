@@ -10,8 +10,8 @@ Two ways in, no more: ``FIGURES[name].render(state, lang=..., strings=...)`` dra
 the page's one call (apply the reader's change, draw again, or say what was refused).
 
     >>> from attention_py.figures import FIGURES
-    >>> sorted(FIGURES)[:3]
-    ['attention_sentence', 'causal_attention', 'dot_product']
+    >>> FIGURES["softmax"].name, "train_live" in FIGURES
+    ('softmax', True)
     >>> FIGURES["softmax"].default_state()
     {'z': [1.5, 2.0, 3.0]}
 

@@ -1,0 +1,80 @@
+"""The newcomer's scaffold (devtools/new_figure.py): a figure it makes passes the fast tier."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from devtools import new_figure
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def repository_copy(target: Path) -> Path:
+    """The files of this checkout git knows of (tracked, or new and not ignored), copied into
+    ``target``; node_modules linked and the build's cache copied, as a working checkout has them."""
+    listed = subprocess.run(
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"],
+        cwd=ROOT,
+        capture_output=True,
+        check=True,
+    ).stdout.decode()
+    for name in filter(None, listed.split("\0")):
+        source = ROOT / name
+        if source.is_file() and not source.is_symlink():
+            (target / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target / name)
+    (target / "node_modules").symlink_to(ROOT / "node_modules")
+    if (ROOT / ".cache").is_dir():  # the trained models: the same inputs, so the same cache keys
+        shutil.copytree(ROOT / ".cache", target / ".cache")
+    return target
+
+
+def test_names_and_existing_figures_are_refused():
+    assert new_figure.problem("softmax") == "a figure called 'softmax' exists already"
+    assert new_figure.problem("softmax_bars") == "attention_py/figures/softmax_bars.py exists already"
+    for bad in ("Softmax", "2d_plot", "with", "a-b", "", "x__y", "../x"):
+        assert new_figure.problem(bad), bad
+    assert new_figure.problem("attention_heatmap") is None
+
+
+def test_a_dry_run_writes_nothing(capsys):
+    touched = [p for p in new_figure.writes("attention_heatmap") if p.exists()]
+    before = {p: p.read_bytes() for p in touched}
+    assert new_figure.main(["attention_heatmap", "--dry-run"]) == 0
+    assert "would write attention_py/figures/attention_heatmap.py" in capsys.readouterr().out
+    assert not (ROOT / "attention_py" / "figures" / "attention_heatmap.py").exists()
+    assert {p: p.read_bytes() for p in touched} == before
+
+
+@pytest.mark.slow
+def test_a_new_figure_passes_the_fast_tier_right_away(tmp_path):
+    """In a copy of the repository: the scaffold, then what ./run check runs on Python (ruff,
+    mypy, the native tests); the new figure is drawn in every language, in the gallery and
+    tested."""
+    copy = repository_copy(tmp_path / "repo")
+    made = subprocess.run(
+        [sys.executable, "-m", "devtools.new_figure", "made_by_the_scaffold"], cwd=copy, capture_output=True, text=True
+    )
+    assert made.returncode == 0, made.stderr
+    for command in (
+        ["-m", "ruff", "check", "."],
+        ["-m", "ruff", "format", "--check", "."],
+        ["-m", "mypy", "attention_py"],
+        ["-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-m", "not site and not browser and not slow"],
+    ):
+        run = subprocess.run([sys.executable, *command], cwd=copy, capture_output=True, text=True, timeout=900)
+        assert run.returncode == 0, f"{' '.join(command)}:\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}"
+    tests = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "tests/test_figure_made_by_the_scaffold.py"],
+        cwd=copy,
+        capture_output=True,
+        text=True,
+    )
+    assert " passed" in tests.stdout, tests.stdout
+    gallery = (copy / "docs" / "he" / "gallery.md").read_text(encoding="utf-8")
+    assert gallery.rstrip().endswith('```figure name="made_by_the_scaffold"\n```')
