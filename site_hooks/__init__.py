@@ -13,8 +13,9 @@ content/   what authors write, turned into pages
     figures.py       fence ``figure``: a figure drawn at build time; the figures' strings files;
                      ``use_build_resources()``: the figures read the models trained here
     yaml_errors.py   a strings file's YAML mistake in one line, at its true line and column
-    figure_pages.py  hook: tells the figure fence its page and language, checks the strings
-                     files, sets the figures' resource loader, embeds the page's own strings
+    page_context.py  the page being converted: its language, and what its fences drew
+    figure_pages.py  hook: starts each page's context, checks the strings files, sets the
+                     figures' resource loader, embeds the page's own strings
     source.py        fence ``python-source``: the package's own code, read at build time
     doctests.py      mkdocstrings extension: doctest examples in docstrings shown as code
     notebooks.py     hook: the companion notebooks as pages in every language, self-hosted,

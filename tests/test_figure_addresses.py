@@ -20,6 +20,7 @@ from attention_py.figures import FIGURES, RunningFigure, update
 from attention_py.figures import train_live as live
 from attention_py.figures._state import Choice, Flag, Integer, StateSpec
 from site_hooks.content import figures as fence
+from site_hooks.content import page_context
 from tests.test_figures_support import strings
 
 FIGURE = FIGURES["train_live"]
@@ -138,7 +139,7 @@ def fence_options(**inputs):
 
 
 def test_a_figure_block_may_name_its_figure_once_per_page():
-    fence.set_page("en", "en/learning.md")
+    page_context.start("en", "en/learning.md")
     assert fence_options(name="train_live", id="train") == {"name": "train_live", "id": "train"}
     assert fence_options(name="softmax") == {"name": "softmax", "id": None}
     for bad in ("train", "figure-3", "Train", "1st", "a b", "x" * 41, '"><script>'):
@@ -149,7 +150,7 @@ def test_a_figure_block_may_name_its_figure_once_per_page():
     assert fence.shareable_ids() == {"train"}
     fence_options(name="softmax", id="scores")  # named, but shares nothing
     assert fence.shareable_ids() == {"train"}
-    fence.set_page("en", "en/gallery.md")  # the next page starts afresh
+    page_context.start("en", "en/gallery.md")  # the next page starts afresh
     assert fence.shareable_ids() == set()
     assert fence_options(name="train_live", id="train")["id"] == "train"
 

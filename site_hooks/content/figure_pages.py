@@ -1,4 +1,5 @@
-"""Hook: tells the ``figure`` fence which page (and so which language) it is drawing for,
+"""Hook: starts each page's context (page_context.py: which page, and so which language, the
+``figure`` and ``python-live`` fences draw for, and what they drew),
 checks every strings file and has the figures read their data through the build
 (``figures.use_build_resources``) before the build starts, ships the figures' CSS, and hands the
 template the page's own strings (the ``page`` section: live cells, loading progress, figure
@@ -28,7 +29,7 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 from site_hooks.assets import products
-from site_hooks.content import figures, live_cells
+from site_hooks.content import figures, page_context
 from site_hooks.content.figures import STRINGS_DIR, check_strings_dir
 
 FIGURES_CSS = "assets/figures/figures.css"
@@ -53,13 +54,13 @@ def _language(page: Page) -> str:
 
 
 def on_page_markdown(markdown: str, page: Page, **kwargs: object) -> str:
-    figures.set_page(_language(page), page.file.src_uri)
-    live_cells.start_page()
+    page_context.start(_language(page), page.file.src_uri)
     return markdown
 
 
 def on_page_content(html: str, page: Page, **kwargs: object) -> str:
-    _drawn[page.file.dest_uri] = (live_cells.cells_on_page(), figures.figures_on_page())
+    drawn = page_context.current()
+    _drawn[page.file.dest_uri] = (drawn.cells, drawn.figures)
     _accept_figure_addresses(page)
     return html
 

@@ -48,6 +48,7 @@ from pymdownx.superfences import SuperFencesException
 from attention_py.figures import RunningFigure, Text, check_strings, get, required_strings
 from attention_py.resources import set_loader
 from site_hooks import ROOT
+from site_hooks.content import page_context
 from site_hooks.content.yaml_errors import describe
 from site_hooks.i18n.languages import LanguageError, direction_of
 
@@ -63,11 +64,7 @@ DERIVED = ("direction",)
 # Their keys are whatever the English file defines; every other language must match them.
 SITE_SECTIONS = ("page",)
 
-_page: dict[str, str] = {"lang": "en", "src": "?"}
-_ids: set[str] = set()  # the ids the page's figure blocks have given
-_named: dict[str, str] = {}  # ... and the figure each names
 ID = re.compile(r"[a-z][a-z0-9-]{0,39}")
-_drawn = {"figures": 0}  # figures drawn for that page: the template loads the figure host only where there are some
 
 
 def load_resource(key: str) -> Any:
@@ -91,29 +88,13 @@ def use_build_resources() -> None:
     set_loader(load_resource)
 
 
-def set_page(lang: str, src: str) -> None:
-    """Called before each page's Markdown is converted (see figure_pages.py); its figures are counted from 0."""
-    _page.update(lang=lang, src=src)
-    _drawn["figures"] = 0
-    _ids.clear()
-    _named.clear()
-
-
 def shareable_ids() -> set[str]:
     """The ids the page being converted gave to shareable figures: links to their settings
     (``#train?positions=none``) point at them (figure_pages.py tells mkdocs's anchor check)."""
+    named = page_context.current().named
     return {
-        given for given, name in _named.items() if isinstance(figure := get(name), RunningFigure) and figure.shareable
+        given for given, name in named.items() if isinstance(figure := get(name), RunningFigure) and figure.shareable
     }
-
-
-def figures_on_page() -> int:
-    """How many figures the page being converted has drawn so far (figure_pages.py gives the template the total)."""
-    return _drawn["figures"]
-
-
-# Per-page figure numbering, kept on the page's Markdown object as live_cells.py does.
-_COUNTER = "_figures_count"
 
 
 @cache
@@ -146,19 +127,19 @@ def with_derived(strings: Mapping[str, Any], *, direction: str) -> dict[str, Any
 
 
 def validate(language: str, inputs: dict[str, str], options: dict[str, Any], attrs: dict[str, Any], md: Any) -> bool:
+    page = page_context.current()
     if "name" not in inputs or not set(inputs) <= {"name", "id"}:
         raise SuperFencesException(
-            f'{_page["src"]}: a figure block takes name="..." and optionally id="..."; got {sorted(inputs) or "none"}'
+            f'{page.src}: a figure block takes name="..." and optionally id="..."; got {sorted(inputs) or "none"}'
         )
     given = inputs.get("id")
-    if given is not None and (not ID.fullmatch(given) or re.fullmatch(r"figure-\d+", given) or given in _ids):
+    if given is not None and (not ID.fullmatch(given) or re.fullmatch(r"figure-\d+", given) or given in page.named):
         raise SuperFencesException(
-            f'{_page["src"]}: figure id="{given}": lower-case letters, digits and hyphens, starting with a letter,'
+            f'{page.src}: figure id="{given}": lower-case letters, digits and hyphens, starting with a letter,'
             " at most 40, unique on the page, and not figure-<n> (the numbered figures' ids)"
         )
     if given is not None:
-        _ids.add(given)
-        _named[given] = inputs["name"]
+        page.named[given] = inputs["name"]
     options.update(name=inputs["name"], id=given)
     return True
 
@@ -181,19 +162,15 @@ def render_block(name: str, source: str, lang: str, strings: dict[str, Any], ins
 
 
 def format(source: str, language: str, class_name: str, options: dict[str, Any], md: Any, **kwargs: Any) -> str:
-    src = _page["src"]
-    number = getattr(md, _COUNTER, 0) + 1
-    setattr(md, _COUNTER, number)
+    page = page_context.current()
+    page.figures += 1
+    instance = options.get("id") or f"figure-{page.figures}"
     try:
-        html = render_block(
-            options["name"], source, _page["lang"], strings_for(_page["lang"]), options.get("id") or f"figure-{number}"
-        )
+        return render_block(options["name"], source, page.lang, strings_for(page.lang), instance)
     except SuperFencesException:
         raise
     except Exception as error:
-        raise SuperFencesException(f"{src}: {error}") from error
-    _drawn["figures"] += 1
-    return html
+        raise SuperFencesException(f"{page.src}: {error}") from error
 
 
 # The strings files

@@ -45,6 +45,7 @@ from pygments.lexers import PythonLexer
 from pymdownx.superfences import SuperFencesException
 
 from site_hooks import ROOT
+from site_hooks.content import page_context
 
 EXAMPLES_DIR = ROOT / "docs" / "examples"
 DEFAULT_TIMEOUT = 10.0
@@ -52,21 +53,6 @@ MAX_TIMEOUT = 600.0
 OPTIONS = {"example", "timeout"}
 # "<page>/<name>": folders and a file name, no dots, so nothing can point outside EXAMPLES_DIR
 EXAMPLE_NAME = re.compile(r"[A-Za-z0-9_-]+(?:/[A-Za-z0-9_-]+)+")
-
-_COUNTER = "_live_cells_count"  # per-page cell numbering, kept on the page's Markdown object
-# Cells drawn for the page being converted: the template loads the cells' code only on pages
-# that have some (figure_pages.py starts each page at 0 and hands the count to the template).
-_drawn = {"cells": 0}
-
-
-def start_page() -> None:
-    """Called before each page's Markdown is converted: its cells are counted from 0."""
-    _drawn["cells"] = 0
-
-
-def cells_on_page() -> int:
-    """How many cells the page being converted has drawn so far."""
-    return _drawn["cells"]
 
 
 def example_path(name: str) -> Path:
@@ -135,12 +121,12 @@ def format(source: str, language: str, class_name: str, options: dict[str, Any],
             f'python-live example="{name}": the fence must be empty; its code comes from '
             f"{example_path(name).relative_to(ROOT).as_posix()} (move any change there)"
         )
-    index = getattr(md, _COUNTER, 0) + 1
-    setattr(md, _COUNTER, index)
+    page = page_context.current()  # the template loads the cells' code only where there are some
+    page.cells += 1
+    index = page.cells
     timeout = options.get("timeout", DEFAULT_TIMEOUT)
     code = example_code(name)
     html = highlight(code, PythonLexer(), HtmlFormatter(nowrap=True))
-    _drawn["cells"] += 1
     return (
         f'<div class="live-cell" data-live-cell="{index}" data-timeout="{timeout:g}" data-hash="{code_hash(code)}">'
         f'<div class="live-cell__code highlight" dir="ltr"><pre><code class="language-python">{html}</code></pre></div>'
