@@ -117,3 +117,49 @@ def test_checkpoints_can_be_rounded_but_the_final_model_stays_exact():
     first = rounded["checkpoints"][1]["model"]["parameters"]["E"][0][0]
     assert first == float(f"{exact['checkpoints'][1]['model']['parameters']['E'][0][0]:.3g}")
     assert [c["step"] for c in rounded["checkpoints"]] == [0, 5, 10]
+
+
+def test_the_training_loop_takes_any_model_with_its_objective():
+    """Training is given the model and its objective, not the puzzle: here a one-number model,
+    y = w x, fitted by squared error with Adam; the same loop, pieces and history."""
+    from attention_py.learning.train import Objective, Training
+
+    class Line:
+        def __init__(self) -> None:
+            self.parameters = {"w": [[0.0]]}
+
+    class Sum:
+        def __init__(self, model: Line) -> None:
+            self.g = 0.0
+
+        def total(self, name: str) -> list[list[float]]:
+            return [[self.g]]
+
+    def score(model, example):
+        x, y = example
+        error = model.parameters["w"][0][0] * x - y
+        return error * error, abs(error) < 0.05
+
+    def add_gradients(model, example, grads, weight):
+        x, y = example
+        grads.g += weight * 2 * (model.parameters["w"][0][0] * x - y) * x
+        return score(model, example)
+
+    import random
+
+    examples = [(x / 10, 3 * x / 10) for x in range(1, 11)]
+    training = Training(
+        Line(),
+        Objective(score=score, add_gradients=add_gradients, new_gradients=Sum),
+        examples,
+        {"test": examples[::3]},
+        order=random.Random(0),
+        learning_rate=0.1,
+        batch_size=4,
+        eval_every=50,
+    )
+    points = training.run(300)
+    assert [p["step"] for p in points] == [0, 50, 100, 150, 200, 250, 300]
+    assert training.model.parameters["w"][0][0] == pytest.approx(3.0, abs=0.02)
+    assert points[-1]["test_accuracy"] == 1.0
+    assert points[-1]["loss"] < points[0]["loss"] / 100
