@@ -416,6 +416,7 @@ def test_with_one_layer_a_run_gets_half_the_test_right_and_says_one_layer_is_not
 
 @pytest.mark.parametrize("lang", ["en", "fa"])
 def test_the_giveaway_run_guessed_from_the_form_and_shows_both_numbers(lang):
+    from attention_py.figures import Text
     from attention_py.learning.ablation import accuracy_by_group
 
     answer = run_to_end({"data": "giveaway", "steps": 60}, lang=lang, instance="test-giveaway")
@@ -425,8 +426,9 @@ def test_the_giveaway_run_guessed_from_the_form_and_shows_both_numbers(lang):
     assert own >= 0.9 > fair["patient"]
     readout = parse(answer["html"]).by_class("apy-fig__readout")[0].text
     assert verdict_text(lang, "verdict_form") in readout
-    assert num(100 * own, 0) + "%" in readout
-    assert num(100 * fair["patient"], 0) + "%" in readout
+    said = Text(strings(lang), lang, LIVE).prose_numbers  # a sentence writes its numbers as the prose does
+    assert said.pct(100 * own, 0) in readout
+    assert said.pct(100 * fair["patient"], 0) in readout
     rows = report_numbers(answer["html"])
     own_patient = trainer.report(60)["test"].accuracy("patient")
     assert rows[1] == [num(100 * own_patient, 0) + "%", num(100 * fair["patient"], 0) + "%"]  # the patient group
@@ -446,3 +448,54 @@ def test_verdicts():
     assert verdict(recipe(causal=True), 0.5, None) == "verdict_ahead"
     assert verdict(recipe(layers=1), 0.5, None) == "verdict_layers"
     assert verdict(recipe(layers=1, causal=True), 0.5, None) == "verdict_ahead"
+
+
+def status_and_button(html):
+    root = parse(html)
+    train = next(b for b in root.iter() if b.attrs.get("data-focus-key") == "train")
+    return root.by_class("apy-status")[0].text, train.text
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_paused_before_the_first_history_point_says_paused_and_offers_resume(lang):
+    """Pressed Train, then Pause while the untrained model is still being scored (step 0):
+    the run has begun, so it is paused, not new."""
+    texts = strings(lang)[LIVE]
+    answer = live_update({}, {"running": True}, lang, f"test-pause-{lang}")
+    answer = live_update(answer["state"], {}, lang, f"test-pause-{lang}")  # the first pieces
+    paused = live_update(answer["state"], {"running": False}, lang, f"test-pause-{lang}")
+    assert status_and_button(paused["html"]) == (texts["status_paused"], texts["resume"])
+    fresh = live_update({}, {"seed": 1}, lang, f"test-pause-fresh-{lang}")  # nothing taken yet
+    assert status_and_button(fresh["html"]) == (texts["status_idle"], texts["train"])
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_curves_description_names_this_runs_numbers(lang):
+    """The chart's text alternative follows the run: one layer stuck at a loss of about 0.69 and
+    50% is not described as falling and rising."""
+    from attention_py.figures import Text
+
+    answer = run_to_end({"layers": 1, "steps": 60}, lang=lang, instance="test-described")
+    history = session_of("test-described", lang).work.trainer.history
+    label = next(e for e in parse(answer["html"]).iter() if e.has_class("apy-curves")).attrs["aria-label"]
+    p = Text(strings(lang), lang, LIVE).prose_numbers
+    assert p.num(history[0]["loss"], 2) in label
+    assert p.num(history[-1]["loss"], 2) in label
+    assert p.pct(100 * history[-1]["test_accuracy"], 0) in label
+    assert p.count(60) in label
+    before = live_update({}, {"seed": 2}, lang, "test-described-empty")  # another recipe, nothing measured
+    label = next(e for e in parse(before["html"]).iter() if e.has_class("apy-curves")).attrs["aria-label"]
+    assert label == strings(lang)["training"]["curves_empty"].format(steps=p.count(120))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_each_sentence_of_the_playground_writes_its_digits_one_way(lang):
+    """The readout, the verdict and the answer are prose: their digits are the language's own
+    (common.digits), whatever the tables and the axes use."""
+    digits = set(strings(lang)["common"]["digits"])
+    answer = run_to_end({"layers": 1, "steps": 60}, lang=lang, instance="test-digits")
+    root = parse(answer["html"])
+    for sentence in (root.by_class("apy-fig__readout")[0].text, root.by_class("apy-answer")[0].text):
+        used = {c for c in sentence if c.isdigit()}
+        assert used, sentence
+        assert used <= digits, (sentence, used - digits)

@@ -267,8 +267,7 @@ def curves(
             },
         )
     )
-    label = t.plain("training.curves_picture", steps=t.count(span))
-    drawing = svg("".join(parts), width=W, height=H, label=label, cls="apy-curves")
+    drawing = svg("".join(parts), width=W, height=H, label=curves_description(history, span, t), cls="apy-curves")
     legend = el(
         "p",
         {"class": "apy-legend"},
@@ -287,15 +286,41 @@ def curves(
     return drawing + legend
 
 
-def percent(value: float, digits: int = 0, *, t: Text) -> str:
+def curves_description(history: list[dict[str, Any]], span: int, t: Text) -> str:
+    """The curves' text alternative: what this run's numbers did, from its first point to its
+    last (the loss and the test accuracy), in the language's prose numbers."""
+    p = t.prose_numbers
+    if not history:
+        return t.plain("training.curves_empty", steps=p.count(span))
+    first, last = history[0], history[-1]
+
+    def loss(point: dict[str, Any]) -> str:
+        return p.num(point["loss"], 2) if math.isfinite(point["loss"]) else "∞"
+
+    return t.plain(
+        "training.curves_picture",
+        steps=p.count(span),
+        from_step=p.count(int(first["step"])),
+        to_step=p.count(int(last["step"])),
+        loss_start=loss(first),
+        loss_end=loss(last),
+        start=p.pct(100 * first["test_accuracy"], 0),
+        end=p.pct(100 * last["test_accuracy"], 0),
+    )
+
+
+def percent(value: float, digits: int = 0, *, t: Text, in_sentence: bool = False) -> str:
     """A measured fraction (0..1) as a percentage in its left-to-right span, in the format of
-    ``t``'s figure."""
-    return el("span", {"dir": "ltr", "class": "apy-num"}, t.numbers.pct(100 * value, digits))
+    ``t``'s figure (a table's), or ``in_sentence`` in the language's prose numbers, so that a
+    sentence writes all its numbers one way ("step ۱۲۰: ... ۱۰۰٪", not "۱۲۰ ... 100%")."""
+    numbers = t.prose_numbers if in_sentence else t.numbers
+    return el("span", {"dir": "ltr", "class": "apy-num"}, numbers.pct(100 * value, digits))
 
 
-def measured(value: float, digits: int = 2, *, t: Text) -> str:
-    """A measured value (a loss) in its left-to-right span, in the format of ``t``'s figure."""
-    return el("span", {"dir": "ltr", "class": "apy-num"}, t.numbers.num(value, digits))
+def measured(value: float, digits: int = 2, *, t: Text, in_sentence: bool = False) -> str:
+    """A measured value (a loss) in its left-to-right span, as ``percent`` writes it."""
+    numbers = t.prose_numbers if in_sentence else t.numbers
+    return el("span", {"dir": "ltr", "class": "apy-num"}, numbers.num(value, digits))
 
 
 SHARED_SECTION = "training"  # strings the three figures share (carried by each in data-strings)
@@ -307,6 +332,7 @@ SHARED_STRINGS = (
     "view_pronoun",
     "view_full",
     "curves_picture",
+    "curves_empty",
     "legend_loss",
     "legend_held",
     "legend_train",

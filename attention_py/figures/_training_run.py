@@ -55,6 +55,7 @@ class Run:
         self._final_step = -1  # the step the final sets were scored at
         self._end = 0
         self._pieces: Iterator[None] | None = None
+        self.started = False  # whether any piece was taken (paused before step 1 is paused, not new)
 
     @property
     def step(self) -> int:
@@ -72,6 +73,7 @@ class Run:
 
     def _work(self) -> Iterator[None]:
         trainer = self.trainer
+        self.started = True
         try:
             while True:
                 if trainer.step < self._end or not trainer.history:

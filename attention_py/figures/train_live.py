@@ -117,8 +117,8 @@ def verdict_html(key: str, t: Text, scores: dict[str, Scored], end: int) -> str:
     fair = scores.get("fair")
     return t.html(
         key,
-        accuracy=views.percent(test, t=t),
-        fair=views.percent(fair.accuracy("patient") if fair is not None else 0.0, t=t),
+        accuracy=views.percent(test, t=t, in_sentence=True),
+        fair=views.percent(fair.accuracy("patient") if fair is not None else 0.0, t=t, in_sentence=True),
         steps=esc(t.count(end)),
     )
 
@@ -160,7 +160,7 @@ def report(recipe: tuple[Any, ...], scores: dict[str, Scored] | None, t: Text, e
         if scores is not None and twins is not None:  # the test sentences and their twins together
             test = scores["test"]
             right, seen = test.tally.right + twins.tally.right, test.tally.seen + twins.tally.seen
-            both = views.percent(right / max(seen, 1), t=t)
+            both = views.percent(right / max(seen, 1), t=t, in_sentence=True)
         parts.append(el("p", {"class": "apy-twins"}, t.html("twins", accuracy=both)))
     said = ""
     if scores is not None:
@@ -222,13 +222,17 @@ def draw(state: dict[str, Any], t: Text, session: Session) -> Panel:
     done = step >= end and not running
     guess = reading.prediction
     answer = (
-        t.html("answer", word=esc(model.people[guess]), probability=views.percent(reading.probabilities[guess], 1, t=t))
+        t.html(
+            "answer",
+            word=esc(model.people[guess]),
+            probability=views.percent(reading.probabilities[guess], 1, t=t, in_sentence=True),
+        )
         + " "
         + t.html("answer_right" if guess == s.label else "answer_wrong", truth=esc(s.referent))
     )
     if running:
         label, status = t.html("pause"), t.html("status_running")
-    elif step == 0:
+    elif step == 0 and not run.started:
         label, status = t.html("train"), t.html("status_idle")
     elif done:
         label, status = t.html("train"), t.html("status_done", steps=esc(t.count(step)))
@@ -251,17 +255,17 @@ def draw(state: dict[str, Any], t: Text, session: Session) -> Panel:
     if not history:
         readout = t.html("readout_ready")
     elif history[-1]["step"] == 0:
-        readout = t.html("readout_start", accuracy=views.percent(history[-1]["test_accuracy"], t=t))
+        readout = t.html("readout_start", accuracy=views.percent(history[-1]["test_accuracy"], t=t, in_sentence=True))
     else:
         point = history[-1]
         loss = point["loss"]
         readout = t.html(
             "readout",
             step=esc(t.count(int(point["step"]))),
-            loss=views.measured(loss, t=t)
+            loss=views.measured(loss, t=t, in_sentence=True)
             if math.isfinite(loss)
             else el("span", {"dir": "ltr", "class": "apy-num"}, "∞"),
-            accuracy=views.percent(point["test_accuracy"], t=t),
+            accuracy=views.percent(point["test_accuracy"], t=t, in_sentence=True),
         )
         if said:
             readout += " " + said
