@@ -13,7 +13,10 @@ dispatched to the moment the figure host has morphed Python's answer into the pa
 `figure-updated` event the host dispatches, detail.appliedAt); "call" is the part spent in
 the session call (worker round trip, attention_py.figures.update in Pyodide), "morph" the part spent
 patching the page; "frame" is until the next animation frame after the update.
-Target: p95 <= 16 ms (one frame at 60 Hz).
+Target: p95 <= 16 ms (one frame at 60 Hz). Beside the times, the bytes of one call (p50 over
+those inputs): what the page posts to the worker ("sent": the call message, measured as its
+UTF-8 JSON, which is what the worker hands Python) and what comes back ("reply": the result
+message, the same way).
 
 The figures of the trained model (training_replay, trained_reader, train_live), on a fresh
 gallery page per language (``--training``, with ``--training-only`` to skip the rest): the
@@ -23,9 +26,10 @@ trains (its Python time: one chunk of training), the replay slider moved every q
 second meanwhile, in turns with a line of code run as a live cell runs it (how long the reader
 waits for another figure, or a cell, while training runs), the
 main thread's long tasks meanwhile (PerformanceObserver "longtask": over 50 ms), and the
-time until the figure's held-out accuracy first reads at least 95%. Targets (issue 21): the
+time until the figure's held-out accuracy first reads at least 95%, and the bytes of a
+training poll (train_live's call with no changes, sent and reply). Targets (issue 21): the
 slider within 50 ms p95 while training runs, no main-thread task over 50 ms, 95% within
-10 s; the figure's budget (RunningFigure.budget: seconds of training per call) trades the first against the last.
+10 s; a poll posts under 1 KB (issue 29); the figure's budget (RunningFigure.budget: seconds of training per call) trades the first against the last.
 
 Then drags with a real (Playwright) mouse, pointer moves every few milliseconds: the tip
 of a vector in the dot-product figure, the first softmax slider, and the tip again with
@@ -51,6 +55,31 @@ TARGET_P95_MS = 16.0
 SMOOTH_UPDATES_PER_S = 30
 SMOOTH_LAG_MS = 50.0
 READY_TIMEOUT_MS = 120_000
+
+# Counts the bytes of every call the page's session posts to its worker and of its result
+# (UTF-8 JSON of the message): window.__calls, id -> {id, figure, changes, sent, received}.
+COUNT_BYTES = r"""
+() => {
+  const session = attentionPy.session;
+  const size = (message) => new TextEncoder().encode(JSON.stringify(message)).length;
+  const calls = (window.__calls = new Map());
+  const worker = session.worker;
+  const post = worker.postMessage.bind(worker);
+  worker.postMessage = (message, ...rest) => {
+    if (message?.type === "call") {
+      calls.set(message.id, { id: message.id, figure: message.args?.[0], changes: message.args?.[2], sent: size(message), received: null });
+    }
+    return post(message, ...rest);
+  };
+  const receive = session.receive.bind(session);
+  session.receive = (from, message) => {
+    const call = message?.type === "result" && calls.get(message.id);
+    if (call) call.received = size(message);
+    return receive(from, message);
+  };
+}
+"""
+CALLS_SINCE = "(id) => [...window.__calls.values()].filter((call) => call.id >= id && call.received !== null)"
 
 # Drives the first control of figure number `index`, `count` times, and times each update.
 DRIVE = r"""
@@ -225,7 +254,10 @@ async () => {
 
 def measure_training(browser, url: str, lang: str) -> dict:
     page = open_gallery(browser, url, "" if lang == "en" else f"{lang}/")
+    page.evaluate(COUNT_BYTES)
     result = page.evaluate(TRAINING)
+    calls = page.evaluate(CALLS_SINCE, 0)
+    result["polls"] = [c for c in calls if c["figure"] == "train_live" and not c["changes"]]
     page.close()
     return result
 
@@ -265,6 +297,13 @@ def report_training(results: dict[str, dict]) -> None:
             f"{lang} main thread while training: {len(tasks)} tasks over 50 ms"
             + (f", longest {max(tasks):.0f} ms" if tasks else "")
         )
+        polls = r["polls"]
+        if polls:
+            sent, received = [p["sent"] for p in polls], [p["received"] for p in polls]
+            print(
+                f"{lang} train_live poll ({len(polls)} calls): sent p50 {percentile(sent, 0.5):,.0f} B "
+                f"(max {max(sent):,}), reply p50 {percentile(received, 0.5):,.0f} B (max {max(received):,})"
+            )
         reached = r["reached"]
         print(
             f"{lang} train_live: {r['steps']} steps in {r['seconds']:.1f} s; test accuracy >= 95% "
@@ -294,7 +333,9 @@ def measure_inputs(page, count: int) -> list[dict]:
     total = page.evaluate("document.querySelectorAll('.apy-fig[data-figure]').length")
     for index in range(total):
         page.evaluate(DRIVE, {"index": index, "count": 3})  # warm this figure's code paths
+        first_call = page.evaluate("attentionPy.session.nextId")
         result = page.evaluate(DRIVE, {"index": index, "count": count})
+        calls = [c for c in page.evaluate(CALLS_SINCE, first_call) if c["figure"] == result["name"]]
         samples = result["samples"]
         dom = [s["dom"] for s in samples]
         rows.append(
@@ -308,6 +349,8 @@ def measure_inputs(page, count: int) -> list[dict]:
                 "python_p50": percentile([s["python"] for s in samples], 0.5),
                 "frame_p95": percentile([s["frame"] for s in samples], 0.95),
                 "morph_p50": percentile([s["morph"] for s in samples], 0.5),
+                "sent_p50": percentile([c["sent"] for c in calls], 0.5) if calls else float("nan"),
+                "reply_p50": percentile([c["received"] for c in calls], 0.5) if calls else float("nan"),
             }
         )
     return rows
@@ -342,17 +385,20 @@ def measure_drag(page, selector: str, *, radius: float = 60, ms: float = 1500, e
 
 def report(rows: list[dict], drags: dict[str, dict]) -> None:
     print(
-        f"{'figure':<22} {'control':<14} {'n':>3} {'p50':>8} {'p95':>8} {'call p50':>9} {'morph p50':>10} {'frame p95':>10}  target"
+        f"{'figure':<22} {'control':<14} {'n':>3} {'p50':>8} {'p95':>8} {'call p50':>9} {'morph p50':>10} "
+        f"{'frame p95':>10} {'sent':>8} {'reply':>9}  target"
     )
     for row in rows:
         verdict = "ok" if row["p95"] <= TARGET_P95_MS else "MISS"
         refused = f"  ({row['refused']} refused)" if row["refused"] else ""
         print(
             f"{row['name']:<22} {row['control'][:14]:<14} {row['n']:>3} {row['p50']:>6.1f}ms {row['p95']:>6.1f}ms "
-            f"{row['python_p50']:>7.1f}ms {row['morph_p50']:>8.1f}ms {row['frame_p95']:>8.1f}ms  {verdict}{refused}"
+            f"{row['python_p50']:>7.1f}ms {row['morph_p50']:>8.1f}ms {row['frame_p95']:>8.1f}ms "
+            f"{row['sent_p50']:>6,.0f} B {row['reply_p50']:>7,.0f} B  {verdict}{refused}"
         )
     met = sum(row["p95"] <= TARGET_P95_MS for row in rows)
     print(f"\n{met} of {len(rows)} figures within p95 <= {TARGET_P95_MS:.0f} ms (input event to figure updated)")
+    print("sent / reply = p50 bytes of one call's message to the worker / of its result (UTF-8 JSON)")
 
     print(
         f"\n{'drag':<27} {'inputs':>6} {'calls':>6} {'merged':>7} {'inputs/s':>8} {'updates/s':>10} "
@@ -397,6 +443,7 @@ def main(argv: list[str]) -> int:
             report_training(training)
             return 0
         page = open_gallery(browser, server.url)
+        page.evaluate(COUNT_BYTES)
         python = page.evaluate("attentionPy.session.info.python")
         rows = measure_inputs(page, args.inputs)
         drags = {
@@ -410,9 +457,11 @@ def main(argv: list[str]) -> int:
         drags["dot_product, CPU 4x slower"] = measure_drag(page, ".apy-fig--dot_product [data-drag]")
         cdp.send("Emulation.setCPUThrottlingRate", {"rate": 1})
         browser.close()
+    from bench.training import _load_average
+
     print(
         f"\nHeadless Chromium, English gallery, Python {python} in Pyodide; {args.inputs} inputs per figure, "
-        "one at a time (20 ms apart); drags: moves every 4 ms for 1.5 s\n"
+        f"one at a time (20 ms apart); drags: moves every 4 ms for 1.5 s; load average {_load_average()}\n"
     )
     report(rows, drags)
     if training:

@@ -1,8 +1,10 @@
 """The top-level folders import each other one way only, so no import goes round in a circle:
 
     attention_py  <-  site_hooks  <-  devtools, tests, bench
+    attention_py  <-  docs/widgets (the page's Python: session_runtime.py and its loaders)
 
-attention_py (the package) imports only itself; site_hooks (the build) imports attention_py
+attention_py (the package) imports only itself; the Python files of docs/widgets/, which
+run in the page's worker, import only attention_py; site_hooks (the build) imports attention_py
 and itself, and runs no file of devtools/; devtools (command-line tools), tests and bench may
 import both. Inside site_hooks no module imports, even from inside a function, one that
 imports it back.
@@ -25,6 +27,7 @@ FIRST_PARTY = ("attention_py", "site_hooks", "devtools", "tests", "bench")
 MAY_IMPORT = {
     "attention_py": {"attention_py"},
     "site_hooks": {"attention_py", "site_hooks"},
+    "docs/widgets": {"attention_py"},
 }
 
 

@@ -35,7 +35,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 WIDGETS = ROOT / "docs" / "widgets"
 RUNTIME_PATH = WIDGETS / "session_runtime.py"
-FIGURE_SCRIPTS = ("figure-host.js", "figure-page.js")
+FIGURE_SCRIPTS = ("figure-host.js", "figure-call.js", "figure-page.js")
 
 
 @pytest.fixture(scope="module")
@@ -790,13 +790,16 @@ def test_any_importable_name_resolves(rt, package):
 
 
 def test_the_names_the_figure_scripts_call_resolve(rt):
-    names = set()
+    """The figure scripts call the runtime's own functions (the module ``_session_runtime`` in
+    the page, loaded by path here) and the package's; the runtime calls the figures' update."""
+    names = {rt.FIGURE_UPDATE}
     for script in FIGURE_SCRIPTS:
         source = (WIDGETS / script).read_text(encoding="utf-8")
-        names |= set(re.findall(r'"(attention_py(?:\.\w+)+)"', source))
-    assert names, "no dotted names found in the figure scripts"
+        names |= set(re.findall(r'"((?:attention_py|_session_runtime)(?:\.\w+)+)"', source))
+    assert "_session_runtime.update_figure" in names, "the figure host's call"
     for name in sorted(names):
-        assert callable(rt._resolve(name)), name
+        runtime_name = name.removeprefix("_session_runtime.")
+        assert callable(getattr(rt, runtime_name) if runtime_name != name else rt._resolve(name)), name
 
 
 @pytest.mark.parametrize(
@@ -1051,3 +1054,86 @@ def test_a_cell_reads_the_language_its_page_gives_and_a_bad_one_is_ignored(rt):
     finally:
         resources._page.clear()
         resources._page.update(saved)
+
+
+# --- figures: the strings cross once per figure and language ------------------------------------
+
+
+def drawn_strings(name: str, lang: str = "en") -> tuple[dict, dict]:
+    """A figure as the build draws it: its state and its data-strings (parsed), as the page reads them."""
+    import html as html_module
+
+    from attention_py.figures import FIGURES
+    from site_hooks.content.figures import strings_for
+
+    markup = FIGURES[name].render(None, lang=lang, strings=strings_for(lang), instance="figure-1")
+    attribute = lambda key: html_module.unescape(re.search(rf' {key}="([^"]*)"', markup).group(1))  # noqa: E731
+    return json.loads(attribute("data-state")), json.loads(attribute("data-strings"))
+
+
+@pytest.fixture
+def no_kept_strings(rt):
+    rt._FIGURE_STRINGS.clear()
+    yield
+    rt._FIGURE_STRINGS.clear()
+
+
+def test_a_figure_is_drawn_with_the_strings_sent_once(rt, no_kept_strings):
+    from attention_py.figures import update
+
+    state, strings = drawn_strings("softmax")
+    first = rt.update_figure("softmax", state, {"z.0": "2.5"}, "en", strings, "figure-1", "k1")
+    again = rt.update_figure("softmax", state, {"z.0": "2.5"}, "en", None, "figure-1", "k1")
+    native = update("softmax", state, {"z.0": "2.5"}, "en", strings, "figure-1")
+    assert first == again
+    assert first["ok"]
+    assert first["state"] == native["state"]
+    # The very markup attention_py draws, less the root's data-strings, which the page has.
+    assert ' data-strings="' in native["html"]
+    assert first["html"] == re.sub(r' data-strings="[^"]*"', "", native["html"], count=1)
+
+
+def test_a_python_without_the_strings_asks_for_them_and_draws_nothing(rt, no_kept_strings):
+    state, strings = drawn_strings("softmax")
+    assert rt.update_figure("softmax", state, {}, "en", None, "figure-1", "k1") == rt.STRINGS_MISSING
+    rt.update_figure("softmax", state, {}, "en", strings, "figure-1", "k1")
+    # strings kept under another key (another text), language or figure are not these
+    for name, lang, key in (("softmax", "en", "k2"), ("softmax", "he", "k1"), ("dot_product", "en", "k1")):
+        assert rt.update_figure(name, state, {}, lang, None, "figure-1", key) == rt.STRINGS_MISSING
+
+
+def test_the_figure_update_is_looked_up_at_every_call(rt, no_kept_strings, monkeypatch):
+    """A cell may replace attention_py.figures.update: the page then draws what it returns
+    (through the allow-list), with the strings the page sent."""
+    import attention_py.figures as figures
+
+    seen = []
+    monkeypatch.setattr(figures, "update", lambda *args: seen.append(args) or {"ok": True, "html": "<div>x</div>"})
+    state, strings = drawn_strings("softmax")
+    assert rt.update_figure("softmax", state, {}, "en", strings, None, "k1") == {"ok": True, "html": "<div>x</div>"}
+    assert seen == [("softmax", state, {}, "en", strings, None)]
+
+
+@pytest.mark.parametrize(
+    ("html", "expected"),
+    [
+        (
+            '<div a="1" data-strings="{&quot;a&quot;:1}" lang="en"><p data-strings="x"></p></div>',
+            '<div a="1" lang="en"><p data-strings="x"></p></div>',
+        ),
+        ('<div a="1"><p data-strings="x"></p></div>', '<div a="1"><p data-strings="x"></p></div>'),  # the root's only
+        ('<div data-strings="unclosed>', '<div data-strings="unclosed>'),
+        ("", ""),
+    ],
+)
+def test_only_the_roots_strings_attribute_is_left_out(rt, html, expected):
+    assert rt._without_strings(html) == expected
+
+
+def test_a_calls_reply_is_encoded_once(rt, package, monkeypatch):
+    encoded = []
+    real = rt._dumps
+    monkeypatch.setattr(rt, "_dumps", lambda *args, **kwargs: encoded.append(args) or real(*args, **kwargs))
+    reply, _ = call(rt, "callee.tools.pair", [1, 2])
+    assert reply == {"status": "ok", "value": {"sum": 3, "items": [1, 2]}}
+    assert len(encoded) == 1

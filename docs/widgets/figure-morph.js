@@ -12,10 +12,12 @@
 
 import { parseFigure } from "./figure-sanitise.js";
 
-// Attributes the host owns on the root; Python's markup never carries them. (tabindex:
-// the host makes the root focusable when the focused control disappears, see figure-host.js;
-// id: the figure's instance, set by the build, which the sanitiser removes from new markup.)
-const HOST_ATTRIBUTES = new Set(["data-live", "data-busy", "tabindex", "id"]);
+// Attributes the host owns on the root, kept as they are whatever the new markup says.
+// (tabindex: the host makes the root focusable when the focused control disappears, see
+// figure-host.js; id: the figure's instance, set by the build, which the sanitiser removes
+// from new markup; data-strings: the figure's strings as the build wrote them, which the
+// host sends Python, and which Python's answers leave out, session_runtime.update_figure.)
+const HOST_ATTRIBUTES = new Set(["data-live", "data-busy", "tabindex", "id", "data-strings"]);
 
 /**
  * Patches `root` to match `html` (one root element, as attention_py.figures.update returns).
@@ -26,8 +28,8 @@ export function morphFigure(root, html, keep = () => false) {
   const next = parseFigure(html); // allowed elements and attributes only, still inert
   if (!next) throw new Error("attention_py.figures.update returned no element");
   if (!isState(next.getAttribute("data-state"))) {
-    // The host reads the state of the live root for every later call: without one, the
-    // figure could not be used again. Refused before anything changes.
+    // The root's data-state is the figure's state in the page (what a reload restores, what
+    // tests and tools read): a drawing without a valid one is refused before anything changes.
     throw new Error("attention_py.figures.update returned a figure without a valid data-state");
   }
   syncAttributes(root, next, HOST_ATTRIBUTES);

@@ -4,7 +4,7 @@
 // Python loads once per page), the status they show, and a warm-up call once Python is ready.
 import { pageSession } from "./python-session.js";
 import { pageStrings } from "./strings.js";
-import { FigureHost, UPDATE } from "./figure-host.js";
+import { FigureHost } from "./figure-host.js";
 import { morphFigure } from "./figure-morph.js";
 
 const STYLE = `
@@ -51,7 +51,7 @@ function warmUp(session, hosts, warming) {
     // warm-up has its own, longer limit (the worker's read gives up first, at 45 s), so a
     // slow file never gets the worker replaced, and a replaced worker is not warmed again
     // and again (issue 19). A failure shows on real input.
-    session.call(UPDATE, host.updateArgs({}), {}, { timeoutMs: WARM_UP_TIMEOUT_MS }).catch((error) => {
+    host.warmUp({ timeoutMs: WARM_UP_TIMEOUT_MS }).catch((error) => {
       if (error?.reply?.status === "timeout") warming.timedOut = true;
     });
   }

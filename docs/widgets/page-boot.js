@@ -10,8 +10,8 @@
 // connection slower than 4g the memory snapshot is not used (python-session.js hands this
 // answer to every worker it starts); (2) holds the one way to make a Python worker, to send it
 // its first request, and the start rule (`newWorker`, `startWorker`, `whenNear`), which the
-// page's modules use too; (3) unless Data Saver is on, creates the Python worker, which loads
-// its code and waits: a worker's start needs the page's thread, which the page's scripts keep
+// page's modules use too; (3) unless Data Saver is on, creates the Python worker (owned by
+// early-worker.js), which loads its code and waits: a worker's start needs the page's thread, which the page's scripts keep
 // busy later. Python itself starts only by the start policy: the observer main.html starts
 // right after the content (`attentionPyBoot.worker.watch`) or the reader's gesture
 // (start-policy.js); PythonSession then adopts this worker. When nothing is near at the first
@@ -20,6 +20,8 @@
 //
 // Everything the browser gives is read from `win` (the window; a stand-in in
 // tests/js/page-boot.test.mjs).
+
+import { EarlyWorker } from "./early-worker.js";
 
 export const BOOT_CONFIG_ID = "apy-boot-config";
 
@@ -108,46 +110,19 @@ export function preloadPython(win, boot, config) {
 }
 
 /**
- * Creates the early worker as `boot.worker`: {worker, failed, started, startedAt,
- * interruptBuffer, messages, session, start(), watch(roots)}. Without one (it could not be
- * made), the preloads start at once instead.
+ * Creates the early worker (early-worker.js, its owner) as `boot.worker`, the one place it is
+ * set. Without one (it could not be made), the preloads start at once instead.
  */
 export function createEarlyWorker(win, boot, config) {
+  const preload = () => preloadPython(win, boot, config);
   let worker;
   try {
     worker = boot.newWorker();
   } catch {
-    preloadPython(win, boot, config); // no early worker: at least the downloads start now
+    preload(); // no early worker: at least the downloads start now
     return;
   }
-  const early = (boot.worker = {
-    worker,
-    failed: false,
-    started: false,
-    startedAt: 0,
-    interruptBuffer: null,
-    messages: [],
-    session: null,
-    /* The start policy says go: the session starts (adopting this worker), or, before the
-       page's modules have made one, this worker is sent the session's first request. */
-    start() {
-      if (early.session) return early.session.start();
-      if (early.started || early.failed) return;
-      early.started = true;
-      Object.assign(early, boot.startWorker(worker));
-    },
-    /* Nothing near after the first layout: Python's files download meanwhile, at low
-       priority, so they are there when the reader scrolls on. (Near: the worker fetches them
-       now; a preload beside it would only compete with it.) */
-    watch(roots) {
-      early.watching = boot.whenNear(roots, early.start, () => preloadPython(win, boot, config));
-    },
-  });
-  worker.onmessage = (event) => early.messages.push(event.data); // until the session adopts it
-  worker.onerror = (event) => {
-    event.preventDefault();
-    early.failed = true;
-  };
+  boot.worker = new EarlyWorker(worker, boot, preload);
 }
 
 /** The whole early boot: `win.attentionPyBoot`, and the early worker unless Data Saver is on. */

@@ -12,6 +12,8 @@
 // fatal error, or that was closed by the code it ran, is replaced at once; the job it was
 // running says so (status "crashed", or `restarted: true`), and queued jobs run in the new one.
 
+import { earlyWorker } from "./early-worker.js";
+
 // After an interrupt, how long Python may take to unwind before the worker is replaced
 // (code that swallows KeyboardInterrupt, or a long C call, never checks the buffer).
 export const INTERRUPT_GRACE_MS = 2000;
@@ -36,39 +38,23 @@ export const MAX_MESSAGE_CHARS = 1_000_000;
 
 /**
  * The page's early boot (page-boot.js, run inline in the page's <head>): the connection
- * rule's answer, and the worker it created while the page parsed. That worker is taken once,
- * by the first session's first start: it has loaded its code, and may have been sent the
- * first "start" already (the start policy's observer fires before this module runs); its
- * messages so far wait in `messages`. Null when there is none, it is taken, or it failed to
- * load (a fresh worker then reports why).
+ * rule's answer, and the one way to make and start a worker.
  */
 const boot = () => globalThis.attentionPyBoot || null;
 
 /**
  * A worker that has been sent its "start", as one object {worker, startedAt, interruptBuffer,
- * messages}: the early worker when it was started already (its messages so far in
- * `messages`), else the early one or a new one, started now (`newWorker` and `startWorker`
- * of the page's early boot: the one way to make a worker and to start it).
+ * messages}: the early worker (early-worker.js) when it was started already (its messages so
+ * far in `messages`), else the early one or a new one, started now (`newWorker` and
+ * `startWorker` of the page's early boot: the one way to make a worker and to start it). The
+ * early worker is taken once, by the first session's first start; a fresh worker reports why
+ * when the early one failed to load.
  */
 function launchWorker(session) {
-  const early = takeEarlyWorker(session);
+  const early = earlyWorker()?.adopt(session);
   if (early?.started) return early;
   const worker = early?.worker ?? boot().newWorker();
   return { worker, messages: [], ...boot().startWorker(worker) };
-}
-
-function takeEarlyWorker(session) {
-  const early = boot()?.worker;
-  if (!early) return null;
-  boot().worker = null;
-  early.session = session; // from now on, the observer only asks the session to start
-  if (early.failed) {
-    early.worker.terminate();
-    return null;
-  }
-  early.worker.onmessage = null;
-  early.worker.onerror = null;
-  return early;
 }
 
 export class PythonSession extends EventTarget {

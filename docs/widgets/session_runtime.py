@@ -6,7 +6,9 @@ expression shown as a REPL shows it, and a traceback that starts at the reader's
 runtime frames). Everything here is plain CPython, so it can be read and tested anywhere.
 
 The worker calls ``run_cell`` and ``call`` with a JavaScript ``emit(stream, text)`` function;
-both return a JSON string, the worker's reply. The output cap is the worker's alone
+both return a JSON string, the worker's reply, encoded once. The figure host calls
+``update_figure`` (through ``call``), which keeps each figure's strings so that they cross
+from the page once per figure and language, not with every call. The output cap is the worker's alone
 (worker-output.js, where writes that bypass ``sys.stdout`` arrive too): here output is only
 buffered, and ``emit`` returns true once the worker takes no more of it.
 """
@@ -23,7 +25,13 @@ import signal
 import sys
 import time
 import traceback
+from typing import TYPE_CHECKING, Any
 
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+
+    # The worker's ``emit(stream, text)``: true once the worker takes no more output.
+    Emit = Callable[[str, str], object]
 # A partial line waits at most this long for its newline (checked at the next write).
 FLUSH_SECONDS = 0.05
 # Text crosses into JavaScript in pieces of at most this many characters (and a partial line
@@ -44,7 +52,7 @@ MAX_DEPTH = 1000
 # figure's call: module functions under private names, and built-ins from a snapshot (this
 # module's functions look built-in names up in ``__builtins__`` as it was when they were
 # defined). What a cell does to ``sys.stdout``/``sys.stderr`` is undone after every request.
-__builtins__ = dict(vars(builtins))
+__builtins__ = dict(vars(builtins))  # type: ignore[assignment]  # CPython reads a dict here as well as a module
 _dumps, _loads = json.dumps, json.loads
 _parse, _Expr, _Expression = ast.parse, ast.Expr, ast.Expression
 _import_module = importlib.import_module
@@ -54,7 +62,7 @@ _signal, _SIGINT = signal.signal, signal.SIGINT
 _TracebackException, _StackSummary = traceback.TracebackException, traceback.StackSummary
 
 # One namespace for the whole page: cells share definitions in run order, like a notebook.
-NAMESPACE: dict = {"__name__": "__main__", "__builtins__": builtins}
+NAMESPACE: dict[str, Any] = {"__name__": "__main__", "__builtins__": builtins}
 
 # Frames from these files are runtime plumbing, never the reader's business. (Not a bare
 # "/pyodide/": the reader's home folder is /home/pyodide.)
@@ -82,7 +90,7 @@ class _Output:
     JavaScript for nothing.
     """
 
-    def __init__(self, emit) -> None:
+    def __init__(self, emit: Emit) -> None:
         self.emit = emit
         self.pending: list[tuple[str, str]] = []
         self.pending_chars = 0
@@ -130,7 +138,7 @@ class _Stream(io.TextIOBase):
         self._name = name
 
     @property
-    def encoding(self) -> str:
+    def encoding(self) -> str:  # type: ignore[override]  # TextIOBase declares a plain attribute
         return "utf-8"
 
     def writable(self) -> bool:
@@ -174,7 +182,7 @@ def _check_depth(value: object) -> None:
             if isinstance(item, dict):
                 members = [*dict.keys(item), *dict.values(item)]
             else:
-                base = next(kind for kind in _NESTING if isinstance(item, kind))
+                base: Any = next(kind for kind in _NESTING if isinstance(item, kind))
                 members = list(base.__iter__(item))
             if any(issubclass(kind, _NESTING) for kind in set(map(type, members))):
                 below += [member for member in members if isinstance(member, _NESTING)]
@@ -187,7 +195,7 @@ def _check_depth(value: object) -> None:
 _print = builtins.print
 
 
-def _print_checked(*values, **options):
+def _print_checked(*values: object, **options: Any) -> None:
     for value in values:
         _check_depth(value)  # print(deeply_nested) would crash Pyodide inside str()
     return _print(*values, **options)
@@ -205,7 +213,7 @@ _stopped = False  # the page interrupted the running request (Stop or its time l
 _watching = False  # our SIGINT handler is installed, so _stopped can be trusted
 
 
-def _on_interrupt(signum, frame):
+def _on_interrupt(signum: int, frame: object) -> None:
     """SIGINT: Pyodide raises it when the page writes to the interrupt buffer (Stop or the
     time limit). Marked, so that a KeyboardInterrupt the code raises itself is not taken for
     a Stop: that one is an exception like any other, with its traceback."""
@@ -214,7 +222,7 @@ def _on_interrupt(signum, frame):
     raise KeyboardInterrupt
 
 
-def _begin_request() -> dict:
+def _begin_request() -> dict[str, Any]:
     """Sets up a request; returns the built-ins to put back after it (``_end_request``).
 
     Our SIGINT handler goes in every time: a cell may have replaced it."""
@@ -230,7 +238,7 @@ def _begin_request() -> dict:
     return saved
 
 
-def _end_request(saved: dict) -> None:
+def _end_request(saved: dict[str, Any]) -> None:
     """Built-in names as the request found them: ``builtins.print = None`` in a cell lasts
     for that cell's run, not for every later one (names a cell adds to builtins stay)."""
     while True:
@@ -279,9 +287,10 @@ def _format_traceback(exc: BaseException, from_cell: bool) -> str:
     return "".join(summary.format())
 
 
-def _chain(summary: traceback.TracebackException):
+def _chain(summary: traceback.TracebackException) -> Iterator[traceback.TracebackException]:
     """This exception and every exception chained to it (causes and contexts)."""
-    todo, seen = [summary], set()
+    todo: list[traceback.TracebackException | None] = [summary]
+    seen: set[int] = set()
     while todo:
         part = todo.pop()
         if part is None or id(part) in seen:
@@ -291,7 +300,7 @@ def _chain(summary: traceback.TracebackException):
         todo += [part.__cause__, part.__context__, *(part.exceptions or [])]
 
 
-def _with_output(emit, action):
+def _with_output[T](emit: Emit, action: Callable[[], T]) -> T:
     """Runs ``action()`` with stdout/stderr going to ``emit``; returns its result."""
     output = _Output(emit)
     saved = sys.stdout, sys.stderr
@@ -307,10 +316,14 @@ def _with_output(emit, action):
             sys.stdout, sys.stderr = saved
 
 
-def _execute(code: str, filename: str) -> dict:
+def _execute(code: str, filename: str) -> dict[str, Any]:
     try:
         tree = _parse(code, filename, "exec")
-        last = tree.body.pop() if tree.body and isinstance(tree.body[-1], _Expr) else None
+        last = tree.body[-1] if tree.body else None
+        if isinstance(last, _Expr):
+            tree.body.pop()  # evaluated on its own below, for its value
+        else:
+            last = None
         exec(compile(tree, filename, "exec"), NAMESPACE)
         if last is None:
             return {"status": "ok", "value": None}
@@ -328,7 +341,7 @@ def _execute(code: str, filename: str) -> dict:
         return {"status": "error", "error": _readable_traceback(exc)}
 
 
-def run_cell(code: str, filename: str, emit, lang: str | None = None) -> str:
+def run_cell(code: str, filename: str, emit: Emit, lang: str | None = None) -> str:
     """Runs one cell's code in the page's namespace. ``filename`` is ``"<cell N>"``; ``lang``
     the page's language, which the cell reads as ``attention_py.resources.page_language()``."""
     if lang is not None:
@@ -354,7 +367,7 @@ def _set_page_language(lang: str) -> None:
         pass  # no package (a bare session) or no language code: cells read English's data
 
 
-def _resolve(dotted: str):
+def _resolve(dotted: str) -> Any:
     """``"package.module.attr"`` -> the object, importing modules along the way.
 
     Read as Python reads the dotted expression: an attribute wins over a submodule of the
@@ -373,38 +386,96 @@ def _resolve(dotted: str):
     return target
 
 
-def call(dotted: str, args_json: str, kwargs_json: str, emit) -> str:
+def call(dotted: str, args_json: str, kwargs_json: str, emit: Emit) -> str:
     """Calls a function by dotted name with JSON arguments; the reply's value is its result.
 
     The result travels inside the reply as plain data (a string, a number, a list, a dict of
     them: anything JSON can carry), so the page gets an object, not JSON inside JSON. A result
-    JSON cannot carry is an error.
+    JSON cannot carry is an error. The reply is encoded once, inside the request, so that
+    such an error has the function's traceback and a Stop during the encoding is a Stop.
     """
 
-    def action() -> dict:
+    def action() -> str:
         try:
             result = _resolve(dotted)(*_loads(args_json), **_loads(kwargs_json))
-            _check_depth(result)
-            _dumps(result, allow_nan=False)  # fails here, with the function's name, if JSON cannot carry it
-            return {"status": "ok", "value": result}
+            _check_depth(result)  # the encoder recurses in C: a deep value would crash Pyodide
+            return _dumps({"status": "ok", "value": result}, ensure_ascii=False, allow_nan=False)
         except KeyboardInterrupt as exc:
             if _was_stopped():
-                return {"status": "interrupted"}
-            return {"status": "error", "error": _readable_traceback(exc, from_cell=False)}
+                return _INTERRUPTED
+            return _dumps({"status": "error", "error": _readable_traceback(exc, from_cell=False)}, ensure_ascii=False)
         except BaseException as exc:
-            return {"status": "error", "error": _readable_traceback(exc, from_cell=False)}
+            return _dumps({"status": "error", "error": _readable_traceback(exc, from_cell=False)}, ensure_ascii=False)
 
     saved = _begin_request()
     try:
-        result = _with_output(emit, action)
+        return _with_output(emit, action)
     except KeyboardInterrupt:
-        result = {"status": "interrupted"}
+        return _INTERRUPTED
     finally:
         _end_request(saved)
-    return _dumps(result, ensure_ascii=False)
 
 
-def use_site_files(read_site_file) -> None:
+_INTERRUPTED = _dumps({"status": "interrupted"})
+
+# --- figures ------------------------------------------------------------------------------
+
+# The function that draws a figure, looked up by name at every call (a live cell may replace
+# it; whatever it returns still goes through the page's allow-list).
+FIGURE_UPDATE = "attention_py.figures.update"
+# Each figure's strings, as the page last sent them: (figure, language, the page's key of
+# that text) -> the parsed strings. At most one entry per figure and language on the page.
+_FIGURE_STRINGS: dict[tuple[str, str, str], Any] = {}
+# The answer when the page sent no strings and this Python has none under that key (a fresh
+# Python after a crash, a replacement or a reload): the page sends the same call again with
+# its strings. No figure is ever drawn without them.
+STRINGS_MISSING = {"ok": False, "strings": "missing"}
+_STRINGS_ATTRIBUTE = ' data-strings="'
+
+
+def update_figure(
+    name: str,
+    state: Any,
+    changes: Any,
+    lang: str,
+    strings: Any,
+    instance: str | None,
+    strings_key: str,
+) -> Any:
+    """``attention_py.figures.update`` for the page's figure host, with the strings kept here.
+
+    ``strings`` is the figure's ``data-strings`` (parsed), or None when the page believes this
+    Python has them already under ``strings_key`` (a digest of that text, made by the page),
+    so that a training figure polled every few milliseconds sends its state and not 4 KB of
+    sentences. The key names the text itself, so strings kept here are never another text's.
+    The reply's markup leaves out ``data-strings``: the page has it on the figure already.
+    """
+    cached = (name, lang, strings_key)
+    if strings is None:
+        if cached not in _FIGURE_STRINGS:
+            return dict(STRINGS_MISSING)
+        strings = _FIGURE_STRINGS[cached]
+    else:
+        _FIGURE_STRINGS[cached] = strings
+    reply = _resolve(FIGURE_UPDATE)(name, state, changes, lang, strings, instance)
+    if isinstance(reply, dict) and isinstance(reply.get("html"), str):
+        reply = {**reply, "html": _without_strings(reply["html"])}
+    return reply
+
+
+def _without_strings(html: str) -> str:
+    """The markup without its root's ``data-strings`` attribute. Figure markup escapes ``>``
+    and ``"`` inside attribute values (attention_py/figures/_html.py), so the first ``>``
+    ends the root's start tag and the first ``"`` after the attribute's start ends it."""
+    start_tag = html.find(">")
+    begin = html.find(_STRINGS_ATTRIBUTE, 0, start_tag)
+    if begin < 0:
+        return html
+    end = html.find('"', begin + len(_STRINGS_ATTRIBUTE))
+    return html if end < 0 or end > start_tag else html[:begin] + html[end + 1 :]
+
+
+def use_site_files(read_site_file: Callable[[str], str]) -> None:
     """Lets ``attention_py.resources.resource(key)`` read the site's ``assets/<key>.json``.
 
     ``read_site_file(path)`` is the worker's synchronous same-origin request (a path under

@@ -13,6 +13,8 @@
 // `attentionPyBoot.whenNear`); its observer normally runs before this module, right after the
 // page's content, on the worker the page's <head> created (README.md, "When Python starts").
 
+import { earlyWorker } from "./early-worker.js";
+
 export function startWhenUseful(session, cellRoots) {
   const start = () => session.start();
   for (const root of cellRoots) {
@@ -21,13 +23,8 @@ export function startWhenUseful(session, cellRoots) {
   }
   const boot = globalThis.attentionPyBoot;
   if (boot?.gesturesOnly) return; // Data Saver (the page's connection rule, page-boot.js)
-  const early = boot?.worker;
-  if (early?.watching) {
-    // Watching the cells since right after the content: it starts this session when it fires
-    // (or has started Python already).
-    if (early.started) start();
-    else early.session = session;
-    return;
-  }
-  boot?.whenNear(cellRoots, start); // no early worker (it could not be made): the same rule
+  // The early worker's rule, watching since right after the content, starts this session when
+  // it fires (or now, if it has fired); without one (it could not be made), the same rule here.
+  if (earlyWorker()?.handOver(session)) return;
+  boot?.whenNear(cellRoots, start);
 }

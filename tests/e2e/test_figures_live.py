@@ -63,30 +63,30 @@ def strings_for(lang: str) -> dict:
     return build_strings_for(lang)
 
 
-def native_update(page: Page, figure_id: str, state: dict, changes: dict) -> dict:
+def native_update(page: Page, fid: str, state: dict, changes: dict) -> dict:
     """What attention_py natively answers for this figure of the page, this state and change."""
-    root = page.locator(f"#{figure_id}")
+    root = page.locator(f"#{fid}")
     return update(
         root.get_attribute("data-figure"),
         state,
         changes,
         root.get_attribute("lang"),
         json.loads(root.get_attribute("data-strings")),
-        figure_id,
+        fid,
     )
 
 
-def state_of(page: Page, figure_id: str) -> dict:
-    return json.loads(page.locator(f"#{figure_id}").get_attribute("data-state"))
+def state_of(page: Page, fid: str) -> dict:
+    return json.loads(page.locator(f"#{fid}").get_attribute("data-state"))
 
 
 NAMED = {"train_live": "train"}  # figures the gallery's blocks name (id="..."): their links use it
 
 
-def figure_id(name: str) -> str:
-    """The gallery shows the figures in FIGURES order, so the fence numbers them that way
-    (the count goes on past a named figure)."""
-    return NAMED.get(name, f"figure-{NAMES.index(name) + 1}")
+def figure_id(page: Page, name: str) -> str:
+    """The id of the page's figure `name` (its data-figure): the one its fence names, else
+    the build's count on that page. Found by name, so a gallery fence may stand anywhere."""
+    return page.locator(f'.apy-fig[data-figure="{name}"]').first.get_attribute("id")
 
 
 def updates(page: Page) -> int:
@@ -126,17 +126,21 @@ def test_every_figure_is_in_the_page_without_javascript(browser, site_url, site_
         page.goto(f"{site_url}/{GALLERY[lang]}")
         roots = page.locator(".apy-fig[data-figure]")
         expect(roots).to_have_count(len(NAMES))
-        assert [roots.nth(i).get_attribute("data-figure") for i in range(len(NAMES))] == NAMES
-        for i, name in enumerate(NAMES):
-            root = roots.nth(i)
-            assert root.get_attribute("id") == figure_id(name)
+        # every figure once, in whatever order the gallery shows them
+        assert sorted(roots.nth(i).get_attribute("data-figure") for i in range(len(NAMES))) == sorted(NAMES)
+        ids = {name: figure_id(page, name) for name in NAMES}
+        assert len(set(ids.values())) == len(NAMES), ids
+        for name, named in NAMED.items():
+            assert ids[name] == named, f"{name}: links name it #{named}"
+        for name in NAMES:
+            root = page.locator(f"#{ids[name]}")
             assert root.get_attribute("lang") == lang
             assert root.get_attribute("dir") == language(lang).direction
             assert root.get_attribute("data-live") is None
             assert json.loads(root.get_attribute("data-state")) == FIGURES[name].default_state(lang)
             expect(root.locator("[data-role=static-hint]")).to_be_visible()
         if lang == "en":
-            readout = page.locator(f"#{figure_id('softmax')} .apy-fig__readout")
+            readout = page.locator(f"#{figure_id(page, 'softmax')} .apy-fig__readout")
             for percent in ("14.0%", "23.1%", "62.9%"):  # the seed example
                 expect(readout).to_contain_text(percent)
     finally:
@@ -145,7 +149,7 @@ def test_every_figure_is_in_the_page_without_javascript(browser, site_url, site_
     built = (site_dir / GALLERY[lang] / "index.html").read_text(encoding="utf-8")
     strings = strings_for(lang)
     for name in NAMES:
-        native = FIGURES[name].render(None, lang=lang, strings=strings, instance=figure_id(name))
+        native = FIGURES[name].render(None, lang=lang, strings=strings, instance=ids[name])
         assert native in built, f"{lang}: {name} is not prerendered as attention_py draws it"
 
 
@@ -156,7 +160,7 @@ def test_every_figure_is_in_the_page_without_javascript(browser, site_url, site_
 def test_figures_become_live(galleries, checked, lang):
     page = galleries(lang)
     for name in NAMES:
-        root = page.locator(f"#{figure_id(name)}")
+        root = page.locator(f"#{figure_id(page, name)}")
         expect(root).to_have_attribute("data-live", "")
         expect(root.locator("[data-role=static-hint]")).to_be_hidden()
         expect(root).to_have_attribute("dir", language(lang).direction)
@@ -166,7 +170,7 @@ def test_figures_become_live(galleries, checked, lang):
 @pytest.mark.parametrize("lang", LANGS)
 def test_softmax_slider_by_keyboard(galleries, checked, lang):
     page = galleries(lang)
-    fid = figure_id("softmax")
+    fid = figure_id(page, "softmax")
     slider = page.locator(f"#{fid} input[name='z.0']")
     before_state, before = state_of(page, fid), updates(page)
     slider.focus()
@@ -190,7 +194,7 @@ def test_softmax_slider_by_keyboard(galleries, checked, lang):
 @pytest.mark.parametrize("lang", LANGS)
 def test_dot_product_drag_changes_the_dot_product(galleries, checked, lang):
     page = galleries(lang)
-    fid = figure_id("dot_product")
+    fid = figure_id(page, "dot_product")
     handle = page.locator(f"#{fid} [data-drag]").first
     handle.scroll_into_view_if_needed()
     before_state, before = state_of(page, fid), updates(page)
@@ -215,7 +219,7 @@ def test_dot_product_drag_changes_the_dot_product(galleries, checked, lang):
 @pytest.mark.parametrize("lang", LANGS)
 def test_data_set_button_adds_a_score(galleries, checked, lang):
     page = galleries(lang)
-    fid = figure_id("softmax")
+    fid = figure_id(page, "softmax")
     before_state, before = state_of(page, fid), updates(page)
     button = page.locator(f"#{fid} [data-focus-key='add']")
     button.click()
@@ -230,7 +234,7 @@ def test_data_set_button_adds_a_score(galleries, checked, lang):
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_bad_number_shows_a_translated_error(galleries, checked, lang):
     page = galleries(lang)
-    fid = figure_id("dot_product")
+    fid = figure_id(page, "dot_product")
     box = page.locator(f"#{fid} input[name='a.0']")
     error = page.locator(f"#{fid} [data-role=error]")
     before_state, before = state_of(page, fid), updates(page)
@@ -260,7 +264,7 @@ def test_a_bad_number_shows_a_translated_error(galleries, checked, lang):
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_query_cell_explains_itself_on_focus_and_a_key_cell_on_hover(galleries, checked, lang):
     page = galleries(lang)
-    fid = figure_id("information_flow")
+    fid = figure_id(page, "information_flow")
     for key, how, table, row, col in (
         ("cell:apy-t-Q:1:2", "focus", "Q", 1, 2),
         ("cell:apy-t-K:2:0", "hover", "K", 2, 0),
@@ -287,7 +291,7 @@ def test_a_query_cell_explains_itself_on_focus_and_a_key_cell_on_hover(galleries
 
 def test_focus_stays_in_the_figure_when_its_button_is_disabled(galleries, checked):
     page = galleries("en")
-    fid = figure_id("causal_attention")
+    fid = figure_id(page, "causal_attention")
     page.locator(f"#{fid} [data-focus-key='previous']").click()
     before = updates(page)
     next_button = page.locator(f"#{fid} [data-focus-key='next']")
@@ -346,7 +350,7 @@ ONE_EACH_WAY = [next(lang.code for lang in LANGUAGES if lang.direction == way) f
 @pytest.mark.parametrize("name", NAMES)
 def test_each_figure_answers_its_first_control(galleries, checked, lang, name):
     page = galleries(lang)
-    fid = figure_id(name)
+    fid = figure_id(page, name)
     page.locator(f"#{fid}").scroll_into_view_if_needed()
     before_state, before = state_of(page, fid), updates(page)
     trigger(page, first_control(page, fid))
@@ -365,7 +369,7 @@ def test_each_figure_answers_its_first_control(galleries, checked, lang, name):
 def test_input_before_python_is_ready_is_queued_and_merged(page, site_url):
     gate = PythonGate(page)  # Python may not get ready before the input
     open_gallery(page, site_url, "en")
-    fid = figure_id("softmax")
+    fid = figure_id(page, "softmax")
     slider = page.locator(f"#{fid} input[name='z.0']")
     slider.focus()
     assert page.evaluate("attentionPy.session.state") != "ready"
@@ -389,7 +393,7 @@ def test_input_before_python_is_ready_is_queued_and_merged(page, site_url):
 def test_figure_recovers_when_the_session_restarts(page, site_url):
     open_gallery(page, site_url, "en")
     wait_until_live(page)
-    fid = figure_id("weighted_average")
+    fid = figure_id(page, "weighted_average")
     slider = page.locator(f"#{fid} input[name='w.0']")
     slider.focus()
     before_state = state_of(page, fid)
@@ -411,7 +415,7 @@ def test_figure_recovers_when_the_session_restarts(page, site_url):
 def test_a_figure_comes_back_where_the_reader_left_it_after_a_reload(page, site_url):
     open_gallery(page, site_url, "en")
     wait_until_live(page)
-    fid = figure_id("softmax")
+    fid = figure_id(page, "softmax")
     before = updates(page)
     # A button: its effect is nothing the browser's own form restoration would bring back.
     page.locator(f"#{fid} [data-focus-key='add']").click()
@@ -437,7 +441,7 @@ def test_a_figure_comes_back_where_the_reader_left_it_after_a_reload(page, site_
 
 def test_a_saved_state_this_build_refuses_is_dropped_quietly(page, site_url):
     open_gallery(page, site_url, "en")
-    fid = figure_id("softmax")
+    fid = figure_id(page, "softmax")
     authored = page.locator(f"#{fid}").get_attribute("data-state")
     key = f"attention_py:figure:/gallery/#{fid}"
     page.evaluate(

@@ -295,22 +295,23 @@ def test_a_saved_figure_state_that_would_break_python_is_deleted(tab, site_url):
     page.add_init_script(RECORD_UPDATES)
     page.goto(f"{site_url}/{PREFIX}what-matters/")
     page.wait_for_function("window.attentionPy?.figures !== undefined")
-    roots = page.locator(".apy-fig[data-figure]")
+    # two of the page's figures, found by name: a deep saved state, and an entry not even JSON
+    roots = [page.locator(f".apy-fig[data-figure='{name}']").first for name in ("embedding_space", "weighted_average")]
     keys = []
-    for index, value in ((0, '{"z": ' + "[" * 50000 + "1" + "]" * 50000 + "}"), (1, "{not json")):
-        fid = roots.nth(index).get_attribute("id")
+    for root, value in zip(roots, ('{"z": ' + "[" * 50000 + "1" + "]" * 50000 + "}", "{not json"), strict=True):
+        fid = root.get_attribute("id")
         key = page.evaluate("(id) => `attention_py:figure:${location.pathname}#${id}`", fid)
-        base = roots.nth(index).get_attribute("data-state")
-        entry = json.dumps({"base": base, "value": value}) if index == 0 else value
+        base = root.get_attribute("data-state")
+        entry = json.dumps({"base": base, "value": value}) if value.startswith('{"z"') else value
         page.evaluate("([key, entry]) => sessionStorage.setItem(key, entry)", [key, entry])
         keys.append(key)
-    drawn = [roots.nth(i).get_attribute("data-state") for i in range(2)]
+    drawn = [root.get_attribute("data-state") for root in roots]
     page.reload()
     page.wait_for_function("window.attentionPy?.figures !== undefined")
     probe = Responsiveness(page, "deep saved figure state")
     probe.wait("attentionPy.session.state === 'ready'")
     probe.wait(f"{json.dumps(keys)}.every((key) => sessionStorage.getItem(key) === null)", 30)
-    assert [roots.nth(i).get_attribute("data-state") for i in range(2)] == drawn
+    assert [root.get_attribute("data-state") for root in roots] == drawn
     assert move_softmax_figure(page, probe)["ok"]
     type_code(page, 0, "print(6 * 7)")
     assert run_cell(page, 0, probe).strip() == "42"

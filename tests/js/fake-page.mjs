@@ -182,7 +182,7 @@ export class FakeSession extends EventTarget {
   call(name, args, kwargs, options) {
     return new Promise((resolve, reject) => {
       const fail = (status, error = null) => reject(Object.assign(new Error(error || status), { reply: { status, error } }));
-      this.calls.push({ name, changes: args[2], options, resolve, fail });
+      this.calls.push({ name, args, state: args[1], changes: args[2], strings: args[4], options, resolve, fail });
     });
   }
   get last() {

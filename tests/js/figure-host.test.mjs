@@ -2,8 +2,10 @@
 // call fails. Failures where the session went away (restarted, stopped, cancelled, failed)
 // are sent again as often as it takes; failures the call may have caused itself (timeout,
 // crashed) are sent again once; anything else is reported next to the figure; a state saved
-// before a reload that fails is dropped. A fake session answers the calls; the browser tests
-// (tests/e2e/test_figures_live.py, test_reliability.py) cover the same with Python.
+// before a reload that fails is dropped. And what a call carries: the figure's strings once
+// per Python (again to a Python that says it lacks them), the state Python last answered. A
+// fake session answers the calls; the browser tests (tests/e2e/test_figures_live.py,
+// test_reliability.py) cover the same with Python.
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, describe, mock, test } from "node:test";
 import { setImmediate } from "node:timers/promises";
@@ -27,10 +29,10 @@ const UI = {
 };
 
 /** A prerendered figure root with its error slot, and a host on it. */
-function figure() {
+function figure({ strings = "{}" } = {}) {
   const root = new FakeElement("div");
   Object.assign(root, { id: "figure-1", lang: "en", dir: "ltr" });
-  Object.assign(root.dataset, { figure: "softmax", strings: "{}", state: DRAWN_STATE });
+  Object.assign(root.dataset, { figure: "softmax", strings, state: DRAWN_STATE });
   const errorSlot = new FakeElement("p");
   errorSlot.dataset.role = "error";
   errorSlot.hidden = true;
@@ -187,5 +189,73 @@ describe("a state saved before a reload", () => {
     assert.equal(session.calls.length, 2);
     assert.deepEqual(session.last.changes, { "z.0": "7" });
     assert.notEqual(sessionStorage.getItem(SAVED_KEY), null);
+  });
+});
+
+describe("the figure's strings cross to Python once per Python", () => {
+  const STRINGS = '{"softmax":{"title":"Softmax"}}';
+  const answer = (call, state = { z: [3, 2] }) => call.resolve({ ok: true, html: JSON.stringify(state), state });
+
+  test("sent with the first call, not with the next", async () => {
+    const { host, session } = figure({ strings: STRINGS });
+    host.queue({ "z.0": "3" }, null, null);
+    assert.deepEqual(session.last.strings, { softmax: { title: "Softmax" } });
+    answer(session.last);
+    await settled();
+    host.queue({ "z.0": "4" }, null, null);
+    assert.equal(session.last.strings, null);
+    assert.equal(session.last.args.at(-1), host.call.key, "named by the key Python keeps them under");
+  });
+
+  test("sent again to a fresh Python (a new session generation)", async () => {
+    const { host, session } = figure();
+    host.queue({ "z.0": "3" }, null, null);
+    answer(session.last);
+    await settled();
+    session.generation = 2;
+    host.queue({ "z.0": "4" }, null, null);
+    assert.deepEqual(session.last.strings, {});
+  });
+
+  test("a Python without them draws nothing and gets the same call again, with them", async () => {
+    const { host, session, root } = figure();
+    host.queue({ "z.0": "3" }, null, null);
+    answer(session.last);
+    await settled();
+    host.queue({ "z.0": "4" }, null, null);
+    assert.equal(session.last.strings, null);
+    session.last.resolve({ ok: false, strings: "missing" });
+    await settled();
+    assert.equal(session.calls.length, 3);
+    assert.deepEqual(session.last.strings, {});
+    assert.deepEqual(session.last.changes, { "z.0": "4" });
+    assert.equal(root.dataset.state, '{"z":[3,2]}', "nothing drawn meanwhile");
+    answer(session.last, { z: [4, 2] });
+    await settled();
+    assert.equal(root.dataset.state, '{"z":[4,2]}');
+    assert.equal(host.stats.errors, 0);
+    assert.equal(host.stats.updates, 2);
+  });
+
+  test("the next call sends the state Python answered, without reading the page", async () => {
+    const { host, session, root } = figure();
+    assert.equal(session.calls.length, 0);
+    host.queue({ "z.0": "3" }, null, null);
+    assert.deepEqual(session.last.state, { z: [1, 2] }, "the first: the prerendered state");
+    answer(session.last, { z: [3, 2] });
+    await settled();
+    root.dataset.state = "not read again";
+    host.queue({ "z.1": "5" }, null, null);
+    assert.deepEqual(session.last.state, { z: [3, 2] });
+  });
+});
+
+describe("the digest that names a figure's strings", async () => {
+  const { digest } = await import("../../docs/widgets/figure-call.js");
+  test("differs for different texts, and is the same for the same", () => {
+    assert.equal(digest('{"a":"b"}'), digest('{"a":"b"}'));
+    assert.notEqual(digest('{"a":"b"}'), digest('{"a":"c"}'));
+    assert.notEqual(digest("ab"), digest("ba"));
+    assert.match(digest(""), /^0-/);
   });
 });

@@ -210,10 +210,47 @@ describe("bootPage", () => {
   test("once a session has adopted the early worker, the start rule starts the session", () => {
     const { boot } = page({ Worker: workerFactory().Worker });
     let started = 0;
-    boot.worker.session = { start: () => (started += 1) };
+    assert.equal(boot.worker.adopt({ start: () => (started += 1) }).started, false);
     boot.worker.start();
     assert.equal(started, 1);
     assert.equal(boot.worker.started, false);
+  });
+});
+
+describe("the early worker and the start policy", () => {
+  function watched({ near }) {
+    const { IntersectionObserver, observers } = observerFactory();
+    const { Worker, workers } = workerFactory();
+    const win = fakeWindow({ Worker, IntersectionObserver, config: CONFIG });
+    const boot = bootPage(win);
+    const roots = [new FakeElement("div")];
+    boot.worker.watch(roots);
+    if (near) observers[0].fire(roots);
+    let started = 0;
+    const session = { start: () => (started += 1) };
+    return { boot, observers, roots, session, workers, started: () => started };
+  }
+
+  test("handed the session before the rule fires: the rule starts the session", () => {
+    const { boot, observers, roots, session, started, workers } = watched({ near: false });
+    assert.equal(boot.worker.handOver(session), true);
+    assert.equal(started(), 0);
+    observers[0].fire(roots);
+    assert.equal(started(), 1);
+    assert.deepEqual(workers[0].posted, [], "the session sends the first request, not the rule");
+  });
+
+  test("handed the session after the rule fired: the session starts at once", () => {
+    const { boot, session, started } = watched({ near: true });
+    assert.equal(boot.worker.handOver(session), true);
+    assert.equal(started(), 1);
+  });
+
+  test("nothing watching: the start policy watches itself", () => {
+    const { Worker } = workerFactory();
+    const win = fakeWindow({ Worker, config: CONFIG });
+    const boot = bootPage(win);
+    assert.equal(boot.worker.handOver({ start() {} }), false);
   });
 });
 
