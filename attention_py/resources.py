@@ -6,7 +6,7 @@ The build trains one model per language and publishes it as ``assets/training/<l
 
 Where the data comes from is set once by whoever runs the package, with ``set_loader``:
 
-* natively, ``site_hooks.content.figures.use_build_resources()`` sets the build's loader,
+* natively, ``site_hooks.content.training.use_build_resources()`` sets the build's loader,
   which trains the model or takes it from the build's cache: the figures' hook calls it when
   the build is configured, and the tests and devtools that draw figures call it themselves,
   so prerendering and the tests read the same data;

@@ -208,7 +208,7 @@ def _runtime():
 def _read_site_file(path: str) -> str:
     """What the page's worker reads from the built site's ``assets/<path>``, here taken from the
     build itself: ``training/<lang>.json`` is the model it trains (site_hooks/content/training.py)."""
-    from site_hooks.content.figures import load_resource
+    from site_hooks.content.training import load_resource
 
     return json.dumps(load_resource(path.removesuffix(".json")))
 

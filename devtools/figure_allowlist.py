@@ -210,7 +210,8 @@ def _untrained(lang: str) -> Iterator[None]:
 def collect() -> tuple[dict[str, Any], list[str]]:
     """(the allow-list the figures need, breaches of the fixed rules)."""
     from attention_py.figures import FIGURES
-    from site_hooks.content.figures import strings_for, use_build_resources
+    from site_hooks.content.figures import strings_for
+    from site_hooks.content.training import use_build_resources
 
     use_build_resources()  # the training figures draw the models the build trains
     names: dict[str, dict[str, set[str]]] = {"html": {}, "svg": {}}

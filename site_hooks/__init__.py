@@ -10,8 +10,7 @@ tools), tests/ and bench/ may import the build, never the other way round
 
 content/   what authors write, turned into pages
     live_cells.py    fence ``python-live``: a cell the reader edits and runs (code from docs/examples/)
-    figures.py       fence ``figure``: a figure drawn at build time; the figures' strings files;
-                     ``use_build_resources()``: the figures read the models trained here
+    figures.py       fence ``figure``: a figure drawn at build time; the figures' strings files
     yaml_errors.py   a strings file's YAML mistake in one line, at its true line and column
     page_context.py  the page being converted: its language, and what its fences drew
     figure_pages.py  hook: starts each page's context, checks the strings files, sets the
@@ -21,7 +20,8 @@ content/   what authors write, turned into pages
     notebooks.py     hook: the companion notebooks as pages in every language, self-hosted,
                      each offered for download with the wheel that runs it
     training.py      hook: the pronoun-puzzle model trained per language (docs/puzzles/), cached,
-                     published as assets/training/<lang>.json; ``trained(lang)`` for the figures
+                     published as assets/training/<lang>.json, and the prepared runs of "Train it
+                     yourself"; ``use_build_resources()``: the figures read them natively
 i18n/      languages
     languages.py     what a language is from its code and its entry in mkdocs.yml: its script,
                      face (extra.font) and direction (Material's), and the texts its entry gives;

@@ -105,6 +105,6 @@ def build_resources() -> None:
     there, with this file) there is no build, and no PyYAML to read one."""
     if sys.platform == "emscripten":
         return
-    from site_hooks.content.figures import use_build_resources
+    from site_hooks.content.training import use_build_resources
 
     use_build_resources()

@@ -1,7 +1,7 @@
 """The trained model's figures: their numbers are attention_py.learning's, read back from the markup.
 
 training_replay, trained_reader and train_live read the resource ``training/<lang>`` (the
-build's trained model, natively through site_hooks.content.figures.load_resource). Every
+build's trained model, natively through site_hooks.content.training.load_resource). Every
 prediction, probability and attention weight they show is compared here with the model's
 own ``read``/``predict`` called directly; train_live is driven through ``update`` like the
 page does, and must retrace the build's training (same seed, same settings).
@@ -21,7 +21,7 @@ from attention_py.figures._state import Choice
 from attention_py.figures.train_live import RECIPE
 from attention_py.learning import Model, Puzzle
 from attention_py.resources import _PROVIDED, MissingResource, provide
-from site_hooks.content.figures import load_resource
+from site_hooks.content.training import load_resource
 from tests.test_figures_support import LANGS, parse, saved_resources, skeleton, strings
 
 NAMES = ("training_replay", "trained_reader", "train_live")
@@ -499,3 +499,35 @@ def test_each_sentence_of_the_playground_writes_its_digits_one_way(lang):
         used = {c for c in sentence if c.isdigit()}
         assert used, sentence
         assert used <= digits, (sentence, used - digits)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_prepared_experiment_opens_with_the_builds_run_of_it(lang):
+    """A link the article prepares (#train?positions=none) opens with the run the build trained
+    for it, marked as the site's: its curves, report and verdict at once, no training; Train
+    then trains it from step 0 in the page."""
+    texts = strings(lang)[LIVE]
+    instance = f"test-prepared-{lang}"
+    answer = live_update({}, {"positions": "none", "step": 0, "running": False}, lang, instance)
+    assert (answer["state"]["step"], answer["state"]["running"]) == (0, False)
+    root = parse(answer["html"])
+    assert status_and_button(answer["html"]) == (texts["status_prepared"], texts["train"])
+    assert "hidden" not in root.by_class("apy-report")[0].attrs
+    assert verdict_text(lang, "verdict_order") in root.by_class("apy-fig__readout")[0].text
+    assert session_of(instance, lang).work.trainer.history == [], "nothing was trained"
+    started = live_update(answer["state"], {"running": True}, lang, instance)
+    started = live_update(started["state"], {}, lang, instance)
+    assert status_and_button(started["html"]) == (texts["status_running"], texts["pause"])
+
+
+def test_the_prepared_runs_are_the_runs_the_page_would_train():
+    """The build's run of the defaults is its own training, point for point; a prepared
+    experiment's is what Train computes in the page (one layer: the cheapest)."""
+    from attention_py.figures._training_run import prepared_run
+
+    default = FIGURES[LIVE].default_state("en")
+    assert prepared_run("en", default).history == data("en")["history"]
+    one_layer = FIGURES[LIVE].normalise({**default, "layers": 1})
+    run_to_end({"layers": 1}, instance="test-prepared-retrace")
+    assert prepared_run("en", one_layer).history == session_of("test-prepared-retrace").work.trainer.history
+    assert prepared_run("en", {**one_layer, "seed": 3}) is None, "only the linked experiments are prepared"

@@ -393,6 +393,19 @@ def experiments(lang: str) -> list[str]:
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_prepared_experiment_has_the_builds_run_of_it(lang):
+    """Each link's recipe was trained by the build, so the link opens with its result."""
+    from attention_py.figures import FIGURES
+    from attention_py.figures._training_run import prepared_run
+
+    figure = FIGURES["train_live"]
+    for link in experiments(lang):
+        changes = dict(pair.split("=", 1) for pair in link.partition("?")[2].split("&"))
+        state = figure.normalise({**figure.default_state(lang), **changes})
+        assert prepared_run(lang, state) is not None, link
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_every_prepared_experiment_opens_the_figure_on_its_page(lang):
     """Each link names the page's train_live figure (id="train") and its values are ones the
     figure takes; every language links the same experiments."""

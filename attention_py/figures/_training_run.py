@@ -11,9 +11,10 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from ..learning import DEFAULTS, Sentence, Trainer
+from ..learning import DEFAULTS, Model, Sentence, Trainer
 from ..learning.model import POSITIONS
 from ..learning.train import POINTING, Tally
+from ..resources import MissingResource, derived, resource
 from . import _learning_views as views
 from ._state import Choice, Field, Flag
 
@@ -142,3 +143,71 @@ def new_run(state: dict[str, Any], lang: str) -> Run:
     if chosen["positions"] == "none":  # each test sentence with its two people swapped
         finals.append(("twins", [puzzle.twin(s) for s in trainer.test]))
     return Run(trainer, tuple(finals))
+
+
+# --- prepared runs: the build's own runs of the recipes the articles link -------------------
+
+RUNS_FORMAT = "attention_py.figures.train_live.runs/1"
+SHOWN = (*RECIPE, "steps")  # what a prepared run is looked up by
+
+
+def runs_key(lang: str) -> str:
+    """The resource of the runs the build trained for ``lang`` (``assets/training/<lang>-runs.json``)."""
+    return f"training/{lang}-runs"
+
+
+def run_record(run: Run, state: dict[str, Any], digits: int = 4) -> dict[str, Any]:
+    """A finished run as the build publishes it: its recipe, history, the right answers of its
+    report's sets ("1"/"0" per sentence, in their order) and its final model (``digits``
+    significant digits: what the figure draws of it does not need more)."""
+    report = run.report(state["steps"])
+    if report is None:
+        raise ValueError("the run has not reached its end")
+    model = run.trainer.model.to_dict()
+    model["parameters"] = {
+        name: [[float(f"{x:.{digits}g}") for x in row] for row in matrix]
+        for name, matrix in model["parameters"].items()
+    }
+    return {
+        "recipe": {k: state[k] for k in SHOWN},
+        "history": run.trainer.history,
+        "marks": {name: "".join("1" if right else "0" for right in s.tally.marks) for name, s in report.items()},
+        "model": model,
+    }
+
+
+class PreparedRun:
+    """A run the build trained, read back from its record: what the figure shows of it."""
+
+    def __init__(self, record: dict[str, Any], lang: str) -> None:
+        self.recipe: dict[str, Any] = record["recipe"]
+        self.step = int(self.recipe["steps"])
+        self.history: list[dict[str, Any]] = record["history"]
+        self.model = Model.from_dict(record["model"])
+        run = new_run(self.recipe, lang)  # the same sets, in the same order, as the run scored
+        sets = {"test": run.trainer.test, **dict(run.finals)}
+        self.scores: dict[str, Scored] = {}
+        for name, marks in record["marks"].items():
+            tally = Tally()
+            for mark in marks:
+                tally.count(0.0, mark == "1")
+            self.scores[name] = Scored(tally, sets[name])
+
+
+def prepared_run(lang: str, state: dict[str, Any]) -> PreparedRun | None:
+    """The build's run of the state's recipe and steps, if it trained one (the figure's
+    defaults and every experiment the page's article links); None otherwise, or on a site
+    built without them."""
+    try:
+        data = resource(runs_key(lang))
+    except MissingResource:
+        return None
+    wanted = {k: state[k] for k in SHOWN}
+    index = next((i for i, record in enumerate(data["runs"]) if record["recipe"] == wanted), None)
+    if index is None:
+        return None
+
+    def read(d: dict[str, Any]) -> PreparedRun:
+        return PreparedRun(d["runs"][index], lang)
+
+    return derived(runs_key(lang), index, read)

@@ -33,64 +33,32 @@ from ._html import el, esc
 from ._live import Session
 from ._state import Choice, Flag, Integer, StateSpec
 from ._strings import Text
-from ._training_run import RECIPE, RECIPE_SPEC, STEPS, Scored, build_defaults, build_recipe, new_run, recipe_of
+from ._training_run import (
+    RECIPE,
+    RECIPE_SPEC,
+    STEPS,
+    Scored,
+    build_defaults,
+    build_recipe,
+    new_run,
+    prepared_run,
+    recipe_of,
+)
 
 MAX_STEPS = 100_000
 GOOD = 0.9  # test accuracy from which a run has learned (the verdict's threshold)
 
+# The keys of its strings, as one block of words (shorter to read than a key a line).
 STRINGS = tuple(
-    [
-        "title",
-        "train",
-        "pause",
-        "resume",
-        "reset",
-        "sentence",
-        "status_idle",
-        "status_running",
-        "status_paused",
-        "status_done",
-        "readout",
-        "readout_start",
-        "readout_ready",
-        "maps_caption",
-        "answer",
-        "answer_right",
-        "answer_wrong",
-        "caption",
-        "recipe_caption",
-        "seed",
-        "learning_rate",
-        "steps",
-        "layers",
-        "heads",
-        "d_model",
-        "positions",
-        "positions_learned",
-        "positions_sinusoidal",
-        "positions_none",
-        "data",
-        "data_fair",
-        "data_giveaway",
-        "causal",
-        "causal_off",
-        "causal_on",
-        "legend_validation",
-        "legend_previous",
-        "report_caption",
-        "report_test",
-        "report_fair",
-        "group_actor",
-        "group_patient",
-        "group_all",
-        "twins",
-        "verdict_learned",
-        "verdict_form",
-        "verdict_order",
-        "verdict_ahead",
-        "verdict_layers",
-        "verdict_failed",
-    ]
+    """
+    title train pause resume reset sentence status_idle status_prepared status_running
+    status_paused status_done readout readout_start readout_ready maps_caption answer
+    answer_right answer_wrong caption recipe_caption seed learning_rate steps layers heads
+    d_model positions positions_learned positions_sinusoidal positions_none data data_fair
+    data_giveaway causal causal_off causal_on legend_validation legend_previous
+    report_caption report_test report_fair group_actor group_patient group_all twins
+    verdict_learned verdict_form verdict_order verdict_ahead verdict_layers verdict_failed
+    """.split()  # noqa: SIM905
 )
 
 
@@ -213,13 +181,20 @@ def draw(state: dict[str, Any], t: Text, session: Session) -> Panel:
     recipe = recipe_of(state)
     own = recipe != build_recipe(lang)
     step = run.step
-    if not own and step == 0 and not running:  # the build's first checkpoint is this run's model
+    untouched = step == 0 and not running and not run.started
+    prepared = prepared_run(lang, state) if untouched else None
+    scores = None
+    if prepared is not None:  # the build ran this recipe: its result, until the reader trains
+        step, model, history, scores = prepared.step, prepared.model, prepared.history, prepared.scores
+    elif not own and untouched:  # the build's first checkpoint is this run's model
         model, history = views.model_at(lang, 0), views.data(lang)["history"][:1]
     else:  # until its first history point is scored: the build's (the same model), or none
         model, history = run.trainer.model, run.trainer.history or ([] if own else views.data(lang)["history"][:1])
     s = views.examples(lang)[state["sentence"]]
     reading = model.read(s)
     done = step >= end and not running
+    if done and scores is None:
+        scores = run.report(end)
     guess = reading.prediction
     answer = (
         t.html(
@@ -232,6 +207,8 @@ def draw(state: dict[str, Any], t: Text, session: Session) -> Panel:
     )
     if running:
         label, status = t.html("pause"), t.html("status_running")
+    elif prepared is not None:
+        label, status = t.html("train"), t.html("status_prepared")
     elif step == 0 and not run.started:
         label, status = t.html("train"), t.html("status_idle")
     elif done:
@@ -241,8 +218,10 @@ def draw(state: dict[str, Any], t: Text, session: Session) -> Panel:
     controls = el(
         "div",
         {"class": "apy-row"},
-        button(label, {"running": not running}, pressed=running, focus_key="train", disabled=done),
-        button(t.html("reset"), {"running": False, "step": 0}, focus_key="reset", disabled=step == 0 and not running),
+        button(label, {"running": not running}, pressed=running, focus_key="train", disabled=done and not prepared),
+        button(
+            t.html("reset"), {"running": False, "step": 0}, focus_key="reset", disabled=run.step == 0 and not running
+        ),
         el("span", {"class": "apy-status", "role": "status"}, status),
     )
     menus = el(
@@ -251,7 +230,7 @@ def draw(state: dict[str, Any], t: Text, session: Session) -> Panel:
         views.example_menu("sentence", state["sentence"], lang, t, "sentence"),
         views.view_menu(state["view"], t),
     )
-    the_report, said = report(recipe, run.report(end) if done else None, t, end)
+    the_report, said = report(recipe, scores if done else None, t, end)
     if not history:
         readout = t.html("readout_ready")
     elif history[-1]["step"] == 0:

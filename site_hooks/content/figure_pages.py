@@ -1,7 +1,7 @@
 """Hook: starts each page's context (page_context.py: which page, and so which language, the
 ``figure`` and ``python-live`` fences draw for, and what they drew),
 checks every strings file and has the figures read their data through the build
-(``figures.use_build_resources``) before the build starts, ships the figures' CSS, and hands the
+(``training.use_build_resources``) before the build starts, ships the figures' CSS, and hands the
 template the page's own strings (the ``page`` section: live cells, loading progress, figure
 host), which docs/overrides/main.html embeds as JSON for docs/widgets/strings.js.
 
@@ -29,7 +29,7 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 from site_hooks.assets import products
-from site_hooks.content import figures, page_context
+from site_hooks.content import figures, page_context, training
 from site_hooks.content.figures import STRINGS_DIR, check_strings_dir
 
 FIGURES_CSS = "assets/figures/figures.css"
@@ -46,7 +46,7 @@ def on_config(config: MkDocsConfig) -> None:
         raise PluginError("figure strings need fixing:\n  " + "\n  ".join(problems))
     figures.strings_for.cache_clear()  # pick up edits under `mkdocs serve`
     _boot_script.cache_clear()
-    figures.use_build_resources()  # the figures drawn at build time read the models trained here
+    training.use_build_resources()  # the figures drawn at build time read the models trained here
 
 
 def _language(page: Page) -> str:

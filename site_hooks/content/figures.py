@@ -46,7 +46,6 @@ import yaml
 from pymdownx.superfences import SuperFencesException
 
 from attention_py.figures import RunningFigure, Text, check_strings, get, required_strings
-from attention_py.resources import set_loader
 from site_hooks import ROOT
 from site_hooks.content import page_context
 from site_hooks.content.yaml_errors import describe
@@ -65,27 +64,6 @@ DERIVED = ("direction",)
 SITE_SECTIONS = ("page",)
 
 ID = re.compile(r"[a-z][a-z0-9-]{0,39}")
-
-
-def load_resource(key: str) -> Any:
-    """The data of a figure resource, natively (attention_py/resources.py): the same
-    dict the page fetches as ``assets/<key>.json``. ``training/<lang>``: the model trained at
-    build time (site_hooks/content/training.py, which also publishes the file)."""
-    kind, _, lang = key.partition("/")
-    if kind == "training" and lang:
-        from site_hooks.content.training import trained
-
-        return trained(lang)
-    raise ValueError(f"no figure resource {key!r}: the build knows training/<lang> only")
-
-
-def use_build_resources() -> None:
-    """Has ``attention_py.resources`` read its data through the build (``load_resource``).
-
-    Set by the figures' hook before any page is converted (figure_pages.py, ``on_config``), and
-    by whatever draws figures natively outside a build (the tests, devtools), never by an import.
-    """
-    set_loader(load_resource)
 
 
 def shareable_ids() -> set[str]:

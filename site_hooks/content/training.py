@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from concurrent.futures import ProcessPoolExecutor
 from functools import cache
 from pathlib import Path
@@ -34,6 +35,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority, get_plugin_logger
 from mkdocs.structure.files import File, Files
 
+from attention_py.resources import set_loader
 from site_hooks import ROOT
 from site_hooks.assets.products import cached_product, cached_product_folder, digest
 
@@ -232,6 +234,114 @@ def train_missing(names: list[str]) -> None:
             list(pool.map(importable_trained_file, missing))
 
 
+# --- the figures' data, natively
+
+
+def load_resource(key: str) -> Any:
+    """The data of a figure resource, natively (attention_py/resources.py): the same
+    dict the page fetches as ``assets/<key>.json``. ``training/<lang>``: the model trained at
+    build time (this module, which also publishes the file); ``training/<lang>-runs``: the
+    prepared runs of "Train it yourself"."""
+    kind, _, lang = key.partition("/")
+    if kind == "training" and lang:
+        return prepared_runs(lang.removesuffix(RUNS)) if lang.endswith(RUNS) else trained(lang)
+    raise ValueError(f"no figure resource {key!r}: the build knows training/<lang> only")
+
+
+def use_build_resources() -> None:
+    """Has ``attention_py.resources`` read its data through the build (``load_resource``).
+
+    Set by the figures' hook before any page is converted (figure_pages.py, ``on_config``), by
+    the processes that train the prepared runs,
+    by whatever draws figures natively outside a build (the tests, devtools), never by an import.
+    """
+    set_loader(load_resource)
+
+
+# --- the prepared runs of "Train it yourself" ------------------------------------------------
+
+RUNS = "-runs"  # the suffix of a language's prepared runs: "fa-runs"
+EXPERIMENT_LINK = re.compile(r"\]\(#train\?([^)\s]+)\)")
+RUN_CODE = tuple(ROOT / "attention_py" / "figures" / name for name in ("_training_run.py", "train_live.py"))
+
+
+def prepared_states(lang: str) -> list[dict[str, Any]]:
+    """The states of "Train it yourself" the build runs for ``lang``: its defaults, and every
+    experiment its learning page links (``[...](#train?positions=none)``: docs/<lang>/learning.md,
+    or English's where the page is not translated), so such a link opens with its result."""
+    from urllib.parse import parse_qsl
+
+    from attention_py.figures import FIGURES
+
+    use_build_resources()  # the figure's defaults are the build's model of the language
+    figure = FIGURES["train_live"]
+    page = ROOT / "docs" / lang / LEARNING_PAGE
+    text = (page if page.is_file() else ROOT / "docs" / FALLBACK / LEARNING_PAGE).read_text(encoding="utf-8")
+    defaults = figure.default_state(lang)
+    states = [defaults]
+    for query in EXPERIMENT_LINK.findall(text):
+        state = figure.normalise({**defaults, **dict(parse_qsl(query))})
+        if state not in states:
+            states.append(state)
+    return states
+
+
+def runs_key(lang: str) -> str:
+    """Digest of what the prepared runs of ``lang`` depend on: the models they start from, the
+    figure's recipe and run code, and the page whose links they are."""
+    page = ROOT / "docs" / lang / LEARNING_PAGE
+    inputs = digest(
+        [*CODE, *RUN_CODE, puzzle_file(lang), page if page.is_file() else ROOT / "docs" / FALLBACK / LEARNING_PAGE]
+    )
+    return hashlib.sha256((inputs + key(lang) + lang).encode()).hexdigest()
+
+
+def _train_runs(lang: str, folder: Path) -> None:
+    from attention_py.figures._training_run import RUNS_FORMAT, new_run, run_record
+
+    records = []
+    for state in prepared_states(lang):
+        run = new_run(state, lang)
+        for _ in run.pieces(state["steps"]):
+            pass
+        records.append(run_record(run, state))
+    log.info(f"trained the {len(records)} prepared runs of 'Train it yourself' in {lang}")
+    (folder / "runs.json").write_text(
+        json.dumps({"format": RUNS_FORMAT, "runs": records}, ensure_ascii=False, separators=(",", ":")),
+        encoding="utf-8",
+    )
+
+
+def runs_file(lang: str) -> Path:
+    """The cached prepared runs of ``lang`` (trained now if absent), for the resource
+    ``training/<lang>-runs`` (attention_py/figures/_training_run.py reads them)."""
+    if not (PUZZLES / f"{lang}.yml").is_file() and lang != FALLBACK:
+        return runs_file(FALLBACK)
+    folder = cached_product(f"training-{lang}{RUNS}", runs_key(lang), lambda folder: _train_runs(lang, folder))
+    return folder / "runs.json"
+
+
+def prepared_runs(lang: str) -> dict[str, Any]:
+    """``runs_file``'s JSON (do not change it: it is shared by every caller)."""
+    return _read(runs_file(lang))
+
+
+def train_missing_runs(languages: list[str]) -> None:
+    """Train the prepared runs of every language not cached yet, side by side."""
+    missing = [
+        lang
+        for lang in sorted(set(languages))
+        if (PUZZLES / f"{lang}.yml").is_file()
+        and not cached_product_folder(f"training-{lang}{RUNS}", runs_key(lang)).is_dir()
+    ]
+    workers = min(len(missing), os.cpu_count() or 1)
+    if workers > 1:
+        from site_hooks.content.training import runs_file as importable_runs_file
+
+        with ProcessPoolExecutor(max_workers=workers) as pool:
+            list(pool.map(importable_runs_file, missing))
+
+
 @event_priority(-200)  # after static-i18n (-100), which crashes on generated files (see assets/publish.py)
 def on_files(files: Files, config: MkDocsConfig) -> Files:
     for source in [f for f in files if f.src_uri.startswith("puzzles/")]:
@@ -245,10 +355,12 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
         training_settings(lang)
     names = [name for lang in built for name in model_names(lang)]
     train_missing(names)
-    for name in names:
+    train_missing_runs(built)
+    published = [(name, trained_file(name)) for name in names] + [(lang + RUNS, runs_file(lang)) for lang in built]
+    for name, path in published:
         dest_uri = f"assets/training/{name}.json"
         existing = files.get_file_from_path(dest_uri)
         if existing is not None:
             files.remove(existing)
-        files.append(File.generated(config, dest_uri, abs_src_path=str(trained_file(name))))
+        files.append(File.generated(config, dest_uri, abs_src_path=str(path)))
     return files
