@@ -97,6 +97,21 @@ def site_url(site_dir: Path) -> Iterator[str]:
         yield server.url
 
 
+@pytest.fixture(scope="session", autouse=True)
+def trained_models() -> None:
+    """The models and the prepared runs the build trains, trained once, side by side on the
+    machine's cores, when the cache lacks them (a fresh clone): the first tests that draw the
+    training figures would otherwise train them one after another."""
+    if sys.platform == "emscripten":
+        return
+    from site_hooks.content.training import model_names, train_missing, train_missing_runs
+    from tests.languages import LANGUAGES
+
+    codes = [lang.code for lang in LANGUAGES]
+    train_missing([name for code in codes for name in model_names(code)])
+    train_missing_runs(codes)
+
+
 @pytest.fixture(autouse=True)
 def build_resources() -> None:
     """Figures drawn natively (the training figures, and the tests that compare the page with
