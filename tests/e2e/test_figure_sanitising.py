@@ -24,11 +24,10 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from attention_py.figures import update
-from tests.e2e.conftest import start_without_earlier_edits
+from tests.e2e.conftest import PYTHON_READY_MS, start_without_earlier_edits
 from tests.e2e.test_figures_live import SAME_AS
 from tests.languages import CODES, language
 
-PYTHON_READY_MS = 60_000
 PAGE = "what-matters/"  # live cells and figures share the page's one Python
 
 INIT = """

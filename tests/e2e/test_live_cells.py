@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from site_hooks import ROOT
-from tests.e2e.conftest import PythonGate, start_without_earlier_edits
+from tests.e2e.conftest import PYTHON_READY_MS, PythonGate, start_without_earlier_edits
 from tests.languages import CODES, language
 
 # How long a start may go without a word from the worker, read from the page's own code.
@@ -29,7 +29,6 @@ STARTUP_STALL_MS = int(
     .group(1)
     .replace("_", "")
 )
-PYTHON_READY_MS = 60_000  # a loaded 2-core machine can take a while to compile the runtime
 SOFTMAX_OUTPUT = re.compile(r"\[0\.140\d*, 0\.231\d*, 0\.628\d*\]")
 STORAGE_PREFIX = "attention_py:live-cell:"
 
