@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from ..learning import DEFAULTS, Model, Sentence, Trainer
+from ..learning import DEFAULTS, Model, Puzzle, Sentence, Trainer
 from ..learning.model import POSITIONS
 from ..learning.train import POINTING, Tally
 from ..resources import MissingResource, derived, resource
@@ -130,19 +130,33 @@ def build_defaults(lang: str) -> dict[str, Any]:
     return {**dict(zip(RECIPE, build_recipe(lang))), **({"steps": steps} if steps in STEPS.options else {})}
 
 
+def _puzzle(chosen: dict[str, Any], lang: str) -> Puzzle:
+    """The language's puzzle, or its give-away version."""
+    return views.giveaway_puzzle(lang) if chosen["data"] == "giveaway" else views.puzzle(lang)
+
+
+def report_sets(state: dict[str, Any], lang: str) -> dict[str, list[Sentence]]:
+    """The sentences the report of the state's run scores, by name, each in its order: the
+    test sentences; the fair ones for the give-away data (the give-away word is not there to
+    help); without positions each test sentence's twin (its two people swapped)."""
+    chosen = dict(zip(RECIPE, recipe_of(state)))
+    puzzle = _puzzle(chosen, lang)
+    test = puzzle.split(seed=settings(lang).get("split_seed", DEFAULTS["split_seed"])).test
+    sets = {"test": test}
+    if chosen["data"] == "giveaway":
+        sets["fair"] = views.test_sentences(lang)
+    if chosen["positions"] == "none":
+        sets["twins"] = [puzzle.twin(s) for s in test]
+    return sets
+
+
 def new_run(state: dict[str, Any], lang: str) -> Run:
     """A run of the state's recipe on the language's puzzle (or its give-away version)."""
     chosen = dict(zip(RECIPE, recipe_of(state)))
-    giveaway = chosen["data"] == "giveaway"
-    puzzle = views.giveaway_puzzle(lang) if giveaway else views.puzzle(lang)
     options = {k: chosen[k] for k in ("learning_rate", "layers", "heads", "d_model", "positions", "causal")}
-    trainer = Trainer(puzzle, chosen["seed"], **{**settings(lang), **options})
-    finals: list[tuple[str, list[Sentence]]] = []
-    if giveaway:  # the fair sentences: the give-away word is not there to help
-        finals.append(("fair", views.test_sentences(lang)))
-    if chosen["positions"] == "none":  # each test sentence with its two people swapped
-        finals.append(("twins", [puzzle.twin(s) for s in trainer.test]))
-    return Run(trainer, tuple(finals))
+    trainer = Trainer(_puzzle(chosen, lang), chosen["seed"], **{**settings(lang), **options})
+    finals = tuple((name, s) for name, s in report_sets(state, lang).items() if name != "test")
+    return Run(trainer, finals)
 
 
 # --- prepared runs: the build's own runs of the recipes the articles link -------------------
@@ -184,8 +198,7 @@ class PreparedRun:
         self.step = int(self.recipe["steps"])
         self.history: list[dict[str, Any]] = record["history"]
         self.model = Model.from_dict(record["model"])
-        run = new_run(self.recipe, lang)  # the same sets, in the same order, as the run scored
-        sets = {"test": run.trainer.test, **dict(run.finals)}
+        sets = report_sets(self.recipe, lang)  # the same sets, in the same order, as the run scored
         self.scores: dict[str, Scored] = {}
         for name, marks in record["marks"].items():
             tally = Tally()
