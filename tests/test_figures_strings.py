@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from contextlib import contextmanager
 
@@ -42,8 +43,8 @@ def used_keys(name: str, lang: str) -> set[str]:
 # short after its first checkpoint (an untrained final model, a short run to train).
 
 
-def tour_draw(figure, text, state, instance="tour-strings"):
-    panel, shown = figure.panel(figure.normalise(state), text, instance)
+def tour_draw(figure, text, state, instance="tour-strings", actions=None):
+    panel, shown = figure.panel(figure.normalise(state), text, instance, actions or {})
     figure.frame(shown, text, panel, instance)
     return shown
 
@@ -105,6 +106,15 @@ def tour_live(figure, text, lang):
     state = {**state, "running": True}
     while state["running"]:
         state = tour_draw(figure, text, state)
+    # the shelf: the build's run kept (the site's recipe), and every reason a file is refused
+    from attention_py.figures._figure import ActionRefused
+    from attention_py.figures._run_shelf import FORMAT
+
+    tour_draw(figure, text, figure.default_state(lang), actions={"keep": True})
+    for bad in (None, "{", "[]", {"language": "xx"}, {"language": lang, "recipe": {"layers": 7}}):
+        file = json.dumps({"format": FORMAT, **bad}) if isinstance(bad, dict) else bad
+        with pytest.raises(ActionRefused):
+            tour_draw(figure, text, figure.default_state(lang), actions={"import": file})
     # every verdict and the give-away's and no-positions' reports, on made-up scores
     end = 60
     scores = {name: made_up_scores(live) for name in ("test", "fair", "twins")}

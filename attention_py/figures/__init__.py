@@ -42,7 +42,7 @@ from . import (
     weighted_average,
     why_sqrt_dk,
 )
-from ._figure import COMMON_STRINGS, BaseFigure, Figure, Panel, RunningFigure
+from ._figure import ACTION, COMMON_STRINGS, ActionRefused, BaseFigure, Figure, Panel, RunningFigure
 from ._format import NUMBER_KEYS, NumberFormat
 from ._state import StateError, apply_changes
 from ._strings import MissingStringError, Text, check_strings
@@ -99,22 +99,30 @@ def update(
     """The page host's single call: the figure's state with ``changes`` applied, drawn again.
 
     ``state`` is the root's ``data-state``, ``strings`` its ``data-strings`` (both parsed),
-    ``changes`` maps dotted state paths to the values the reader gave. Plain data in, plain
-    data out (the page's worker passes them as JSON): ``{"ok": True, "html", "state"}``, or
-    for a refused value ``{"ok": False, "error": <in the reader's language>, "detail":
+    ``changes`` maps dotted state paths to the values the reader gave (and a running figure's
+    actions, ``do.<name>``: README.md, "Actions"). Plain data in, plain data out (the page's
+    worker passes them as JSON): ``{"ok": True, "html", "state"}`` and the figure's extras
+    (``file``, ``stored``), or for a refused value or action ``{"ok": False, "error": <in the reader's language>, "detail":
     <English>, "key": <state path>}``; the page then keeps its last good drawing. Data a figure
     reads besides its state comes from ``attention_py.resources``; when it cannot be read (the
     site's file is missing), the error is raised, and the page says the figure could not update.
     """
     figure = get(name)
+    asked = {k: v for k, v in changes.items() if k.startswith(ACTION)} if isinstance(changes, Mapping) else {}
+    values = {k: v for k, v in changes.items() if k not in asked} if asked else changes
+    actions = {k.removeprefix(ACTION): v for k, v in asked.items()}
     try:
-        clean = figure.normalise(apply_changes(state, changes))
+        clean = figure.normalise(apply_changes(state, values))
+        figure.check_actions(actions)
     except StateError as error:
         bad = _value_at(changes, error.key)
         message = Text(strings, lang, name).plain("common.bad_input", value=bad)
         return {"ok": False, "error": message, "detail": str(error), "key": error.key}
-    html, shown = figure.drawn(clean, lang=lang, strings=strings, instance=instance)
-    return {"ok": True, "html": html, "state": shown}
+    try:
+        html, shown, extras = figure.drawn(clean, lang=lang, strings=strings, instance=instance, actions=actions)
+    except ActionRefused as refused:
+        return {"ok": False, "error": refused.message, "detail": str(refused), "key": ACTION + refused.action}
+    return {"ok": True, "html": html, "state": shown, **extras}
 
 
 def _value_at(changes: Mapping[str, Any], key: str) -> str:

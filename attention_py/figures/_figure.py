@@ -20,13 +20,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 from urllib.parse import urlencode
 
 from ..learning.train import take
 from ._html import el, to_json
 from ._live import SESSIONS, Session, Work
-from ._state import StateSpec
+from ._state import StateError, StateSpec
 from ._strings import Text
 
 COMMON_STRINGS = ("direction", "digits", "static_hint", "bad_input")
@@ -39,11 +39,44 @@ RunningDraw = Callable[[dict[str, Any], "Text", Session], "Panel"]
 
 @dataclass
 class Panel:
-    """A drawn figure: ``body`` markup, one ``readout`` sentence (markup), note paragraphs."""
+    """A drawn figure: ``body`` markup, one ``readout`` sentence (markup), note paragraphs,
+    and what the page's host gets besides the markup (``extras``: a file to hand to the
+    reader, files to store; README.md, "Actions")."""
 
     body: str
     readout: str = ""
     notes: list[str] = field(default_factory=list)
+    extras: dict[str, Any] = field(default_factory=dict)
+
+
+ACTION = "do."
+"""A change whose path starts so is an action on a running figure's session, not a state value
+(``{"do.forget": 2}``): see ``Actions``."""
+
+
+class ActionRefused(ValueError):
+    """An action the figure will not do (a file that is not a run): ``message`` says why in the
+    reader's language; nothing has changed."""
+
+    def __init__(self, action: str, message: str, detail: str) -> None:
+        super().__init__(detail)
+        self.action, self.message = action, message
+
+
+class Actions(Protocol):
+    """What a running figure does besides drawing (train_live's shelf of runs)."""
+
+    names: tuple[str, ...]  # the actions it knows
+
+    def act(self, name: str, value: Any, session: Session, state: dict[str, Any], text: Text) -> dict[str, Any]:
+        """Does action ``name`` with ``value``; returns what the host gets besides the
+        drawing (``{"file": {"name", "type", "text"}}``), or raises ``ActionRefused``."""
+        ...
+
+    def stored(self, session: Session) -> dict[str, Any] | None:
+        """What the page should store for this figure now (it changed since the last
+        answer), or None."""
+        ...
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -90,17 +123,37 @@ class BaseFigure:
         return self.drawn(self.spec.normalise(state), lang=lang, strings=strings, instance=instance)[0]
 
     def drawn(
-        self, clean: dict[str, Any], *, lang: str, strings: Mapping[str, Any], instance: str | None
-    ) -> tuple[str, dict[str, Any]]:
-        """The markup for a normalised state, and the state it shows (a running figure's work
-        moves it on: a training chunk advances the step)."""
+        self,
+        clean: dict[str, Any],
+        *,
+        lang: str,
+        strings: Mapping[str, Any],
+        instance: str | None,
+        actions: Mapping[str, Any] | None = None,
+    ) -> tuple[str, dict[str, Any], dict[str, Any]]:
+        """The markup for a normalised state, the state it shows (a running figure's work
+        moves it on: a training chunk advances the step) and the panel's extras, once the
+        ``actions`` (names without ``ACTION``) are done."""
         text = Text(strings, lang, self.name, self.shared)
-        panel, shown = self.panel(clean, text, instance)
-        return self.frame(shown, text, panel, instance), shown
+        panel, shown = self.panel(clean, text, instance, actions or {})
+        return self.frame(shown, text, panel, instance), shown, panel.extras
 
-    def panel(self, clean: dict[str, Any], text: Text, instance: str | None) -> tuple[Panel, dict[str, Any]]:
+    def panel(
+        self, clean: dict[str, Any], text: Text, instance: str | None, actions: Mapping[str, Any]
+    ) -> tuple[Panel, dict[str, Any]]:
         """The drawn panel for a normalised state, and the state it shows."""
         raise NotImplementedError
+
+    def check_actions(self, names: Mapping[str, Any]) -> None:
+        """``StateError`` for an action the figure does not know (none but a running figure's)."""
+        known = self.action_names
+        for name in names:
+            if name not in known:
+                raise StateError(ACTION + name, f"unknown action; known actions are {list(known) or 'none'}")
+
+    @property
+    def action_names(self) -> tuple[str, ...]:
+        return ()
 
     def share(self, state: dict[str, Any], lang: str, instance: str | None) -> tuple[str | None, str | None]:
         """The root's data-share and data-address (none but a shareable figure's)."""
@@ -142,7 +195,9 @@ class Figure(BaseFigure):
 
     draw: Draw
 
-    def panel(self, clean: dict[str, Any], text: Text, instance: str | None) -> tuple[Panel, dict[str, Any]]:
+    def panel(
+        self, clean: dict[str, Any], text: Text, instance: str | None, actions: Mapping[str, Any]
+    ) -> tuple[Panel, dict[str, Any]]:
         return self.draw(clean, text), clean
 
 
@@ -171,6 +226,7 @@ class RunningFigure(BaseFigure):
     budget: float = 0.02  # seconds of work per call (bench/figure_latency.py --training)
     shareable: tuple[str, ...] = ()
     language_defaults: Callable[[str], dict[str, Any]] | None = None
+    actions: Actions | None = None
 
     def __post_init__(self) -> None:
         unknown = [k for k in (*self.shareable, *self.key, self.end, "running", "step") if k not in self.spec.fields]
@@ -180,7 +236,9 @@ class RunningFigure(BaseFigure):
     def defaults(self, lang: str | None) -> dict[str, Any]:
         return self.language_defaults(lang) if lang is not None and self.language_defaults is not None else {}
 
-    def panel(self, clean: dict[str, Any], text: Text, instance: str | None) -> tuple[Panel, dict[str, Any]]:
+    def panel(
+        self, clean: dict[str, Any], text: Text, instance: str | None, actions: Mapping[str, Any]
+    ) -> tuple[Panel, dict[str, Any]]:
         slot = (instance, text.lang)
         asked = tuple(clean[k] for k in self.key)
         end = clean[self.end]
@@ -193,7 +251,18 @@ class RunningFigure(BaseFigure):
         elif running:
             running = take(session.work.pieces(end), self.budget)
         shown = {**clean, "running": running, "step": session.work.step}
-        return self.draw(shown, text, session), shown
+        extras: dict[str, Any] = {}
+        if self.actions is not None:
+            for name, value in actions.items():
+                extras.update(self.actions.act(name, value, session, shown, text))
+        panel = self.draw(shown, text, session)
+        stored = self.actions.stored(session) if self.actions is not None else None
+        panel.extras.update(extras, **({"stored": stored} if stored is not None else {}))
+        return panel, shown
+
+    @property
+    def action_names(self) -> tuple[str, ...]:
+        return self.actions.names if self.actions is not None else ()
 
     def share(self, state: dict[str, Any], lang: str, instance: str | None) -> tuple[str | None, str | None]:
         if not self.shareable or not instance:

@@ -49,6 +49,7 @@ class Session:
     asked: tuple[Any, ...]  # the state values the work was started for
     work: Any  # a Work: the figure's own type, which its draw reads
     previous: Any = None  # the Work it replaced, if that had begun
+    kept: Any = None  # what the figure keeps across works (it makes it on first use)
 
 
 class Sessions:
@@ -69,7 +70,7 @@ class Sessions:
         if it had begun (else the previous one stays)."""
         old = self._slots.pop(slot, None)
         previous = None if old is None else (old.work if old.work.begun else old.previous)
-        session = self._slots[slot] = Session(asked, work, previous)
+        session = self._slots[slot] = Session(asked, work, previous, None if old is None else old.kept)
         while len(self._slots) > self.limit:
             self._slots.popitem(last=False)
         return session

@@ -57,6 +57,8 @@ class Run:
         self._end = 0
         self._pieces: Iterator[None] | None = None
         self.started = False  # whether any piece was taken (paused before step 1 is paused, not new)
+        self.kept = False  # whether it is on the figure's shelf (_shelf_view.keep_finished)
+        self.record: tuple[tuple[int, int], dict[str, Any]] | None = None  # run_record's, once made
 
     @property
     def step(self) -> int:
@@ -177,23 +179,28 @@ def run_record(run: Run, state: dict[str, Any], digits: int = 4) -> dict[str, An
     report = run.report(state["steps"])
     if report is None:
         raise ValueError("the run has not reached its end")
+    if run.record is not None and run.record[0] == (state["steps"], digits):
+        return run.record[1]
     model = run.trainer.model.to_dict()
     model["parameters"] = {
         name: [[float(f"{x:.{digits}g}") for x in row] for row in matrix]
         for name, matrix in model["parameters"].items()
     }
-    return {
+    record = {
         "recipe": {k: state[k] for k in SHOWN},
         "history": run.trainer.history,
         "marks": {name: "".join("1" if right else "0" for right in s.tally.marks) for name, s in report.items()},
         "model": model,
     }
+    run.record = ((state["steps"], digits), record)
+    return record
 
 
 class PreparedRun:
     """A run the build trained, read back from its record: what the figure shows of it."""
 
     def __init__(self, record: dict[str, Any], lang: str) -> None:
+        self.record = record
         self.recipe: dict[str, Any] = record["recipe"]
         self.step = int(self.recipe["steps"])
         self.history: list[dict[str, Any]] = record["history"]

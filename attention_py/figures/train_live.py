@@ -1,11 +1,14 @@
 """Train it yourself: the puzzle model trained from scratch in the page's Python, with the
 recipe in the reader's hands.
 
-Train starts (or resumes) a run, Pause stops it, Reset starts again from step 0. This is a
-running figure (``RunningFigure``, README.md "Running figures"): its work is a ``Run``
-(_training_run.py: an attention_py.learning ``Trainer`` for the recipe, then the extra sets
-its report scores), which the figure host advances between the page's calls; ``draw`` only
-draws the state, the run and the run before it (faint behind the curves).
+Train starts (or resumes) a run, Pause stops it, Reset goes back to step 0; after a run's end
+Train again starts a new run of the same recipe (the old one stays on the shelf, and faint
+behind the curves). The shelf keeps finished runs to compare, save and import
+(_shelf_view.py). This is a running figure (``RunningFigure``, README.md "Running
+figures"): its work is a ``Run`` (_training_run.py: an attention_py.learning ``Trainer`` for
+the recipe, then the extra sets its report scores), which the figure host advances between
+the page's calls; ``draw`` only draws the state, the run, the run before it (faint behind the
+curves) and the shelf.
 
 The recipe is in the state (``RECIPE``: seed, learning rate, layers, heads, d_model,
 positions, the data, the causal mask; and ``steps``, how far a run goes), declared once in
@@ -31,6 +34,8 @@ from ._controls import button, segmented
 from ._figure import Panel, RunningFigure
 from ._html import el, esc
 from ._live import Session
+from ._shelf_view import STRINGS as SHELF_STRINGS
+from ._shelf_view import ShelfActions, keep_finished, shelf_panel
 from ._state import Choice, Flag, Integer, StateSpec
 from ._strings import Text
 from ._training_run import (
@@ -43,15 +48,17 @@ from ._training_run import (
     new_run,
     prepared_run,
     recipe_of,
+    run_record,
 )
 
 MAX_STEPS = 100_000
 GOOD = 0.9  # test accuracy from which a run has learned (the verdict's threshold)
 
 # The keys of its strings, as one block of words (shorter to read than a key a line).
-STRINGS = tuple(
-    """
-    title train pause resume reset sentence status_idle status_prepared status_running
+STRINGS = (
+    tuple(
+        """
+    title train train_again pause resume reset sentence status_idle status_prepared status_running
     status_paused status_done readout readout_start readout_ready maps_caption answer
     answer_right answer_wrong caption recipe_caption seed learning_rate steps layers heads
     d_model positions positions_learned positions_sinusoidal positions_none data data_fair
@@ -59,6 +66,8 @@ STRINGS = tuple(
     report_caption report_test report_fair group_actor group_patient group_all twins
     verdict_learned verdict_form verdict_order verdict_ahead verdict_layers verdict_failed
     """.split()  # noqa: SIM905
+    )
+    + SHELF_STRINGS
 )
 
 
@@ -195,6 +204,7 @@ def draw(state: dict[str, Any], t: Text, session: Session) -> Panel:
     done = step >= end and not running
     if done and scores is None:
         scores = run.report(end)
+        keep_finished(session, state, lang)
     guess = reading.prediction
     answer = (
         t.html(
@@ -212,13 +222,14 @@ def draw(state: dict[str, Any], t: Text, session: Session) -> Panel:
     elif step == 0 and not run.started:
         label, status = t.html("train"), t.html("status_idle")
     elif done:
-        label, status = t.html("train"), t.html("status_done", steps=esc(t.count(step)))
+        label, status = t.html("train_again"), t.html("status_done", steps=esc(t.count(step)))
     else:
         label, status = t.html("resume"), t.html("status_paused")
+    again = {"running": True, "step": 0}  # after a run's end: a new run of the same recipe, the old one faint
     controls = el(
         "div",
         {"class": "apy-row"},
-        button(label, {"running": not running}, pressed=running, focus_key="train", disabled=done and not prepared),
+        button(label, again if done and not prepared else {"running": not running}, pressed=running, focus_key="train"),
         button(
             t.html("reset"), {"running": False, "step": 0}, focus_key="reset", disabled=run.step == 0 and not running
         ),
@@ -249,10 +260,12 @@ def draw(state: dict[str, Any], t: Text, session: Session) -> Panel:
         if said:
             readout += " " + said
     previous = session.previous.trainer.history if session.previous is not None else []
+    shown = shown_record(session, state, lang)
+    can_keep = shown is not None and not (session.kept is not None and session.kept.holds(shown))
     body = (
-        recipe_controls(state, t)
+        controls  # first: Train is the first stop of the figure's keyboard order
+        + recipe_controls(state, t)
         + el("p", {"class": "apy-muted"}, t.html("recipe_caption"))
-        + controls
         + views.curves(
             history,
             mark=step,
@@ -263,12 +276,24 @@ def draw(state: dict[str, Any], t: Text, session: Session) -> Panel:
             previous_label=t.html("legend_previous"),
         )
         + the_report
+        + shelf_panel(session.kept, t, can_keep)
         + menus
         + el("p", {"class": "apy-muted"}, t.html("maps_caption", step=esc(t.count(step))))
         + views.attention_maps(reading, s, state["view"], t, "apy-live")
         + el("p", {"class": "apy-answer"}, answer)
     )
     return Panel(body, readout, [t.html("caption")])
+
+
+def shown_record(session: Session, state: dict[str, Any], lang: str) -> dict[str, Any] | None:
+    """The record of the finished run the figure shows (the build's, or the reader's), if any."""
+    run = session.work
+    if run.step == 0 and not state["running"] and not run.started:
+        prepared = prepared_run(lang, state)
+        return prepared.record if prepared is not None else None
+    if run.report(state["steps"]) is not None and not state["running"]:
+        return run_record(run, state)
+    return None
 
 
 FIGURE = RunningFigure(
@@ -293,4 +318,5 @@ FIGURE = RunningFigure(
     end="steps",
     shareable=(*RECIPE, "steps"),  # a teacher's link opens an experiment: #train?positions=none
     language_defaults=build_defaults,
+    actions=ShelfActions(shown_record),
 )

@@ -129,6 +129,7 @@ class Training:
         self.step = 0
         self.history: list[HistoryPoint] = []
         self.scores: dict[str, Tally] = {}  # each held-out set's tally at the last history point
+        self.step_losses: list[float] = []  # each step's mean loss on its batch (step i+1 at i): a curve per step
         self._since = Tally()  # the training examples met since the last history point
 
     def _peek_batch(self) -> list[Any]:
@@ -191,6 +192,7 @@ class Training:
         self._since.loss += loss / len(batch) * len(batch)  # the batch's mean loss, as loss_and_gradients gives it
         self._since.right += right
         self._since.seen += len(batch)
+        self.step_losses.append(loss / len(batch))
         yield
         if self.step % self.eval_every == 0:
             yield from self._point()

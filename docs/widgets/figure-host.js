@@ -7,6 +7,7 @@
 //   figure-morph.js        Python's answer patched into the page (through the allow-list)
 //   figure-address.js      the page address of a shareable figure
 //   figure-saved-state.js  where the reader left the figure, across a reload
+//   figure-files.js        files to and from a running figure (import, export, its kept runs)
 //   figure-status.js       the line that says why the figure is not following, when it is not
 // This file is the update cycle that joins them (protocol in attention_py/figures/README.md).
 // No number is computed here: values are sent as the reader gave them and Python parses,
@@ -28,6 +29,7 @@
 import { FigureAddress, arrivedByLink } from "./figure-address.js";
 import { Batch } from "./figure-batch.js";
 import { FigureCall } from "./figure-call.js";
+import { FigureFiles } from "./figure-files.js";
 import { FigureInput } from "./figure-input.js";
 import { SavedFigureState } from "./figure-saved-state.js";
 import { FigureStatus } from "./figure-status.js";
@@ -68,6 +70,9 @@ export class FigureHost {
     this.saved = new SavedFigureState(root, this.name, this.instance);
     this.address = new FigureAddress(root, this.instance, uiStrings);
     this.input = new FigureInput(root, (change, source, event) => this.queue(change, source, event));
+    this.files = new FigureFiles(root, this.instance, (change, source, event) => this.queue(change, source, event));
+    const kept = this.files.restoreChange(); // the runs kept before a reload, put back first
+    if (kept) this.queue(kept, null, null);
     addEventListener("hashchange", () => this.openAddress(true)); // a link in the article to these settings
     // A link to this figure's settings wins over where the reader left it before a reload.
     if (!this.openAddress(arrivedByLink())) this.restore();
@@ -173,6 +178,7 @@ export class FigureHost {
       this.state = state;
       if (focused) this.keepFocus(focused, focusKey);
       this.saved.keep(this.root.dataset.state);
+      this.files.answered(result);
       this.address.show(batch.sources.size > 0 || batch.address); // not for a running figure's next chunk
       this.stats.updates += 1;
       if (state.running === true) this.keepRunning();

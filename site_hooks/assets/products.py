@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -132,6 +133,8 @@ def cached_product(name: str, key: str, produce: Callable[[Path], None]) -> Path
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     for stale in CACHE_ROOT.glob(f"{name}-*"):
-        if stale != target and stale.is_dir():
+        # only this product's own versions: "training-en-<key>", not "training-en-runs-<key>"
+        own = re.fullmatch(r"[0-9a-f]{20}", stale.name.removeprefix(f"{name}-"))
+        if own and stale != target and stale.is_dir():
             shutil.rmtree(stale, ignore_errors=True)
     return target

@@ -268,7 +268,9 @@ def use_build_resources() -> None:
 
 RUNS = "-runs"  # the suffix of a language's prepared runs: "fa-runs"
 EXPERIMENT_LINK = re.compile(r"\]\(#train\?([^)\s]+)\)")
-RUN_CODE = tuple(ROOT / "attention_py" / "figures" / name for name in ("_training_run.py", "train_live.py"))
+# what a prepared run's numbers depend on besides CODE: the recipe and the run (train_live.py
+# only draws them, so a change to how it draws trains nothing again)
+RUN_CODE = (ROOT / "attention_py" / "figures" / "_training_run.py",)
 
 
 def prepared_states(lang: str) -> list[dict[str, Any]]:

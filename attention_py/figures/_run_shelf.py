@@ -1,0 +1,179 @@
+"""The runs a reader keeps to compare (train_live's shelf), and a run as a file.
+
+A kept run is the same record the build publishes for a prepared run (``run_record``: its
+recipe, history, the right answers of its report's sets, its final model), numbered in the
+order it was kept. A shelf holds at most ``LIMIT`` runs (the oldest goes) and lives with the
+figure's session; the page keeps a copy of its files in the browser's storage, so a reload
+brings them back (docs/widgets/figure-files.js).
+
+A file is a record with its format and language, as JSON. Reading one back checks every part
+against what this build would have made for that recipe (the keys, the value ranges, the
+shape of every weight matrix, the puzzle's words) and refuses anything else with a
+``RunFileError`` that names the part; nothing of a refused file is kept.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from ..learning import Model
+from ._state import StateError, StateSpec
+from ._training_run import RECIPE_SPEC, SHOWN, STEPS, PreparedRun, new_run, report_sets
+
+FORMAT = "attention_py.figures.train_live.run/1"
+LIMIT = 6  # runs on a shelf: a lesson compares two or three; six files are about 0.4 MB
+MAX_FILE_CHARS = 1_000_000  # a run of the largest recipe is about 90 KB
+RECIPE_FIELDS = StateSpec({**RECIPE_SPEC, "steps": STEPS})
+ACCURACIES = ("train_accuracy", "validation_accuracy", "test_accuracy")
+LOSSES = ("loss", "validation_loss", "test_loss")
+
+
+class RunFileError(ValueError):
+    """A file that is not a run this figure can show: ``key`` names the figure string that
+    says why (``file_*``), ``part`` the part of the file at fault."""
+
+    def __init__(self, key: str, part: str = "") -> None:
+        super().__init__(f"{key}: {part}" if part else key)
+        self.key, self.part = key, part
+
+
+@dataclass
+class Kept:
+    """A run on the shelf: its number (#1, #2, ... in the order kept), its record, and the
+    run read back from it (what the figure draws)."""
+
+    number: int
+    record: dict[str, Any]
+    run: PreparedRun
+
+
+class Shelf:
+    """The kept runs of one figure on a page of ``lang``, oldest first, at most ``limit``.
+    ``version`` changes with every change; ``reported`` is the version the page was last given
+    to store."""
+
+    def __init__(self, lang: str, limit: int = LIMIT) -> None:
+        self.lang, self.limit = lang, limit
+        self.runs: list[Kept] = []
+        self.version = self.reported = 0
+        self._next = 1
+
+    def keep(self, record: dict[str, Any], lang: str) -> Kept:
+        """Puts a run on the shelf (the same run twice is kept once) and returns it."""
+        for kept in self.runs:
+            if kept.record["recipe"] == record["recipe"] and kept.record["history"] == record["history"]:
+                return kept
+        kept = Kept(self._next, record, PreparedRun(record, lang))
+        self._next += 1
+        self.runs.append(kept)
+        del self.runs[: max(len(self.runs) - self.limit, 0)]
+        self.version += 1
+        return kept
+
+    def holds(self, record: dict[str, Any]) -> bool:
+        return any(
+            k.record["recipe"] == record["recipe"] and k.record["history"] == record["history"] for k in self.runs
+        )
+
+    def get(self, number: int) -> Kept | None:
+        return next((k for k in self.runs if k.number == number), None)
+
+    def forget(self, number: int | None = None) -> None:
+        """Takes run ``number`` off the shelf, or every run (``None``)."""
+        before = len(self.runs)
+        self.runs = [k for k in self.runs if number is not None and k.number != number]
+        if len(self.runs) != before:
+            self.version += 1
+
+
+def run_file(kept: Kept, lang: str) -> str:
+    """The file of a kept run: its record with the format and language, as JSON."""
+    return json.dumps({"format": FORMAT, "language": lang, **kept.record}, ensure_ascii=False, separators=(",", ":"))
+
+
+def read_run_file(text: Any, lang: str) -> dict[str, Any]:
+    """The record in a run's file, checked part by part (``RunFileError`` says which failed)."""
+    if not isinstance(text, str) or len(text) > MAX_FILE_CHARS:
+        raise RunFileError("file_too_big")
+    try:
+        data = json.loads(text)
+    except ValueError:
+        raise RunFileError("file_not_json") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise RunFileError("file_not_run")
+    if data.get("language") != lang:
+        raise RunFileError("file_language", str(data.get("language")))
+    try:
+        recipe = RECIPE_FIELDS.normalise(data.get("recipe"))
+    except StateError as error:
+        raise RunFileError("file_bad_part", f"recipe.{error.key}") from None
+    if set(data["recipe"]) != set(SHOWN):
+        raise RunFileError("file_bad_part", "recipe")
+    history = _history(data.get("history"), recipe["steps"])
+    marks = _marks(data.get("marks"), recipe, lang, history[-1]["test_accuracy"])
+    model = _model(data.get("model"), recipe, lang)
+    return {"recipe": recipe, "history": history, "marks": marks, "model": model}
+
+
+def _history(points: Any, steps: int) -> list[dict[str, Any]]:
+    """Points from step 0 to the recipe's last step, each a loss and three accuracies."""
+    if not isinstance(points, list) or not 1 <= len(points) <= steps + 1:
+        raise RunFileError("file_bad_part", "history")
+    clean, last = [], -1
+    for i, point in enumerate(points):
+        if not isinstance(point, dict) or set(point) != {"step", *LOSSES, *ACCURACIES}:
+            raise RunFileError("file_bad_part", f"history[{i}]")
+        step = point["step"]
+        ok = isinstance(step, int) and not isinstance(step, bool) and last < step <= steps
+        ok = ok and all(_real(point[k]) and point[k] >= 0 for k in LOSSES)  # a run that blew up: inf
+        ok = ok and all(_real(point[k]) and 0 <= point[k] <= 1 for k in ACCURACIES)
+        if not ok:
+            raise RunFileError("file_bad_part", f"history[{i}]")
+        clean.append({k: v if k == "step" else float(v) for k, v in point.items()})  # in the file's order
+        last = step
+    if clean[0]["step"] != 0 or last != steps:
+        raise RunFileError("file_bad_part", "history")
+    return clean
+
+
+def _marks(marks: Any, recipe: dict[str, Any], lang: str, test_accuracy: float) -> dict[str, str]:
+    """One "1"/"0" per sentence of each set the report scores; the test set's agree with the
+    history's last test accuracy."""
+    sets = report_sets(recipe, lang)
+    if not isinstance(marks, dict) or set(marks) != set(sets):
+        raise RunFileError("file_bad_part", "marks")
+    for name, sentences in sets.items():
+        written = marks[name]
+        if not isinstance(written, str) or len(written) != len(sentences) or set(written) - {"0", "1"}:
+            raise RunFileError("file_bad_part", f"marks.{name}")
+    if abs(marks["test"].count("1") / len(sets["test"]) - test_accuracy) > 1e-9:
+        raise RunFileError("file_bad_part", "marks.test")
+    return dict(marks)
+
+
+def _model(data: Any, recipe: dict[str, Any], lang: str) -> dict[str, Any]:
+    """A model of the recipe's shape on the language's puzzle, with finite weights."""
+    fresh = new_run(recipe, lang).trainer.model.to_dict()
+    if not isinstance(data, dict) or set(data) != set(fresh):
+        raise RunFileError("file_bad_part", "model")
+    for part in ("format", "settings", "vocabulary", "people", "max_length", "person_tokens"):
+        if part in fresh and data[part] != fresh[part]:
+            raise RunFileError("file_bad_part", f"model.{part}")
+    weights = data["parameters"]
+    if not isinstance(weights, dict) or set(weights) != set(fresh["parameters"]):
+        raise RunFileError("file_bad_part", "model.parameters")
+    for name, matrix in fresh["parameters"].items():
+        given = weights[name]
+        shaped = isinstance(given, list) and len(given) == len(matrix)
+        shaped = shaped and all(isinstance(row, list) and len(row) == len(matrix[0]) for row in given)
+        if not shaped or not all(_real(x) and math.isfinite(x) for row in given for x in row):
+            raise RunFileError("file_bad_part", f"model.parameters.{name}")
+    Model.from_dict(data)  # builds: the shapes were checked above
+    return data
+
+
+def _real(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
