@@ -67,11 +67,23 @@ def test_a_finished_run_is_kept_by_itself_and_every_change_is_handed_to_the_page
     again = live_update(answer["state"], {}, instance=instance)
     assert "stored" not in again, "an unchanged shelf is not sent again"
     assert shelf_rows(again["html"]) == ["1"]
+    train = next(b for b in parse(again["html"]).find_all(lambda e: e.attrs.get("data-focus-key") == "train"))
+    assert "disabled" not in train.attrs
+    assert train.text == strings("en")[LIVE]["train_again"]
+    retrained = live_update(again["state"], json.loads(train.attrs["data-set"]), instance=instance)
+    assert retrained["state"]["running"] is True, "Train again: a new run of the same recipe"
+    assert retrained["state"]["step"] == 0
+    assert session_of(instance).previous.trainer.history == answer_history(answer, instance)
     keep = parse(again["html"]).by_class("apy-shelf")[0]
     assert any(
         b.attrs.get("data-set") == '{"do.keep":true}' and "disabled" in b.attrs
         for b in keep.find_all(lambda e: e.tag == "button")
     )
+
+
+def answer_history(answer, instance):
+    """The history of the run the answer's shelf kept last (the finished run)."""
+    return session_of(instance).kept.runs[-1].record["history"]
 
 
 def test_a_reload_restores_the_stored_runs_and_drops_those_this_build_refuses():

@@ -191,7 +191,9 @@ def test_train_live_runs_to_the_end_loss_falls_accuracy_rises(galleries, lang):
     assert last[0] < early[0], f"the loss falls: {early} -> {last}"
     assert last[1] >= 95, f"held-out accuracy rises to at least 95%: {early} -> {last}"
     assert last == prepared, "the page retraces the site's own run, which it showed before Train"
-    assert fig.locator('[data-focus-key="train"]').is_disabled(), "done: nothing more to train"
+    texts = json.loads(fig.get_attribute("data-strings"))["train_live"]
+    assert fig.locator('[data-focus-key="train"]').inner_text() == texts["train_again"], "done: train again"
+    assert fig.locator(".apy-shelf tr[data-run]").count() >= 1, "a finished run is kept on the shelf by itself"
     print(f"train_live {lang}: {end} steps in the page in {seconds:.1f} s, held-out {last[1]:.0f}%")
 
 
