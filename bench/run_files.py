@@ -36,6 +36,7 @@ def main(argv: list[str]) -> int:
     from attention_py.figures import FIGURES, update
     from attention_py.figures._run_shelf import LIMIT, Kept, read_run_file, run_file
     from attention_py.figures._training_run import PreparedRun, new_run, prepared_run, run_record
+    from attention_py.learning.train import drain
     from site_hooks.content.figures import strings_for
     from site_hooks.content.training import prepared_states, use_build_resources
 
@@ -49,8 +50,7 @@ def main(argv: list[str]) -> int:
         for state in states:
             if state is largest:  # not prepared: trained here, to its end
                 run = new_run(state, lang)
-                for _ in run.pieces(state["steps"]):
-                    pass
+                drain(run.pieces(state["steps"]))
                 record = run_record(run, state)
             else:
                 answer = update("train_live", {}, {**state, "step": 0, "running": False}, lang, strings_for(lang), "b")

@@ -23,6 +23,7 @@ import yaml
 
 from attention_py.learning import Model, Puzzle, Sentence
 from attention_py.learning.ablation import ROLES, Ablation, accuracy_by_group
+from attention_py.learning.train import drain
 from site_hooks.content.training import trained as build_training
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -431,8 +432,7 @@ def finished_run(lang: str, steps: int, **changes):
     recipe = {**dict(zip(live.RECIPE, live.build_recipe(lang))), **changes}
     chosen = tuple(recipe[k] for k in live.RECIPE)
     run = live.new_run(recipe, lang)
-    for _ in run.pieces(steps):
-        pass
+    drain(run.pieces(steps))
     scores = run.report(steps)
     fair = scores.get("fair")
     test = scores["test"].accuracy()

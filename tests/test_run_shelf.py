@@ -144,6 +144,8 @@ EDITS = {
     "an accuracy above 1": (lambda d: d["history"][2].update(test_accuracy=1.5), "file_bad_part", "history[2]"),
     "a NaN loss": (lambda d: d["history"][1].update(loss=float("nan")), "file_bad_part", "history[1]"),
     "steps going back": (lambda d: d["history"][2].update(step=1), "file_bad_part", "history[2]"),
+    "a step's loss missing": (lambda d: d["step_losses"].pop(), "file_bad_part", "step_losses"),
+    "a negative step loss": (lambda d: d["step_losses"].__setitem__(3, -1.0), "file_bad_part", "step_losses"),
     "marks of another length": (lambda d: d["marks"].update(test="1"), "file_bad_part", "marks.test"),
     "marks that disagree with the history": (
         lambda d: d["marks"].update(test=d["marks"]["test"].replace("0", "1")),

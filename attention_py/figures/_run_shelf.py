@@ -1,10 +1,10 @@
 """The runs a reader keeps to compare (train_live's shelf), and a run as a file.
 
 A kept run is the same record the build publishes for a prepared run (``run_record``: its
-recipe, history, the right answers of its report's sets, its final model), numbered in the
-order it was kept. A shelf holds at most ``LIMIT`` runs (the oldest goes) and lives with the
-figure's session; the page keeps a copy of its files in the browser's storage, so a reload
-brings them back (docs/widgets/figure-files.js).
+recipe, history, each step's loss, the right answers of its report's sets, its final model),
+numbered in the order it was kept. A shelf holds at most ``LIMIT`` runs (the oldest goes) and
+lives with the figure's session; the page keeps a copy of its files in the browser's storage,
+so a reload brings them back (docs/widgets/figure-files.js).
 
 A file is a record with its format and language, as JSON. Reading one back checks every part
 against what this build would have made for that recipe (the keys, the value ranges, the
@@ -113,9 +113,12 @@ def read_run_file(text: Any, lang: str) -> dict[str, Any]:
     if set(data["recipe"]) != set(SHOWN):
         raise RunFileError("file_bad_part", "recipe")
     history = _history(data.get("history"), recipe["steps"])
+    losses = data.get("step_losses")
+    if not isinstance(losses, list) or len(losses) != recipe["steps"] or not all(_real(x) and x >= 0 for x in losses):
+        raise RunFileError("file_bad_part", "step_losses")
     marks = _marks(data.get("marks"), recipe, lang, history[-1]["test_accuracy"])
     model = _model(data.get("model"), recipe, lang)
-    return {"recipe": recipe, "history": history, "marks": marks, "model": model}
+    return {"recipe": recipe, "history": history, "step_losses": losses, "marks": marks, "model": model}
 
 
 def _history(points: Any, steps: int) -> list[dict[str, Any]]:

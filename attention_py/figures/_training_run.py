@@ -173,9 +173,10 @@ def runs_key(lang: str) -> str:
 
 
 def run_record(run: Run, state: dict[str, Any], digits: int = 4) -> dict[str, Any]:
-    """A finished run as the build publishes it: its recipe, history, the right answers of its
-    report's sets ("1"/"0" per sentence, in their order) and its final model (``digits``
-    significant digits: what the figure draws of it does not need more)."""
+    """A finished run as the build publishes it: its recipe, history, each step's loss, the
+    right answers of its report's sets ("1"/"0" per sentence, in their order) and its final
+    model (losses and weights to ``digits`` significant digits: what the figure draws of them
+    does not need more)."""
     report = run.report(state["steps"])
     if report is None:
         raise ValueError("the run has not reached its end")
@@ -189,6 +190,7 @@ def run_record(run: Run, state: dict[str, Any], digits: int = 4) -> dict[str, An
     record = {
         "recipe": {k: state[k] for k in SHOWN},
         "history": run.trainer.history,
+        "step_losses": [float(f"{x:.{digits}g}") for x in run.trainer.step_losses],
         "marks": {name: "".join("1" if right else "0" for right in s.tally.marks) for name, s in report.items()},
         "model": model,
     }
@@ -204,6 +206,7 @@ class PreparedRun:
         self.recipe: dict[str, Any] = record["recipe"]
         self.step = int(self.recipe["steps"])
         self.history: list[dict[str, Any]] = record["history"]
+        self.step_losses: list[float] = record["step_losses"]
         self.model = Model.from_dict(record["model"])
         sets = report_sets(self.recipe, lang)  # the same sets, in the same order, as the run scored
         self.scores: dict[str, Scored] = {}

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -149,8 +150,7 @@ class Training:
         """``steps`` more optimiser steps (the first run begins with the untrained model's
         history point); returns the history points recorded meanwhile."""
         known = len(self.history)
-        for _ in self.pieces(self.step + steps):
-            pass
+        drain(self.pieces(self.step + steps))
         return self.history[known:]
 
     def pieces(self, until: int) -> Iterator[None]:
@@ -212,6 +212,11 @@ class Training:
             point[f"{name}_loss"], point[f"{name}_accuracy"] = tally.means()
         self.history.append(point)
         self.scores = scores
+
+
+def drain(pieces: Iterator[None]) -> None:
+    """Takes every one of ``pieces``: the work done in one go (a build, a test, ``run``)."""
+    deque(pieces, maxlen=0)
 
 
 def take(pieces: Iterator[None], seconds: float) -> bool:

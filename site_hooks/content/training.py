@@ -306,12 +306,12 @@ def runs_key(lang: str) -> str:
 
 def _train_runs(lang: str, folder: Path) -> None:
     from attention_py.figures._training_run import RUNS_FORMAT, new_run, run_record
+    from attention_py.learning.train import drain
 
     records = []
     for state in prepared_states(lang):
         run = new_run(state, lang)
-        for _ in run.pieces(state["steps"]):
-            pass
+        drain(run.pieces(state["steps"]))
         records.append(run_record(run, state))
     log.info(f"trained the {len(records)} prepared runs of 'Train it yourself' in {lang}")
     (folder / "runs.json").write_text(
