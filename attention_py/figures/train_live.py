@@ -31,6 +31,7 @@ from ._controls import button, segmented
 from ._figure import Panel, RunningFigure
 from ._html import el, esc
 from ._live import Session
+from ._own_puzzle import STRINGS as PUZZLE_STRINGS
 from ._state import Choice, Flag, Integer, StateSpec
 from ._strings import Text
 from ._training_run import (
@@ -49,8 +50,9 @@ MAX_STEPS = 100_000
 GOOD = 0.9  # test accuracy from which a run has learned (the verdict's threshold)
 
 # The keys of its strings, as one block of words (shorter to read than a key a line).
-STRINGS = tuple(
-    """
+STRINGS = (
+    tuple(
+        """
     title train pause resume reset sentence status_idle status_prepared status_running
     status_paused status_done readout readout_start readout_ready maps_caption answer
     answer_right answer_wrong caption recipe_caption seed learning_rate steps layers heads
@@ -59,6 +61,8 @@ STRINGS = tuple(
     report_caption report_test report_fair group_actor group_patient group_all twins
     verdict_learned verdict_form verdict_order verdict_ahead verdict_layers verdict_failed
     """.split()  # noqa: SIM905
+    )
+    + PUZZLE_STRINGS
 )
 
 
