@@ -115,6 +115,7 @@ def tour_live(figure, text, lang):
         file = json.dumps({"format": FORMAT, **bad}) if isinstance(bad, dict) else bad
         with pytest.raises(ActionRefused):
             tour_draw(figure, text, figure.default_state(lang), actions={"import": file})
+    tour_own_puzzle(text, lang)
     # every verdict and the give-away's and no-positions' reports, on made-up scores
     end = 60
     scores = {name: made_up_scores(live) for name in ("test", "fair", "twins")}
@@ -126,6 +127,54 @@ def tour_live(figure, text, lang):
             if not key.startswith("verdict_"):
                 continue
             live.verdict_html(key, text, scores, end)
+
+
+def own_puzzle_tour(pronoun: str, actor: str, slot: str) -> list[dict]:
+    """Changes of the site's boxes of train_live's own puzzle, one per message (and a box per
+    empty box: each names its box). The reasons in Latin letters have the same form in every
+    language; ``pronoun`` and ``actor`` are the language's pronoun and actor reasons, ``slot``
+    what its actions must hold ("{second} " where the template leaves that to the action)."""
+    return [
+        {},
+        {"people": None},
+        {"people": "x" * 2000},
+        {"people": ""},
+        {"actions": ""},
+        {"actor": ""},
+        {"patient": ""},
+        {"people": "\n".join(f"p{k}" for k in range(9))},
+        {"people": "a"},
+        {"actions": "x" * 41},
+        {"actions": f"{slot}a b c d e f"},
+        {"actor": "<b>"},
+        {"actor": "{x}"},
+        {"actor": "a\u200bb"},
+        {"people": "a b\nc"},
+        {"people": f"a\n{pronoun}"},
+        {"people": "a\na"},
+        {"patient": actor},
+        {"actor": "a b\nc d\ne f\ng h", "patient": "i j k\nl m n\no p q\nr s t"},  # lengths
+        {"actor": "a b\nc d\ne f\ng h", "patient": "i\nj\nk\nl"},  # one-word reasons
+        {"actor": "x a\nx b\nx c\nx d", "patient": "e x\nf x\ng x\nh x"},  # a shared word
+        {"actor": "w v a\nb c d\nw v e\nf g h", "patient": "w i j\nk v l\nw m n\no v p"},  # a shape
+        {"people": "a\nb\nc", "actions": f"{slot}c"},
+    ]
+
+
+def tour_own_puzzle(text, lang):
+    """Every message of the reader's own puzzle, refused or made, in ``text``'s language; the
+    action that must place the one acted upon on the Persian template (which leaves it to the
+    action) in every language."""
+    from attention_py.figures import _learning_views as views
+    from attention_py.figures._own_puzzle import Refusal, own_puzzle, reader_text, ready_text, refusal_text
+
+    site, persian = views.puzzle(lang), views.puzzle("fa")
+    boxes = reader_text(site)
+    slot = "" if "{second}" in site.template else "{second} "
+    tour = [(site, {**boxes, **changes}) for changes in own_puzzle_tour(site.pronoun, boxes["actor"], slot)]
+    for template, texts in [*tour, (persian, {**reader_text(persian), "actions": "c"})]:
+        made = own_puzzle(template, texts)
+        assert (refusal_text(made, text) if isinstance(made, Refusal) else ready_text(made, text)).strip()
 
 
 def made_up_scores(live):

@@ -34,6 +34,7 @@ from ._controls import button, segmented
 from ._figure import Panel, RunningFigure
 from ._html import el, esc
 from ._live import Session
+from ._own_puzzle import STRINGS as PUZZLE_STRINGS
 from ._shelf_view import STRINGS as SHELF_STRINGS
 from ._shelf_view import ShelfActions, keep_finished, shelf_panel
 from ._state import Choice, Flag, Integer, StateSpec
@@ -68,6 +69,7 @@ STRINGS = (
     """.split()  # noqa: SIM905
     )
     + SHELF_STRINGS
+    + PUZZLE_STRINGS
 )
 
 

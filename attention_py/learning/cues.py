@@ -13,7 +13,8 @@ So the two groups of reasons must have the same *form*:
 
 Words used by one reason only are its meaning: those are what the model should read.
 
-    form_cues(puzzle)   # [] for a fair puzzle, else one sentence per cue, naming the words
+    cues(puzzle)        # [] for a fair puzzle, else one Cue per cue: its kind, words and numbers
+    form_cues(puzzle)   # the same cues as English sentences (what the build prints)
 
 ``giveaway_puzzle(data)`` builds the version of a puzzle file with a deliberate give-away
 (its ``giveaway.patient`` list), for the lesson on shortcut learning.
@@ -22,6 +23,7 @@ Words used by one reason only are its meaning: those are what the model should r
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
@@ -48,46 +50,106 @@ def best_guess_accuracy(actor: list[str], patient: list[str]) -> Fraction:
     return Fraction(sum(max(a[v], p[v]) for v in a.keys() | p.keys()), len(actor) + len(patient))
 
 
-def form_cues(puzzle: Puzzle) -> list[str]:
-    """Every form cue of ``puzzle``'s reasons, each as one sentence naming what gives it away."""
+LENGTHS = "lengths"  # the kinds of cue (``Cue.kind``)
+SHARED_WORD = "shared_word"
+SHAPE = "shape"
+
+
+@dataclass(frozen=True)
+class Cue:
+    """One form cue, as numbers and words, so that a page can say it in its own language.
+
+    ``n_actor`` and ``n_patient`` are the sizes of the two groups of reasons. By ``kind``:
+
+    - ``LENGTHS``: ``in_actor`` of the actor reasons and ``in_patient`` of the patient ones
+      have ``length`` words;
+    - ``SHARED_WORD``: the shared word ``words[0]`` is word number ``place`` (from 1) of
+      ``in_actor`` actor reasons and ``in_patient`` patient ones;
+    - ``SHAPE``: a classifier that sees only the shared words of a reason (``words``, in
+      their places) is right ``accuracy`` of the time where always guessing the larger
+      group is right ``chance`` of it; ``shapes`` holds each shape with how many reasons of
+      each group have it.
+
+    ``english()`` is the sentence the build prints.
+    """
+
+    kind: str
+    n_actor: int
+    n_patient: int
+    words: tuple[str, ...] = ()
+    length: int = 0
+    place: int = 0
+    in_actor: int = 0
+    in_patient: int = 0
+    accuracy: Fraction = Fraction(0)
+    chance: Fraction = Fraction(0)
+    shapes: tuple[tuple[str, int, int], ...] = ()
+
+    def english(self) -> str:
+        """The cue as one English sentence naming what gives it away."""
+        groups = (
+            f"{self.in_actor} of {self.n_actor} actor reasons, {self.in_patient} of {self.n_patient} patient reasons"
+        )
+        if self.kind == LENGTHS:
+            return f"reasons of {self.length} word(s): {groups}"
+        if self.kind == SHARED_WORD:
+            return f"the shared word {self.words[0]!r} as word {self.place} of a reason: in {groups}"
+        counts = ", ".join(f"'{s}' {a}/{p}" for s, a, p in self.shapes)
+        return (
+            f"a classifier that sees only the shared words of a reason is right {float(self.accuracy):.0%} of the "
+            f"time, chance is {float(self.chance):.0%} (shape: actor/patient reasons {counts})"
+        )
+
+
+def cues(puzzle: Puzzle) -> list[Cue]:
+    """Every form cue of ``puzzle``'s reasons: lengths first, then shared words (in sorted
+    order, each by place), then the shape; ``[]`` for a fair puzzle."""
     actor, patient = list(puzzle.reasons_actor), list(puzzle.reasons_patient)
     n_a, n_p = len(actor), len(patient)
-    chance = Fraction(max(n_a, n_p), n_a + n_p)
-    cues = []
+    found: list[Cue] = []
 
-    def proportions_differ(in_actor: int, in_patient: int) -> bool:
+    def differ(in_actor: int, in_patient: int) -> bool:
         return Fraction(in_actor, n_a) != Fraction(in_patient, n_p)
 
     lengths_a = Counter(len(r.split()) for r in actor)
     lengths_p = Counter(len(r.split()) for r in patient)
     for length in sorted(lengths_a.keys() | lengths_p.keys()):
-        if proportions_differ(lengths_a[length], lengths_p[length]):
-            cues.append(
-                f"reasons of {length} word(s): {lengths_a[length]} of {n_a} actor reasons, "
-                f"{lengths_p[length]} of {n_p} patient reasons"
+        if differ(lengths_a[length], lengths_p[length]):
+            found.append(
+                Cue(LENGTHS, n_a, n_p, length=length, in_actor=lengths_a[length], in_patient=lengths_p[length])
             )
     shared = shared_words(puzzle)
     for word in sorted(shared):
         places_a = Counter(place for r in actor for place, w in enumerate(r.split()) if w == word)
         places_p = Counter(place for r in patient for place, w in enumerate(r.split()) if w == word)
         for place in sorted(places_a.keys() | places_p.keys()):
-            if proportions_differ(places_a[place], places_p[place]):
-                cues.append(
-                    f"the shared word {word!r} as word {place + 1} of a reason: in {places_a[place]} of {n_a} "
-                    f"actor reasons, {places_p[place]} of {n_p} patient reasons"
+            if differ(places_a[place], places_p[place]):
+                found.append(
+                    Cue(
+                        SHARED_WORD,
+                        n_a,
+                        n_p,
+                        words=(word,),
+                        place=place + 1,
+                        in_actor=places_a[place],
+                        in_patient=places_p[place],
+                    )
                 )
     shapes_a = [shape(r, shared) for r in actor]
     shapes_p = [shape(r, shared) for r in patient]
     accuracy = best_guess_accuracy(shapes_a, shapes_p)
+    chance = Fraction(max(n_a, n_p), n_a + n_p)
     if accuracy > chance:
-        counts = ", ".join(
-            f"'{s}' {shapes_a.count(s)}/{shapes_p.count(s)}" for s in sorted(set(shapes_a) | set(shapes_p))
-        )
-        cues.append(
-            f"a classifier that sees only the shared words of a reason is right {float(accuracy):.0%} of the "
-            f"time, chance is {float(chance):.0%} (shape: actor/patient reasons {counts})"
-        )
-    return cues
+        shapes = tuple((s, shapes_a.count(s), shapes_p.count(s)) for s in sorted(set(shapes_a) | set(shapes_p)))
+        named = tuple(sorted({w for s, _, _ in shapes for w in s.split() if w != HIDDEN}))
+        found.append(Cue(SHAPE, n_a, n_p, words=named, accuracy=accuracy, chance=chance, shapes=shapes))
+    return found
+
+
+def form_cues(puzzle: Puzzle) -> list[str]:
+    """Every form cue of ``puzzle``'s reasons, each as one English sentence naming what gives
+    it away (``cues`` has them as numbers and words)."""
+    return [cue.english() for cue in cues(puzzle)]
 
 
 def giveaway_puzzle(data: dict[str, Any]) -> Puzzle:

@@ -3,10 +3,22 @@
 not. Inline data (the English puzzle is test_learning_puzzle.py's), standard library only (runs
 inside Pyodide too); the real files are checked in test_learning_puzzle_files.py."""
 
+from fractions import Fraction
+
 import pytest
 
 from attention_py.learning import Puzzle
-from attention_py.learning.cues import form_cues, giveaway_puzzle, shape, shared_words
+from attention_py.learning.cues import (
+    LENGTHS,
+    SHAPE,
+    SHARED_WORD,
+    Cue,
+    cues,
+    form_cues,
+    giveaway_puzzle,
+    shape,
+    shared_words,
+)
 from tests.unit.test_learning_puzzle import EN
 
 # The Hebrew and Persian reasons as they were before the review (issue 18): each has a form cue.
@@ -100,3 +112,19 @@ def test_the_giveaway_puzzle_adds_one_word_to_every_patient_reason():
 def test_a_broken_giveaway_is_refused(patient, message):
     with pytest.raises(ValueError, match=message):
         giveaway_puzzle({**EN, "giveaway": {"patient": patient}})
+
+
+def test_each_cue_is_numbers_and_words_and_its_english_sentence_is_made_from_them():
+    """``cues`` is what ``form_cues`` says, as data a page can put in its own language."""
+    found = cues(with_reasons(OLD_FA_REASONS))
+    assert [cue.english() for cue in found] == form_cues(with_reasons(OLD_FA_REASONS))
+    lengths = [cue for cue in found if cue.kind == LENGTHS]
+    assert [(c.length, c.in_actor, c.n_actor, c.in_patient, c.n_patient) for c in lengths] == [
+        (2, 5, 5, 0, 5),
+        (3, 0, 5, 5, 5),
+    ]
+    assert Cue(SHARED_WORD, 5, 5, words=("کرده",), place=2, in_actor=0, in_patient=5) in found
+    (shaped,) = [cue for cue in found if cue.kind == SHAPE]
+    assert (shaped.accuracy, shaped.chance) == (1, Fraction(1, 2))
+    assert shaped.words == ("بود", "کرده")
+    assert shaped.shapes == (("_ بود", 5, 0), ("_ کرده بود", 0, 5))
