@@ -125,7 +125,7 @@ def _collect_markup(html: str, names: dict[str, dict[str, set[str]]], problems: 
 
 def _variants(field: Any) -> list[Any]:
     """Values of one state field that between them reach every shape and every branch."""
-    from attention_py.figures._state import Choice, Flag, Integer, Number, Numbers, Subset, Vectors
+    from attention_py.figures._state import Choice, Flag, Integer, Number, Numbers, Subset, Vectors, Writing
 
     if isinstance(field, Choice):
         return list(field.options)
@@ -155,6 +155,8 @@ def _variants(field: Any) -> list[Any]:
     if isinstance(field, Subset):  # none, all, the default, each alone
         options = list(field.options)
         return [[], options, list(field.default)] + [[option] for option in options]
+    if isinstance(field, Writing):  # untouched, and a line of text
+        return ["", "text"]
     raise TypeError(f"no variants for {field!r}: teach devtools/figure_allowlist.py this field")
 
 

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from attention_py.figures import FIGURES, StateError
-from attention_py.figures._state import Choice, Flag, Integer, Number, Numbers, Subset, Vectors
+from attention_py.figures._state import Choice, Flag, Integer, Number, Numbers, Subset, Vectors, Writing
 from tests.test_figures_support import LANGS, NON_FINITE, parse, strings
 
 junk = st.one_of(
@@ -50,6 +50,11 @@ def value_for(field):
             st.lists(st.sampled_from(field.options), max_size=10),
             st.lists(st.one_of(st.sampled_from(field.options), st.text(max_size=3)), max_size=3),
         )
+    if isinstance(field, Writing):  # the reader's lines, markup and slots included; or not text
+        lines = st.lists(st.sampled_from(["cat", "dog", "owl", "<b>", "{second}", "", "x y z", "\u200c"]), max_size=6)
+        typed = st.text(max_size=40).filter(lambda text: not NON_FINITE.search(text))  # "nan" as a word is the reader's
+        not_text = st.one_of(st.none(), st.booleans(), number, st.lists(st.text(max_size=3), max_size=2))
+        return st.one_of(typed, lines.map("\n".join), not_text)
     raise AssertionError(field)
 
 

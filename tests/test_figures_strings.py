@@ -111,6 +111,9 @@ def tour_live(figure, text, lang):
     from attention_py.figures._run_shelf import FORMAT
 
     tour_draw(figure, text, figure.default_state(lang), actions={"keep": True})
+    # the editor of the reader's own puzzle, open: not chosen yet, then chosen
+    for data in ("fair", "own"):
+        tour_draw(figure, text, {**figure.default_state(lang), "own_open": True, "data": data})
     for bad in (None, "{", "[]", {"language": "xx"}, {"language": lang, "recipe": {"layers": 7}}):
         file = json.dumps({"format": FORMAT, **bad}) if isinstance(bad, dict) else bad
         with pytest.raises(ActionRefused):

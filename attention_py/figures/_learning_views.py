@@ -67,9 +67,13 @@ def final_model(lang: str) -> Model:
 
 
 def examples(lang: str) -> list[Sentence]:
+    """The menu's sentences of the language's puzzle (``examples_of``)."""
+    return examples_of(puzzle(lang))
+
+
+def examples_of(p: Puzzle) -> list[Sentence]:
     """The menu's sentences: first person 0 acts on person 1 for the first reason of each
     kind ("angry", "rude"), then the same with the two people swapped."""
-    p = puzzle(lang)
     actor, patient = 0, len(p.reasons_actor)
     return [
         p.sentence(0, 0, 1, actor),
@@ -107,11 +111,14 @@ def sentence_option(s: Sentence) -> str:
     return s.text
 
 
-def example_menu(name: str, chosen: int, lang: str, t: Text, label_key: str) -> str:
-    """A select over the example sentences (their words in the page's direction)."""
+def example_menu(
+    name: str, chosen: int, lang: str, t: Text, label_key: str, sentences: list[Sentence] | None = None
+) -> str:
+    """A select over the example sentences (the language's, or ``sentences``), their words in
+    the page's direction."""
     items = "".join(
         el("option", {"value": str(i), "selected": i == chosen}, esc(sentence_option(s)))
-        for i, s in enumerate(examples(lang))
+        for i, s in enumerate(sentences if sentences is not None else examples(lang))
     )
     return el(
         "label",

@@ -20,13 +20,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..learning import Model
+from ._own_puzzle import OwnPuzzle
 from ._state import StateError, StateSpec
-from ._training_run import RECIPE_SPEC, SHOWN, STEPS, PreparedRun, new_run, report_sets
+from ._training_run import OWN, OWN_SPEC, RECIPE_SPEC, SHOWN, STEPS, PreparedRun, made_own, new_run, report_sets
 
 FORMAT = "attention_py.figures.train_live.run/1"
 LIMIT = 6  # runs on a shelf: a lesson compares two or three; six files are about 0.4 MB
 MAX_FILE_CHARS = 1_000_000  # a run of the largest recipe is about 90 KB
-RECIPE_FIELDS = StateSpec({**RECIPE_SPEC, "steps": STEPS})
+RECIPE_FIELDS = StateSpec({**RECIPE_SPEC, "steps": STEPS, **OWN_SPEC})
 ACCURACIES = ("train_accuracy", "validation_accuracy", "test_accuracy")
 LOSSES = ("loss", "validation_loss", "test_loss")
 
@@ -110,8 +111,12 @@ def read_run_file(text: Any, lang: str) -> dict[str, Any]:
         recipe = RECIPE_FIELDS.normalise(data.get("recipe"))
     except StateError as error:
         raise RunFileError("file_bad_part", f"recipe.{error.key}") from None
-    if set(data["recipe"]) != set(SHOWN):
+    own = recipe["data"] == "own"
+    if set(data["recipe"]) != set(SHOWN) | (set(OWN) if own else set()):
         raise RunFileError("file_bad_part", "recipe")
+    if own and not isinstance(made_own(recipe, lang), OwnPuzzle):
+        raise RunFileError("file_bad_part", "recipe.own")
+    recipe = {k: v for k, v in recipe.items() if k in SHOWN or own}
     history = _history(data.get("history"), recipe["steps"])
     losses = data.get("step_losses")
     if not isinstance(losses, list) or len(losses) != recipe["steps"] or not all(_real(x) and x >= 0 for x in losses):

@@ -209,6 +209,22 @@ class Subset(Field):
         return [option for option in self.options if option in chosen]
 
 
+@dataclass(frozen=True)
+class Writing(Field):
+    """Text the reader wrote (lines of a box), at most ``limit`` characters, line ends as
+    "\n"; anything but a string is refused. What the text may say is the figure's to check."""
+
+    limit: int
+    default: str = ""
+
+    def clean(self, value: Any, key: str) -> str:
+        if not isinstance(value, str):
+            raise StateError(key, f"expected text, got {type(value).__name__}")
+        if len(value) > self.limit:
+            raise StateError(key, f"expected at most {self.limit} characters, got {len(value)}")
+        return value.replace("\r\n", "\n").replace("\r", "\n")
+
+
 Schema = Mapping[str, Field]
 
 

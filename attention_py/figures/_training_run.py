@@ -16,7 +16,8 @@ from ..learning.model import POSITIONS
 from ..learning.train import POINTING, Tally
 from ..resources import MissingResource, derived, resource
 from . import _learning_views as views
-from ._state import Choice, Field, Flag
+from ._own_puzzle import FIELDS, MAX_TEXT, OwnPuzzle, Refusal, own_puzzle, reader_text
+from ._state import Choice, Field, Flag, Writing
 
 RECIPE_SPEC: dict[str, Field] = {
     "seed": Choice((0, 1, 2, 3), 0),
@@ -25,13 +26,18 @@ RECIPE_SPEC: dict[str, Field] = {
     "heads": Choice((1, 2), DEFAULTS["heads"]),
     "d_model": Choice((8, 16), DEFAULTS["d_model"]),  # 8: half the default's step; 32 would cost 3.8x
     "positions": Choice(POSITIONS, DEFAULTS["positions"]),
-    "data": Choice(("fair", "giveaway"), "fair"),
+    "data": Choice(("fair", "giveaway", "own"), "fair"),
     "causal": Flag(DEFAULTS["causal"]),
 }
 """The recipe's controls and the values each offers: the keys that make a run (changing one
 starts again from step 0)."""
 STEPS = Choice((60, 120, 240), 120)  # how far a run goes (the build trains 120)
 RECIPE = tuple(RECIPE_SPEC)
+OWN_SPEC: dict[str, Field] = {f"own_{name}": Writing(4 * MAX_TEXT) for name in FIELDS}
+"""The reader's own puzzle (``data: own``), a box of lines each (_own_puzzle.py); "" is the
+site's text of that box. Longer than ``MAX_TEXT`` is refused there, in the page's words;
+four times as long already here."""
+OWN = tuple(OWN_SPEC)
 
 
 class Scored:
@@ -59,6 +65,7 @@ class Run:
         self.started = False  # whether any piece was taken (paused before step 1 is paused, not new)
         self.kept = False  # whether it is on the figure's shelf (_shelf_view.keep_finished)
         self.record: tuple[tuple[int, int], dict[str, Any]] | None = None  # run_record's, once made
+        self.refused: Refusal | None = None  # the reader's puzzle cannot be trained: why (no pieces)
 
     @property
     def step(self) -> int:
@@ -69,6 +76,8 @@ class Run:
         return any(p["step"] > 0 for p in self.trainer.history)
 
     def pieces(self, end: int) -> Iterator[None]:
+        if self.refused is not None:
+            return iter(())
         self._end = end
         if self._pieces is None:
             self._pieces = self._work()
@@ -132,16 +141,35 @@ def build_defaults(lang: str) -> dict[str, Any]:
     return {**dict(zip(RECIPE, build_recipe(lang))), **({"steps": steps} if steps in STEPS.options else {})}
 
 
+def own_texts(state: dict[str, Any], lang: str) -> dict[str, str]:
+    """The reader's boxes in ``state``, the site's text for each box left empty."""
+    site = reader_text(views.puzzle(lang))
+    return {name: state.get(f"own_{name}") or site[name] for name in FIELDS}
+
+
+def made_own(state: dict[str, Any], lang: str) -> OwnPuzzle | Refusal:
+    """The reader's puzzle of ``state``, or why it cannot be trained (made once per text)."""
+    texts = own_texts(state, lang)
+    return derived(views.key(lang), ("own", *texts.values()), lambda _: own_puzzle(views.puzzle(lang), texts))
+
+
 def _puzzle(chosen: dict[str, Any], lang: str) -> Puzzle:
-    """The language's puzzle, or its give-away version."""
-    return views.giveaway_puzzle(lang) if chosen["data"] == "giveaway" else views.puzzle(lang)
+    """The language's puzzle, its give-away version, or the reader's own (the language's when
+    the reader's is refused: the figure then offers no training, and says why)."""
+    if chosen["data"] == "giveaway":
+        return views.giveaway_puzzle(lang)
+    if chosen["data"] == "own":
+        made = made_own(chosen, lang)
+        if isinstance(made, OwnPuzzle):
+            return made.puzzle
+    return views.puzzle(lang)
 
 
 def report_sets(state: dict[str, Any], lang: str) -> dict[str, list[Sentence]]:
     """The sentences the report of the state's run scores, by name, each in its order: the
     test sentences; the fair ones for the give-away data (the give-away word is not there to
     help); without positions each test sentence's twin (its two people swapped)."""
-    chosen = dict(zip(RECIPE, recipe_of(state)))
+    chosen = {**dict(zip(RECIPE, recipe_of(state))), **{k: state.get(k, "") for k in OWN}}
     puzzle = _puzzle(chosen, lang)
     test = puzzle.split(seed=settings(lang).get("split_seed", DEFAULTS["split_seed"])).test
     sets = {"test": test}
@@ -153,12 +181,16 @@ def report_sets(state: dict[str, Any], lang: str) -> dict[str, list[Sentence]]:
 
 
 def new_run(state: dict[str, Any], lang: str) -> Run:
-    """A run of the state's recipe on the language's puzzle (or its give-away version)."""
-    chosen = dict(zip(RECIPE, recipe_of(state)))
+    """A run of the state's recipe on the language's puzzle (its give-away version, or the
+    reader's own: ``refused`` says why a reader's puzzle cannot be trained)."""
+    chosen = {**dict(zip(RECIPE, recipe_of(state))), **{k: state.get(k, "") for k in OWN}}
     options = {k: chosen[k] for k in ("learning_rate", "layers", "heads", "d_model", "positions", "causal")}
     trainer = Trainer(_puzzle(chosen, lang), chosen["seed"], **{**settings(lang), **options})
-    finals = tuple((name, s) for name, s in report_sets(state, lang).items() if name != "test")
-    return Run(trainer, finals)
+    finals = tuple((name, s) for name, s in report_sets(chosen, lang).items() if name != "test")
+    run = Run(trainer, finals)
+    made = made_own(chosen, lang) if chosen["data"] == "own" else None
+    run.refused = made if isinstance(made, Refusal) else None
+    return run
 
 
 # --- prepared runs: the build's own runs of the recipes the articles link -------------------
@@ -187,8 +219,9 @@ def run_record(run: Run, state: dict[str, Any], digits: int = 4) -> dict[str, An
         name: [[float(f"{x:.{digits}g}") for x in row] for row in matrix]
         for name, matrix in model["parameters"].items()
     }
+    own = {k: state[k] for k in OWN} if state["data"] == "own" else {}  # the reader's puzzle, when it is theirs
     record = {
-        "recipe": {k: state[k] for k in SHOWN},
+        "recipe": {**{k: state[k] for k in SHOWN}, **own},
         "history": run.trainer.history,
         "step_losses": [float(f"{x:.{digits}g}") for x in run.trainer.step_losses],
         "marks": {name: "".join("1" if right else "0" for right in s.tally.marks) for name, s in report.items()},

@@ -35,18 +35,25 @@ from ._figure import Panel, RunningFigure
 from ._html import el, esc
 from ._live import Session
 from ._own_puzzle import STRINGS as PUZZLE_STRINGS
+from ._own_puzzle import refusal_text
+from ._own_view import STRINGS as EDITOR_STRINGS
+from ._own_view import own_editor
 from ._shelf_view import STRINGS as SHELF_STRINGS
 from ._shelf_view import ShelfActions, keep_finished, shelf_panel
 from ._state import Choice, Flag, Integer, StateSpec
 from ._strings import Text
 from ._training_run import (
+    OWN,
+    OWN_SPEC,
     RECIPE,
     RECIPE_SPEC,
     STEPS,
     Scored,
     build_defaults,
     build_recipe,
+    made_own,
     new_run,
+    own_texts,
     prepared_run,
     recipe_of,
     run_record,
@@ -63,13 +70,14 @@ STRINGS = (
     status_paused status_done readout readout_start readout_ready maps_caption answer
     answer_right answer_wrong caption recipe_caption seed learning_rate steps layers heads
     d_model positions positions_learned positions_sinusoidal positions_none data data_fair
-    data_giveaway causal causal_off causal_on legend_validation legend_previous
+    data_giveaway data_own causal causal_off causal_on legend_validation legend_previous
     report_caption report_test report_fair group_actor group_patient group_all twins
     verdict_learned verdict_form verdict_order verdict_ahead verdict_layers verdict_failed
     """.split()  # noqa: SIM905
     )
     + SHELF_STRINGS
     + PUZZLE_STRINGS
+    + EDITOR_STRINGS
 )
 
 
@@ -201,7 +209,8 @@ def draw(state: dict[str, Any], t: Text, session: Session) -> Panel:
         model, history = views.model_at(lang, 0), views.data(lang)["history"][:1]
     else:  # until its first history point is scored: the build's (the same model), or none
         model, history = run.trainer.model, run.trainer.history or ([] if own else views.data(lang)["history"][:1])
-    s = views.examples(lang)[state["sentence"]]
+    sentences = views.examples_of(run.trainer.puzzle) if state["data"] == "own" else views.examples(lang)
+    s = sentences[state["sentence"]]
     reading = model.read(s)
     done = step >= end and not running
     if done and scores is None:
@@ -217,7 +226,9 @@ def draw(state: dict[str, Any], t: Text, session: Session) -> Panel:
         + " "
         + t.html("answer_right" if guess == s.label else "answer_wrong", truth=esc(s.referent))
     )
-    if running:
+    if run.refused is not None:  # the reader's puzzle: nothing to train until it is fixed
+        label, status = t.html("train"), esc(refusal_text(run.refused, t))
+    elif running:
         label, status = t.html("pause"), t.html("status_running")
     elif prepared is not None:
         label, status = t.html("train"), t.html("status_prepared")
@@ -231,7 +242,13 @@ def draw(state: dict[str, Any], t: Text, session: Session) -> Panel:
     controls = el(
         "div",
         {"class": "apy-row"},
-        button(label, again if done and not prepared else {"running": not running}, pressed=running, focus_key="train"),
+        button(
+            label,
+            again if done and not prepared else {"running": not running},
+            pressed=running,
+            focus_key="train",
+            disabled=run.refused is not None,
+        ),
         button(
             t.html("reset"), {"running": False, "step": 0}, focus_key="reset", disabled=run.step == 0 and not running
         ),
@@ -240,7 +257,7 @@ def draw(state: dict[str, Any], t: Text, session: Session) -> Panel:
     menus = el(
         "div",
         {"class": "apy-row"},
-        views.example_menu("sentence", state["sentence"], lang, t, "sentence"),
+        views.example_menu("sentence", state["sentence"], lang, t, "sentence", sentences),
         views.view_menu(state["view"], t),
     )
     the_report, said = report(recipe, scores if done else None, t, end)
@@ -268,6 +285,9 @@ def draw(state: dict[str, Any], t: Text, session: Session) -> Panel:
         controls  # first: Train is the first stop of the figure's keyboard order
         + recipe_controls(state, t)
         + el("p", {"class": "apy-muted"}, t.html("recipe_caption"))
+        + own_editor(
+            state, t, {k: state[f"own_{k}"] or v for k, v in own_texts(state, lang).items()}, made_own(state, lang)
+        )
         + views.curves(
             history,
             mark=step,
@@ -309,6 +329,8 @@ FIGURE = RunningFigure(
             **{k: RECIPE_SPEC[k] for k in ("seed", "learning_rate")},
             "steps": STEPS,
             **{k: f for k, f in RECIPE_SPEC.items() if k not in ("seed", "learning_rate")},
+            "own_open": Flag(False),
+            **OWN_SPEC,
         }
     ),
     strings=STRINGS,
@@ -316,7 +338,7 @@ FIGURE = RunningFigure(
     resource=views.key,
     shared=(views.SHARED_SECTION,),
     start=new_run,
-    key=RECIPE,
+    key=(*RECIPE, *OWN),  # a recipe control, or an edit of the reader's puzzle, starts again
     end="steps",
     shareable=(*RECIPE, "steps"),  # a teacher's link opens an experiment: #train?positions=none
     language_defaults=build_defaults,
