@@ -217,6 +217,29 @@ def test_long_output_is_truncated_with_a_note(python_page):
     expect(first_cell(python_page).locator(".live-cell__note")).to_contain_text("Output truncated")
 
 
+def test_stop_is_disabled_while_nothing_runs_and_a_reader_on_it_goes_to_run(python_page):
+    """Stop is a real button only while a run waits or runs: disabled otherwise (not a Tab
+    stop, not pressable). Pressed by keyboard, the run stops and focus moves to Run."""
+    page = python_page
+    cell = first_cell(page)
+    stop = cell.locator(".live-cell__stop")
+    run_and_wait(page, "1 + 1")
+    expect(stop).to_be_disabled()
+    cell.locator(".live-cell__run").focus()
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.classList.contains('live-cell__stop')") is False, "not a Tab stop"
+    set_code(page, "import time\nwhile True:\n    time.sleep(0.05)")
+    cell.locator(".live-cell__run").click()
+    page.wait_for_function("document.querySelector('.live-cell').dataset.busy === 'running'")
+    expect(stop).to_be_enabled()
+    stop.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.querySelector('.live-cell').dataset.busy === ''", timeout=20_000)
+    expect(stop).to_be_disabled()
+    assert cell.locator(".live-cell__status").inner_text() == "Stopped."
+    assert page.evaluate("document.activeElement.classList.contains('live-cell__run')"), "focus moved to Run"
+
+
 # --- runaway code ---------------------------------------------------------------------------
 
 
