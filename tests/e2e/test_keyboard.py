@@ -214,3 +214,47 @@ def test_leaving_a_group_puts_its_tab_stop_back_on_the_choice_in_force(learning,
     assert focused(fig)["group"] != label_of(fig, "positions")
     page.keyboard.press("Shift+Tab")  # back: on the choice in force, not where the reader left
     assert focused(fig)["key"] == f"positions:{pressed}"
+
+
+# Each control of the figure wholly on screen below the header: is it the element at its
+# centre and near its corners (nothing floating over it)? Returns those covered, and by what.
+COVERED = """(root) => {
+    const header = document.querySelector('.md-header').getBoundingClientRect().bottom;
+    const covered = [];
+    for (const el of root.querySelectorAll('button, input, select')) {
+        const r = el.getBoundingClientRect();
+        if (r.width === 0 || r.top <= header || r.bottom >= innerHeight) continue;
+        // its centre and four points just inside its corners
+        const points = [[0.5, 0.5], [0.1, 0.2], [0.9, 0.2], [0.1, 0.8], [0.9, 0.8]];
+        for (const [fx, fy] of points) {
+            const top = document.elementFromPoint(r.left + fx * r.width, r.top + fy * r.height);
+            if (!el.contains(top)) {
+                covered.push(`${el.getAttribute('data-focus-key')} under ${top?.closest('[class]')?.getAttribute('class')}`);
+                break;
+            }
+        }
+    }
+    return covered;
+}"""
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_nothing_floats_over_the_figures_controls_when_scrolling_back_up(learning, lang):
+    """A reader scrolls past the figure and back up to its controls (when Material showed its
+    floating "Back to top" button, centred at the top of the content): every control on
+    screen is the element at its own centre and corners, and there is no such button."""
+    page = learning(lang)
+    fig = figure(page)
+    settled(page)
+    top = fig.evaluate("(root) => root.getBoundingClientRect().top + scrollY")
+    covered: list[str] = []
+    for offset in range(40, 400, 60):  # the control rows at several heights under the header
+        page.evaluate(f"window.scrollTo(0, {top - offset + 800})")
+        page.mouse.move(683, 400)
+        page.mouse.wheel(0, -400)
+        page.mouse.wheel(0, -400)
+        page.wait_for_function(f"Math.abs(scrollY - {top - offset}) < 2")
+        page.wait_for_timeout(300)  # any button that shows on scrolling up has shown
+        covered.extend(f"{offset} px: {c}" for c in fig.evaluate(COVERED))
+    assert covered == []
+    assert page.locator('[data-md-component="top"]').count() == 0
