@@ -258,3 +258,43 @@ def test_nothing_floats_over_the_figures_controls_when_scrolling_back_up(learnin
         covered.extend(f"{offset} px: {c}" for c in fig.evaluate(COVERED))
     assert covered == []
     assert page.locator('[data-md-component="top"]').count() == 0
+
+
+def test_arrows_while_training_runs_move_focus_and_leave_the_run_alone(learning):
+    """While train_live trains (its markup redrawn many times a second, each time with Python's
+    Tab stops), arrowing through a recipe group moves focus and keeps it, the focused button
+    stays the group's Tab stop, and the run goes on with its recipe unchanged."""
+    page = learning("he")
+    fig = figure(page)
+    settled(page)
+    handle = fig.element_handle()
+    if state(fig)["step"]:
+        fig.locator('[data-focus-key="reset"]').click()
+        page.wait_for_function("(el) => JSON.parse(el.dataset.state).step === 0", arg=handle, timeout=10_000)
+        settled(page)
+    recipe = state(fig)
+    fig.locator('[data-focus-key="train"]').click()
+    page.wait_for_function("(el) => JSON.parse(el.dataset.state).step >= 1", arg=handle, timeout=PYTHON_READY_MS)
+    buttons = group_buttons(fig, label_of(fig, "seed"))
+    count = buttons.count()
+    pressed = next(i for i in range(count) if buttons.nth(i).get_attribute("aria-pressed") == "true")
+    buttons.nth(pressed).focus()
+    page.keyboard.press("ArrowDown")
+    moved = f"seed:{(pressed + 1) % count}"
+    step = state(fig)["step"]
+    page.wait_for_function(
+        "([el, at]) => JSON.parse(el.dataset.state).step > at + 2", arg=[handle, step], timeout=PYTHON_READY_MS
+    )  # redrawn several times since
+    now = state(fig)
+    try:
+        assert focused(fig)["key"] == moved
+        assert fig.locator(f'[data-focus-key="{moved}"]').get_attribute("tabindex") == "0"
+        assert [buttons.nth(i).get_attribute("tabindex") for i in range(count)].count("0") == 1
+        assert now["running"] is True, "still training"
+        assert {k: now[k] for k in ("seed", "positions", "heads")} == {
+            k: recipe[k] for k in ("seed", "positions", "heads")
+        }
+    finally:
+        fig.locator('[data-focus-key="reset"]').click()
+        page.wait_for_function("(el) => JSON.parse(el.dataset.state).step === 0", arg=handle, timeout=10_000)
+        settled(page)
