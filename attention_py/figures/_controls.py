@@ -99,8 +99,13 @@ def button(
     focus_key: str | None = None,
     classes: str = "apy-button",
     disabled: bool = False,
+    tab_stop: bool | None = None,
 ) -> str:
-    """A button that sends ``changes`` (state paths to values); ``label`` is markup."""
+    """A button that sends ``changes`` (state paths to values); ``label`` is markup.
+
+    ``tab_stop`` is for a button inside a group that is one Tab stop (``segmented``):
+    true gives ``tabindex="0"``, false ``tabindex="-1"``, None leaves the button's own.
+    """
     return el(
         "button",
         {
@@ -109,10 +114,20 @@ def button(
             "data-set": to_json(changes),
             "aria-pressed": None if pressed is None else ("true" if pressed else "false"),
             "data-focus-key": focus_key or to_json(changes),
+            "tabindex": None if tab_stop is None else ("0" if tab_stop else "-1"),
             "disabled": disabled,
         },
         label,
     )
+
+
+def tab_stop_index(pressed: list[bool]) -> int:
+    """Which button of a group is its one Tab stop: the pressed one, else the first.
+
+    Tabbing into a group of choices lands on the choice in force (as in a radio group);
+    the arrow keys then move within it (docs/widgets/figure-roving.js).
+    """
+    return pressed.index(True) if True in pressed else 0
 
 
 def segmented(
@@ -120,15 +135,22 @@ def segmented(
 ) -> str:
     """A group of pressable buttons, one of them pressed: a radio group without radio's traps.
 
-    ``direction="ltr"`` keeps mathematical choices (x₁ x₂ x₃) in the order of the drawing.
+    The group is one Tab stop, a toolbar in the WAI-ARIA sense: only the pressed button
+    (the first when none is) has ``tabindex="0"``; the page moves focus between the
+    buttons with the arrow keys, Home and End, without pressing (a press changes the
+    figure, and a running figure's recipe restarts its run), and Enter or Space presses.
+    ``role="toolbar"`` says so to assistive technology, where ``group`` promises no arrow
+    keys. ``direction="ltr"`` keeps mathematical choices (x₁ x₂ x₃) in the order of the
+    drawing; the arrows follow the order on screen.
     """
+    stop = tab_stop_index([pressed for _, _, pressed in options])
     buttons = "".join(
-        button(text, changes, pressed=pressed, focus_key=f"{key}:{i}", classes="apy-seg__button")
+        button(text, changes, pressed=pressed, focus_key=f"{key}:{i}", classes="apy-seg__button", tab_stop=i == stop)
         for i, (text, changes, pressed) in enumerate(options)
     )
     return el(
         "div",
-        {"class": "apy-seg", "role": "group", "aria-label": label},
+        {"class": "apy-seg", "role": "toolbar", "aria-label": label},
         el("span", {"class": "apy-seg__label", "aria-hidden": "true"}, esc(label)),
         el("span", {"class": "apy-seg__buttons", "dir": direction}, buttons),
     )

@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import Any
 
 from .. import dot_product_samples, softmax
-from ._controls import button, formula, slider, value
+from ._controls import button, formula, slider, tab_stop_index, value
 from ._figure import Figure, Panel
 from ._format import NumberFormat, percent_shares
 from ._html import el, esc
@@ -36,6 +36,7 @@ def pair_count(d_k: int) -> int:
 
 
 CHOICES = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512]
+PRESETS = (1, 16, 64, 512)  # the buttons beside the slider
 RAW_LIMIT, SCALED_LIMIT = 60.0, 4.0
 BINS = 30
 KEYS = 8
@@ -146,12 +147,21 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     raw_std, scaled_std = measured.raw_std, measured.scaled_std
     root = math.sqrt(d_k)
     outside = sum(1 for v in raw if abs(v) >= RAW_LIMIT)
+    # one Tab stop with arrow keys inside, like every group of choices (_controls.segmented)
+    stop = tab_stop_index([d == d_k for d in PRESETS])
     presets = el(
         "div",
-        {"class": "apy-row", "role": "group", "aria-label": t.plain("presets")},
+        {"class": "apy-row", "role": "toolbar", "aria-label": t.plain("presets")},
         "".join(
-            button(formula(str(d)), {"d_k": d}, pressed=d == d_k, focus_key=f"dk:{d}", classes="apy-seg__button")
-            for d in (1, 16, 64, 512)
+            button(
+                formula(str(d)),
+                {"d_k": d},
+                pressed=d == d_k,
+                focus_key=f"dk:{d}",
+                classes="apy-seg__button",
+                tab_stop=i == stop,
+            )
+            for i, d in enumerate(PRESETS)
         ),
     )
     control = slider(

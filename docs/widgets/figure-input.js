@@ -2,7 +2,10 @@
 // "Events -> changes"): each event on a control becomes a *change* (dotted state path ->
 // value, as the reader gave it) handed to `queue(change, source, event)`. No number is
 // computed here beyond mapping a pointer into the drawing's units, as data-drag says:
-// Python parses, validates, clamps and snaps.
+// Python parses, validates, clamps and snaps. Groups of choices move focus by arrow keys
+// without any change (figure-roving.js).
+
+import { focusArrived, focusLeft, keepStop, rovingKey } from "./figure-roving.js";
 
 export class FigureInput {
   /** Listens on `root`; every change goes to `queue(change, sourceElement, event)`. */
@@ -16,6 +19,10 @@ export class FigureInput {
     on("click", this.onClick);
     on("keydown", this.onKeyDown);
     on("focusin", this.onHoverOrFocus);
+    on("focusin", focusArrived);
+    on("focusout", focusLeft);
+    // after each morph (figure-host.js), which writes Python's Tab stops back
+    on("figure-updated", () => keepStop(root));
     // pointerenter does not bubble: pointerover, filtered to entering the element itself.
     on("pointerover", this.onHoverOrFocus);
     on("pointerdown", this.onPointerDown);
@@ -76,6 +83,10 @@ export class FigureInput {
 
   onKeyDown(event) {
     if (event.altKey || event.ctrlKey || event.metaKey) return;
+    if (rovingKey(event)) {
+      event.preventDefault(); // the arrow moved focus within a group of choices: no scrolling
+      return;
+    }
     const keyed = this.control(event, "[data-keys]");
     if (keyed) {
       const change = JSON.parse(keyed.dataset.keys)[(event.shiftKey ? "Shift+" : "") + event.key];

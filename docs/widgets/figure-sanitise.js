@@ -11,6 +11,8 @@
 //   style, a, animate, MathML ...);
 // - attributes: only those figures use on that element; never an event handler (on*), an
 //   id (the host keeps the root's own), or a URL (href, src ...: no figure has one);
+// - tabindex: only 0 and -1 (a group's Tab stop and its other buttons), never a positive
+//   one, which would pull the page's Tab order into the figure first;
 // - style: only CSS custom properties set to plain numbers ("--p:0.2500"), as figures.css
 //   reads them, so no url() and nothing that moves or covers the page;
 // - class: only the figures' own classes (apy-*), never the theme's (a figure drawing
@@ -36,6 +38,7 @@ const ELEMENTS = new Map([
 ]);
 const STYLE = new RegExp(ALLOWED.style);
 const OWN_CLASS = /^apy-[\w-]*$/;
+const TABINDEX = /^(0|-1)$/;
 export const MAX_MARKUP = 400_000;
 
 /**
@@ -87,7 +90,11 @@ function clean(fragment, removed) {
     }
     for (const attr of [...node.attributes]) {
       const name = attr.name.toLowerCase();
-      const ok = allowed.has(name) && !name.startsWith("on") && (name !== "style" || STYLE.test(attr.value));
+      const ok =
+        allowed.has(name) &&
+        !name.startsWith("on") &&
+        (name !== "style" || STYLE.test(attr.value)) &&
+        (name !== "tabindex" || TABINDEX.test(attr.value));
       if (!ok) {
         removed.add(`${name} on <${node.localName}>`);
         node.removeAttributeNode(attr);

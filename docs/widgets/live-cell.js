@@ -76,7 +76,7 @@ export class LiveCell {
     button.textContent = label;
     if (title) button.title = title;
     button.addEventListener("click", () => {
-      if (button.getAttribute("aria-disabled") !== "true") onClick();
+      if (!button.disabled && button.getAttribute("aria-disabled") !== "true") onClick();
     });
     return button;
   }
@@ -155,10 +155,23 @@ export class LiveCell {
   setBusy(busy) {
     const { strings } = this;
     this.root.dataset.busy = busy || "";
+    // Run stays focusable while busy (aria-disabled: the reader who pressed it, or Ctrl+Enter
+    // in the editor, keeps their place and hears its words, "Starting Python…").
     this.runButton.setAttribute("aria-disabled", String(Boolean(busy)));
-    this.stopButton.setAttribute("aria-disabled", String(!busy));
+    this.setStoppable(Boolean(busy));
     this.runButton.textContent = busy === "waiting" ? strings.run_waiting : strings.run;
     if (busy) this.status.textContent = strings[busy];
+  }
+
+  /**
+   * Stop is a real button only while something waits or runs; otherwise it is disabled:
+   * not pressable, not a Tab stop, and drawn so. A reader who pressed Stop (or was on it when
+   * the run ended) goes to Run first, so focus never falls back to the top of the page.
+   */
+  setStoppable(stoppable) {
+    const stop = this.stopButton;
+    if (!stoppable && stop.ownerDocument.activeElement === stop) this.runButton.focus({ preventScroll: true });
+    stop.disabled = !stoppable;
   }
 
   reset() {

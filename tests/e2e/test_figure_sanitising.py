@@ -383,6 +383,30 @@ def test_figure_markup_cannot_use_the_themes_classes_or_leave_its_box(live_page)
     run_cell(page, RESTORE_UPDATE)
 
 
+def test_figure_markup_keeps_its_tab_stops_but_cannot_reorder_the_pages_tab_order(live_page):
+    """A group's Tab stops (tabindex 0 and -1 on its buttons, as Python draws them) pass the
+    sanitiser; a positive tabindex, which would pull the page's Tab order into the figure
+    first, does not."""
+    page, seen = live_page
+    replace_update(
+        page,
+        """def change(html):
+    start = html.index(">") + 1
+    group = ('<div class="apy-seg" role="toolbar" aria-label="g">'
+             '<button type="button" class="apy-seg__button" tabindex="0" aria-pressed="true">a</button>'
+             '<button type="button" class="apy-seg__button" tabindex="-1" aria-pressed="false">b</button>'
+             '<button type="button" class="apy-seg__button" tabindex="5" aria-pressed="false">c</button></div>')
+    return html[:start] + group + html[start:]""",
+    )
+    assert all(detail["ok"] for detail in move_and_wait(page))
+    root = page.locator('.apy-fig[data-figure="softmax"]')
+    drawn = root.locator('[aria-label="g"] button').evaluate_all("(bs) => bs.map((b) => b.getAttribute('tabindex'))")
+    assert drawn == ["0", "-1", None]
+    removed = " ".join(text for text in seen["warnings"] if text.startswith("figure markup: removed"))
+    assert "tabindex on <button>" in removed, removed
+    run_cell(page, RESTORE_UPDATE)
+
+
 def test_huge_figure_markup_is_refused_without_stalling_the_page(live_page):
     """10 MB of markup (400,000 spans) is refused before it is parsed: the figure says it could
     not update, the main thread never stalls, and the figure works again afterwards."""

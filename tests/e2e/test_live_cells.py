@@ -217,6 +217,75 @@ def test_long_output_is_truncated_with_a_note(python_page):
     expect(first_cell(python_page).locator(".live-cell__note")).to_contain_text("Output truncated")
 
 
+def test_stop_is_disabled_while_nothing_runs_and_a_reader_on_it_goes_to_run(python_page):
+    """Stop is a real button only while a run waits or runs: disabled otherwise (not a Tab
+    stop, not pressable). Pressed by keyboard, the run stops and focus moves to Run."""
+    page = python_page
+    cell = first_cell(page)
+    stop = cell.locator(".live-cell__stop")
+    run_and_wait(page, "1 + 1")
+    expect(stop).to_be_disabled()
+    cell.locator(".live-cell__run").focus()
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.classList.contains('live-cell__stop')") is False, "not a Tab stop"
+    set_code(page, "import time\nwhile True:\n    time.sleep(0.05)")
+    cell.locator(".live-cell__run").click()
+    page.wait_for_function("document.querySelector('.live-cell').dataset.busy === 'running'")
+    expect(stop).to_be_enabled()
+    stop.focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.querySelector('.live-cell').dataset.busy === ''", timeout=20_000)
+    expect(stop).to_be_disabled()
+    assert cell.locator(".live-cell__status").inner_text() == "Stopped."
+    assert page.evaluate("document.activeElement.classList.contains('live-cell__run')"), "focus moved to Run"
+
+
+LONG_LINES = (
+    "print('attention ' * 60)\nprint('x' * 400)\nprint([round(0.1 * i, 3) for i in range(80)])\n"
+    "print('שלום ' * 50)  # a comment long enough to run past the right edge of the editor at 1366 px\n"
+)
+
+
+def test_long_lines_at_1366_px_output_wraps_and_code_scrolls_with_an_edge(python_page):
+    """At 1366 x 768 a long printed line wraps inside the output: nothing is cut at its right
+    edge, and the page itself does not scroll sideways. A long code line scrolls inside the
+    editor, which shows a shadow at the edge with more code beyond it (the scrollbar may be
+    hidden: overlay scrollbars, Playwright's headless Chromium)."""
+    page = python_page
+    page.set_viewport_size({"width": 1366, "height": 768})
+    try:
+        run_and_wait(page, LONG_LINES)
+        cell = first_cell(page)
+        out = cell.locator(".live-cell__output pre").evaluate(
+            """(pre) => ({scroll: pre.scrollWidth, client: pre.clientWidth,
+                         height: pre.getBoundingClientRect().height, overflowX: getComputedStyle(pre).overflowX,
+                         right: pre.getBoundingClientRect().right, cell: pre.closest('.live-cell').getBoundingClientRect().right})"""
+        )
+        assert out["scroll"] <= out["client"] or out["overflowX"] in ("auto", "scroll"), out
+        assert out["scroll"] <= out["client"] + 1, f"the output is wider than its box: {out}"
+        assert out["right"] <= out["cell"] + 1, f"the output runs past the cell: {out}"
+        line_height = cell.locator(".live-cell__output pre").evaluate(
+            "(pre) => parseFloat(getComputedStyle(pre).lineHeight)"
+        )
+        assert out["height"] > 12 * line_height, f"the long lines wrapped onto many rows: {out}"
+
+        code = cell.locator(".cm-scroller").evaluate(
+            """(s) => { const style = getComputedStyle(s);
+                 return {scroll: s.scrollWidth, client: s.clientWidth, overflowX: style.overflowX,
+                         images: style.backgroundImage.split('linear-gradient').length - 1,
+                         attachment: style.backgroundAttachment}; }"""
+        )
+        assert code["scroll"] > code["client"], code
+        assert code["overflowX"] == "auto", code
+        assert code["images"] == 4, code
+        assert code["attachment"] == "local, local, scroll, scroll", code
+
+        page_width = page.evaluate("[document.documentElement.scrollWidth, document.documentElement.clientWidth]")
+        assert page_width[0] <= page_width[1], f"the page scrolls sideways: {page_width}"
+    finally:
+        page.set_viewport_size({"width": 1280, "height": 720})
+
+
 # --- runaway code ---------------------------------------------------------------------------
 
 
