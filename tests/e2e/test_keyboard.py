@@ -109,6 +109,8 @@ def test_each_group_of_choices_is_one_tab_stop(learning, lang):
     in_groups = [s["group"] for s in forward if s["group"]]
     assert sorted(in_groups) == sorted(groups), "each group exactly once"
     assert all(s["pressed"] == "true" for s in forward if s["group"]), "Tab lands on the choice in force"
+    keys = [s["key"] for s in forward]
+    assert "train" in keys[:5], f"Train within 5 Tab stops of the figure's first control: {keys[:6]}"
     print(f"\n{lang}: {len(forward)} Tab stops in train_live ({buttons_in_groups} buttons in {len(groups)} groups)")
     # and back again, from after the figure
     backward = tab_stops(page, fig, "Shift+Tab")

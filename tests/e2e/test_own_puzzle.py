@@ -1,0 +1,71 @@
+"""The reader's own puzzle in Chromium: typed into train_live's boxes, a puzzle with a
+give-away is refused naming its cue (Train stays off); a fair one trains to its end on the
+reader's words, in English and in Persian."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.e2e.conftest import PYTHON_READY_MS, wait_until_live
+from tests.e2e.test_figures_learning import root, settled, state
+from tests.languages import language
+
+PEOPLE = {"en": "cat\ndog\nfox\nowl", "fa": "گربه\nسگ\nروباه\nجغد"}
+
+
+def type_into(page, fig, name: str, text: str) -> None:
+    """Replaces a box's text as a reader would, then leaves the box (its change is sent)."""
+    box = fig.locator(f'textarea[name="{name}"]')
+    box.fill(text)
+    box.press("Tab")
+    page.wait_for_function(
+        "([el, key, want]) => JSON.parse(el.dataset.state)[key] === want",
+        arg=[fig.element_handle(), name, text],
+        timeout=30_000,
+    )
+    settled(page, "train_live")
+
+
+@pytest.mark.parametrize("lang", ["en", "fa"])
+def test_a_giveaway_is_refused_naming_its_cue_and_a_fair_puzzle_trains(browser, site_url, lang):
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(f"{site_url}/{language(lang).prefix}learning/#train")
+        page.wait_for_function("window.attentionPy?.figures !== undefined")
+        wait_until_live(page)
+        fig = root(page, "train_live")
+        texts = json.loads(fig.get_attribute("data-strings"))["train_live"]
+        fig.locator('[data-focus-key="own_open"]').click()
+        fig.locator('textarea[name="own_patient"]').wait_for(timeout=PYTHON_READY_MS)
+        site_patient = fig.locator('textarea[name="own_patient"]').input_value()
+        longer = "\n".join(f"{line} {line.split()[-1]}" for line in site_patient.split("\n"))
+        type_into(page, fig, "own_patient", longer)
+        check = fig.locator(".apy-own__check").inner_text()
+        assert check.startswith(texts["own_cue_lengths"].split("{")[0]), check
+        assert fig.locator('[data-focus-key="own_use"]').is_disabled()
+
+        type_into(page, fig, "own_patient", site_patient)
+        type_into(page, fig, "own_people", PEOPLE[lang])
+        assert fig.locator(".apy-own__check").inner_text().startswith(texts["own_ready"].split("{")[0])
+        fig.locator('[data-focus-key="own_use"]').click()
+        settled(page, "train_live")
+        for key in ("steps:0", "d_model:0"):  # the short, cheap run
+            fig.locator(f'[data-focus-key="{key}"]').click()
+            settled(page, "train_live")
+        shown = state(page, "train_live")
+        assert (shown["data"], shown["steps"], shown["d_model"], shown["step"]) == ("own", 60, 8, 0)
+        handle = fig.element_handle()
+        fig.locator('[data-focus-key="train"]').click()
+        page.wait_for_function("(el) => JSON.parse(el.dataset.state).running", arg=handle, timeout=10_000)
+        page.wait_for_function("(el) => !JSON.parse(el.dataset.state).running", arg=handle, timeout=240_000)
+        settled(page, "train_live")
+        assert state(page, "train_live")["step"] == 60
+        assert fig.locator(".apy-verdict").inner_text().strip()
+        menu = fig.locator('select[name="sentence"] option').all_inner_texts()
+        assert any(PEOPLE[lang].split("\n")[0] in option for option in menu), menu
+        assert fig.locator(".apy-fig__error").is_hidden()
+    finally:
+        context.close()
