@@ -22,7 +22,7 @@ from attention_py.figures.train_live import RECIPE
 from attention_py.learning import Model, Puzzle
 from attention_py.resources import _PROVIDED, MissingResource, provide
 from site_hooks.content.training import load_resource
-from tests.test_figures_support import LANGS, parse, saved_resources, skeleton, strings
+from tests.test_figures_support import LANGS, parse, saved_resources, sentence_numbers, skeleton, strings
 
 NAMES = ("training_replay", "trained_reader", "train_live")
 
@@ -116,7 +116,7 @@ def test_replay_maps_and_answer_are_the_checkpoints_own(lang, checkpoint, senten
     assert [row for row in cells(root, "apy-replay") if row] == expected
     readout = root.by_class("apy-fig__readout")[0].text
     assert reading.probabilities[reading.prediction] >= 0.5  # it points at one of the sentence's two people
-    assert num(100 * reading.probabilities[reading.prediction], 0) + "%" in readout
+    assert sentence_numbers(lang).pct(100 * reading.probabilities[reading.prediction], 0) in readout
     assert Puzzle.from_dict(data(lang)["puzzle"]).people[reading.prediction] in readout
 
 
@@ -134,7 +134,7 @@ def test_reader_bars_probabilities_verdict_and_mistakes_are_the_models(lang):
         ]
         assert shown == [[num(100 * w, 0) + "%" for w in layer[0][s.pronoun]] for layer in reading.attention]
         readout = root.by_class("apy-fig__readout")[0].text
-        assert f"{num(100 * reading.probabilities[reading.prediction], 1)}%" in readout
+        assert sentence_numbers(lang).pct(100 * reading.probabilities[reading.prediction], 1) in readout
         verdict = strings(lang)["trained_reader"]["right"]
         assert (verdict in readout) == (reading.prediction == s.label)
     test = p.split(seed=data(lang)["settings"].get("split_seed", 0)).test

@@ -21,7 +21,7 @@ from ..resources import derived, resource
 from ._controls import segmented
 from ._html import el, esc, void
 from ._matrix import matrix_table
-from ._strings import Text
+from ._strings import Num, Pct, Text
 from ._svg import f, svg
 
 EXAMPLES = 4  # sentences in the menus: the article's pair, then the same pair with the people swapped
@@ -311,16 +311,20 @@ def curves_description(history: list[dict[str, Any]], span: int, t: Text) -> str
 
 def percent(value: float, digits: int = 0, *, t: Text, in_sentence: bool = False) -> str:
     """A measured fraction (0..1) as a percentage in its left-to-right span, in the format of
-    ``t``'s figure (a table's), or ``in_sentence`` in the language's prose numbers, so that a
-    sentence writes all its numbers one way ("step ۱۲۰: ... ۱۰۰٪", not "۱۲۰ ... 100%")."""
-    numbers = t.prose_numbers if in_sentence else t.numbers
-    return el("span", {"dir": "ltr", "class": "apy-num"}, numbers.pct(100 * value, digits))
+    ``t``'s figure (a table's). ``in_sentence`` (train_live's, until it moves) writes it as a
+    sentence does: a sentence passes ``Pct(100 * value, digits)`` to ``t.sentence`` instead,
+    the one way that writes all of a sentence's numbers in the prose's digits."""
+    if in_sentence:
+        return t.sentence_part(Pct(100 * value, digits))
+    return el("span", {"dir": "ltr", "class": "apy-num"}, t.numbers.pct(100 * value, digits))
 
 
 def measured(value: float, digits: int = 2, *, t: Text, in_sentence: bool = False) -> str:
-    """A measured value (a loss) in its left-to-right span, as ``percent`` writes it."""
-    numbers = t.prose_numbers if in_sentence else t.numbers
-    return el("span", {"dir": "ltr", "class": "apy-num"}, numbers.num(value, digits))
+    """A measured value (a loss) in its left-to-right span, as ``percent`` writes it (a
+    sentence passes ``Num(value, digits)`` to ``t.sentence``)."""
+    if in_sentence:
+        return t.sentence_part(Num(value, digits))
+    return el("span", {"dir": "ltr", "class": "apy-num"}, t.numbers.num(value, digits))
 
 
 SHARED_SECTION = "training"  # strings the three figures share (carried by each in data-strings)
