@@ -531,3 +531,14 @@ def test_the_prepared_runs_are_the_runs_the_page_would_train():
     run_to_end({"layers": 1}, instance="test-prepared-retrace")
     assert prepared_run("en", one_layer).history == session_of("test-prepared-retrace").work.trainer.history
     assert prepared_run("en", {**one_layer, "seed": 3}) is None, "only the linked experiments are prepared"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_sentence_menu_names_the_people_and_the_reason(lang):
+    """A whole sentence is wider than a phone's menu, which cut it at the reason: the menu
+    names each example by its two people and its reason, in sentence order."""
+    for s in views.examples(lang):
+        name = views.sentence_option(s)
+        reason = views.reason_span(s)
+        assert " ".join(s.tokens[i] for i in reason) == s.reason
+        assert name.split(" … ") == [s.tokens[s.people[0]], s.tokens[s.people[1]], s.reason]
