@@ -10,6 +10,7 @@ page does, and must retrace the build's training (same seed, same settings).
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 
@@ -531,6 +532,34 @@ def test_the_prepared_runs_are_the_runs_the_page_would_train():
     run_to_end({"layers": 1}, instance="test-prepared-retrace")
     assert prepared_run("en", one_layer).history == session_of("test-prepared-retrace").work.trainer.history
     assert prepared_run("en", {**one_layer, "seed": 3}) is None, "only the linked experiments are prepared"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("name", ["training_replay", "train_live"])
+def test_the_whole_map_says_why_the_last_layer_is_one_person(name, lang):
+    """The whole map's note (training.full_note) is shown with the full view, hidden with the
+    pronoun's row; and what it says holds: the last layer's rows look only at the two people,
+    and the answer reads the pronoun's row alone, so no other row of that layer can change it."""
+    note = strings(lang)["training"]["full_note"]
+    for view, shown in (("full", True), ("pronoun", False)):
+        why = draw(name, {"view": view}, lang).by_class("apy-maps__why")
+        assert [e.text for e in why] == [note]
+        assert ("hidden" not in why[0].attrs) == shown
+    final = model(lang, -1)
+    for s in views.examples(lang):
+        run = final.forward(s)
+        assert run.pointer.rows == [s.pronoun], "the answer is computed from the pronoun's row alone"
+        assert run.probabilities == final.forward(s, every_row=True).probabilities
+        last = final.read(s).attention[-1][0]
+        assert all(sum(row[j] for j in s.people) == pytest.approx(1) for row in last), "only the two people"
+
+    def key_gap(m, s):  # how far apart the last layer's keys of the two people are
+        first, second = m.forward(s).pointer.heads[0].K
+        return math.dist(first, second)
+
+    untrained = model(lang, 0)
+    gaps = [(key_gap(untrained, s), key_gap(final, s)) for s in views.examples(lang)]
+    assert all(after > 1.5 * before for before, after in gaps), f"training pulls the people's keys apart: {gaps}"
 
 
 @pytest.mark.parametrize("lang", LANGS)

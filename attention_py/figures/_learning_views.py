@@ -183,7 +183,9 @@ def attention_maps(reading: Reading, s: Sentence, view: str, t: Text, cls: str) 
                 cls=f"apy-attn apy-attn--{view} {cls}",
             )
             tables.append(el("div", {"class": "apy-scroll"}, table))
-    return el("div", {"class": "apy-maps"}, "".join(tables))
+    # Why the last layer's rows all say 1.00 (drawn in both views, hidden in one: one shape)
+    why = el("p", {"class": "apy-muted apy-maps__why", "hidden": view != "full"}, t.html("training.full_note"))
+    return el("div", {"class": "apy-maps"}, "".join(tables)) + why
 
 
 def view_menu(view: str, t: Text) -> str:
@@ -374,6 +376,7 @@ SHARED_STRINGS = (
     "view",
     "view_pronoun",
     "view_full",
+    "full_note",
     "curves_picture",
     "curves_empty",
     "legend_loss",

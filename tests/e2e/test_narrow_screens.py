@@ -222,7 +222,8 @@ def learning_page(page, site_url: str, lang) -> None:
 def test_the_learning_figures_show_the_reason_and_readable_labels_at_360_px(narrow_tab, site_dir, site_url, lang):
     """In every map of the learning article, in both views, the reason's words (which decide
     whom the pronoun means) are in sight without scrolling; the sentence menu names the
-    chosen sentence whole, reason included; and the curves' labels are at least 12 px."""
+    chosen sentence whole, reason included; the curves' labels are at least 12 px; and the
+    whole map says why the last layer's rows are 1.00."""
     page, guard = narrow_tab
     learning_page(page, site_url, lang)
     problems = []
@@ -236,6 +237,9 @@ def test_the_learning_figures_show_the_reason_and_readable_labels_at_360_px(narr
                     f"document.querySelector('.apy-fig[data-figure={name}] .apy-attn--full') !== null"
                     f" && !document.querySelector('.apy-fig[data-figure={name}]').hasAttribute('data-busy')"
                 )
+                why = fig.locator(".apy-maps__why")
+                if not why.is_visible():
+                    problems.append(f"{name}: the whole map says nothing of why the last layer is 1.00")
             state = json.loads(fig.get_attribute("data-state"))
             indices = reason_indices(site_dir, lang.code, name, state)
             assert indices, f"{name}: no reason found in the sentence shown"
