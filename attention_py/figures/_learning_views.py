@@ -201,8 +201,8 @@ def view_menu(view: str, t: Text) -> str:
 
 # The curves of training: loss and accuracy against the step, one drawing, left to right.
 # A drawing scales with its box, its text too: on a 360 px phone the box is about 286 px
-# wide, so a drawing 340 units wide with labels of 15 units (figures.css, .apy-curves) writes
-# them at 12.6 px; the margins hold "0.73" and "100%" at that size.
+# wide, so a drawing 340 units wide with labels of 15 units (figures.css, .apy-curves; 9 on a
+# wide screen) writes them at 12.6 px; the margins hold "0.73" and "100%" at that size.
 
 W, H = 340.0, 170.0
 LEFT, RIGHT, TOP, BOTTOM = 40.0, 46.0, 12.0, 26.0
