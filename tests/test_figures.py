@@ -14,7 +14,17 @@ from attention_py.figures._format import percent_shares
 from attention_py.figures._sentence import parse_tokens, pronoun_index, read
 from attention_py.figures._strings import MissingStringError
 from tests.languages import LANGUAGES, language
-from tests.test_figures_support import LANGS, NON_FINITE, ROOT, STRINGS_DIR, figure_numbers, parse, skeleton, strings
+from tests.test_figures_support import (
+    LANGS,
+    NON_FINITE,
+    ROOT,
+    STRINGS_DIR,
+    figure_numbers,
+    parse,
+    sentence_numbers,
+    skeleton,
+    strings,
+)
 
 RIGHT_TO_LEFT = [lang.code for lang in LANGUAGES if lang.direction == "rtl"]  # from their own writing
 
@@ -311,14 +321,15 @@ def test_causal_first_step_names_its_one_word_once_in_the_singular(lang):
     words = [tok.word for tok in parse_tokens(strings(lang)["common"]["sentence_angry"], lang)]
     root = parse(draw("causal_attention", {"causal": True, "step": 1}, lang=lang))
     readout = root.by_class("apy-fig__readout")[0]
-    item = table["top_item"].format(word=words[0], weight="100%")
+    whole = sentence_numbers(lang).pct(100, 0)  # a sentence's number: the prose's digits
+    item = table["top_item"].format(word=words[0], weight=whole)
     assert readout.text == table["readout_first"].replace("$", "").format(word=words[0], top=item)
     assert "{count}" not in table["readout_first"], "no number of words: it is one"
-    assert [e.text for e in readout.find_all(lambda e: e.attrs.get("dir") == "ltr")] == ["100%"], "one weight"
+    assert [e.text for e in readout.find_all(lambda e: e.attrs.get("dir") == "ltr")] == [whole], "one weight"
     # ... and nothing beside the matrix says it again ("can only look at itself (weight 1.00)")
     one = figure_numbers(lang)
     beside = [p.text for p in root.find_all(lambda e: e.tag == "p" and e.has_class("apy-muted"))]
-    assert not any(one.num(1.0) in text or one.pct(100, 0) in text for text in beside), beside
+    assert not any(one.num(1.0) in text or one.pct(100, 0) in text or whole in text for text in beside), beside
     # From two words on, the plural sentence with its count.
     second = parse(draw("causal_attention", {"causal": True, "step": 2}, lang=lang))
     digits = strings(lang)["common"]["digits"]

@@ -10,6 +10,7 @@ page does, and must retrace the build's training (same seed, same settings).
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 
@@ -22,7 +23,7 @@ from attention_py.figures.train_live import RECIPE
 from attention_py.learning import Model, Puzzle
 from attention_py.resources import _PROVIDED, MissingResource, provide
 from site_hooks.content.training import load_resource
-from tests.test_figures_support import LANGS, parse, saved_resources, skeleton, strings
+from tests.test_figures_support import LANGS, parse, saved_resources, sentence_numbers, skeleton, strings
 
 NAMES = ("training_replay", "trained_reader", "train_live")
 
@@ -116,7 +117,7 @@ def test_replay_maps_and_answer_are_the_checkpoints_own(lang, checkpoint, senten
     assert [row for row in cells(root, "apy-replay") if row] == expected
     readout = root.by_class("apy-fig__readout")[0].text
     assert reading.probabilities[reading.prediction] >= 0.5  # it points at one of the sentence's two people
-    assert num(100 * reading.probabilities[reading.prediction], 0) + "%" in readout
+    assert sentence_numbers(lang).pct(100 * reading.probabilities[reading.prediction], 0) in readout
     assert Puzzle.from_dict(data(lang)["puzzle"]).people[reading.prediction] in readout
 
 
@@ -134,7 +135,7 @@ def test_reader_bars_probabilities_verdict_and_mistakes_are_the_models(lang):
         ]
         assert shown == [[num(100 * w, 0) + "%" for w in layer[0][s.pronoun]] for layer in reading.attention]
         readout = root.by_class("apy-fig__readout")[0].text
-        assert f"{num(100 * reading.probabilities[reading.prediction], 1)}%" in readout
+        assert sentence_numbers(lang).pct(100 * reading.probabilities[reading.prediction], 1) in readout
         verdict = strings(lang)["trained_reader"]["right"]
         assert (verdict in readout) == (reading.prediction == s.label)
     test = p.split(seed=data(lang)["settings"].get("split_seed", 0)).test
@@ -531,3 +532,42 @@ def test_the_prepared_runs_are_the_runs_the_page_would_train():
     run_to_end({"layers": 1}, instance="test-prepared-retrace")
     assert prepared_run("en", one_layer).history == session_of("test-prepared-retrace").work.trainer.history
     assert prepared_run("en", {**one_layer, "seed": 3}) is None, "only the linked experiments are prepared"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("name", ["training_replay", "train_live"])
+def test_the_whole_map_says_why_the_last_layer_is_one_person(name, lang):
+    """The whole map's note (training.full_note) is shown with the full view, hidden with the
+    pronoun's row; and what it says holds: the last layer's rows look only at the two people,
+    and the answer reads the pronoun's row alone, so no other row of that layer can change it."""
+    note = strings(lang)["training"]["full_note"]
+    for view, shown in (("full", True), ("pronoun", False)):
+        why = draw(name, {"view": view}, lang).by_class("apy-maps__why")
+        assert [e.text for e in why] == [note]
+        assert ("hidden" not in why[0].attrs) == shown
+    final = model(lang, -1)
+    for s in views.examples(lang):
+        run = final.forward(s)
+        assert run.pointer.rows == [s.pronoun], "the answer is computed from the pronoun's row alone"
+        assert run.probabilities == final.forward(s, every_row=True).probabilities
+        last = final.read(s).attention[-1][0]
+        assert all(sum(row[j] for j in s.people) == pytest.approx(1) for row in last), "only the two people"
+
+    def key_gap(m, s):  # how far apart the last layer's keys of the two people are
+        first, second = m.forward(s).pointer.heads[0].K
+        return math.dist(first, second)
+
+    untrained = model(lang, 0)
+    gaps = [(key_gap(untrained, s), key_gap(final, s)) for s in views.examples(lang)]
+    assert all(after > 1.5 * before for before, after in gaps), f"training pulls the people's keys apart: {gaps}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_sentence_menu_names_the_people_and_the_reason(lang):
+    """A whole sentence is wider than a phone's menu, which cut it at the reason: the menu
+    names each example by its two people and its reason, in sentence order."""
+    for s in views.examples(lang):
+        name = views.sentence_option(s)
+        reason = views.reason_span(s)
+        assert " ".join(s.tokens[i] for i in reason) == s.reason
+        assert name.split(" … ") == [s.tokens[s.people[0]], s.tokens[s.people[1]], s.reason]

@@ -32,7 +32,7 @@ from attention_py import (
 )
 from attention_py.figures import FIGURES, Text
 from attention_py.figures._sentence import D_MODEL, embed, layers, parse_tokens, pronoun_index
-from tests.test_figures_support import LANGS, MADE_UP, ROOT, figure_numbers, parse, strings
+from tests.test_figures_support import LANGS, MADE_UP, ROOT, figure_numbers, parse, sentence_numbers, strings
 
 # The English figures, and the same in the made-up language's number format.
 READ_IN = ("en", MADE_UP)
@@ -412,19 +412,20 @@ def test_causal_attention_matrix_readout_and_drift(causal, step, lang):
     current = now[step - 1]
     top = sorted(range(len(current)), key=lambda j: (-current[j], j))[:2]  # one at step 1 with the mask
     shown_top = [e.text for e in root.by_class("apy-fig__readout")[0].find_all(lambda e: e.attrs.get("dir") == "ltr")]
-    assert shown_top == [numbers.pct(100 * current[j], 0) for j in top]
+    said = sentence_numbers(lang)  # the readout and the note are sentences: the prose's digits
+    assert shown_top == [said.pct(100 * current[j], 0) for j in top]
     readout = root.by_class("apy-fig__readout")[0].text
     assert all(toks[j].word in readout for j in top)
     stability = root.by_class("apy-muted")[-1].text
     if not causal:
         padded = masked_now[step - 1] + [0.0] * (n - step)
         drift = max(abs(a - b) for a, b in zip(full[step - 1], padded))
-        assert num(drift, 3) in stability
+        assert said.num(drift, 3) in stability
     elif step > 1:
         before = designed(toks[: step - 1], True).weights2
         drift = max(abs(before[i][j] - now[i][j]) for i in range(step - 1) for j in range(step - 1))
         assert drift < 1e-12
-        assert num(drift, 3) in stability
+        assert said.num(drift, 3) in stability
 
 
 # The pronoun's weights on (teacher, student) in percent, with the causal mask and without, as
@@ -456,7 +457,8 @@ def test_causal_attention_at_the_pronoun_mask_on_and_off(lang):
         percents = [
             e.text for e in root.by_class("apy-fig__readout")[0].find_all(lambda e: e.attrs.get("dir") == "ltr")
         ]
-        assert percents == [figure_numbers(lang).pct(on_teacher, 0), figure_numbers(lang).pct(on_student, 0)]
+        said = sentence_numbers(lang)
+        assert percents == [said.pct(on_teacher, 0), said.pct(on_student, 0)]
         later = row[she + 1 :]
         assert all(cell == strings(lang)["causal_attention"]["masked"] for cell in later) == causal
 

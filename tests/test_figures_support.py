@@ -45,6 +45,14 @@ def figure_numbers(lang: str):
     return Text(strings(lang), lang, "common").numbers
 
 
+def sentence_numbers(lang: str):
+    """The format a figure of language ``lang`` writes the numbers of its sentences in
+    (``Text.sentence``: the prose's digits, ``Text.prose_numbers``)."""
+    from attention_py.figures import Text
+
+    return Text(strings(lang), lang, "common").prose_numbers
+
+
 class Element:
     """A parsed element: tag, attributes, children, and its text (own and descendants')."""
 

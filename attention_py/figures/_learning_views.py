@@ -21,7 +21,7 @@ from ..resources import derived, resource
 from ._controls import segmented
 from ._html import el, esc, void
 from ._matrix import matrix_table
-from ._strings import Text
+from ._strings import Num, Pct, Text
 from ._svg import f, svg
 
 EXAMPLES = 4  # sentences in the menus: the article's pair, then the same pair with the people swapped
@@ -107,8 +107,30 @@ def final_mistakes(lang: str) -> list[Sentence]:
     return derived(key(lang), "mistakes", make)
 
 
+def reason_span(s: Sentence) -> range:
+    """The token indices of the sentence's reason ("was angry"): the words that decide whom
+    the pronoun means. Found as the reason's words after the pronoun (every language's
+    template puts the reason after it); empty if a template ever did otherwise."""
+    words = tuple(s.reason.split())
+    for start in range(s.pronoun + 1, len(s.tokens) - len(words) + 1):
+        if s.tokens[start : start + len(words)] == words:
+            return range(start, start + len(words))
+    return range(0)
+
+
 def sentence_option(s: Sentence) -> str:
-    return s.text
+    """An example sentence as its menu names it: the two people and the reason, in sentence
+    order, the words between them elided ("teacher … student … was angry"). The four
+    examples differ only in these, and a whole sentence is wider than a phone's menu, which
+    cuts it off at the reason, the word that matters; the maps beside it show every word."""
+    kept = {*s.people, *reason_span(s)}
+    words: list[str] = []
+    for i, word in enumerate(s.tokens):
+        if i in kept:
+            words.append(word)
+        elif words and words[-1] != "…":
+            words.append("…")
+    return " ".join(words[:-1] if words and words[-1] == "…" else words)
 
 
 def example_menu(
@@ -136,7 +158,12 @@ def layer_name(t: Text, layer: int, head: int, heads: int) -> str:
 
 def attention_maps(reading: Reading, s: Sentence, view: str, t: Text, cls: str) -> str:
     """Every layer's (and head's) attention for sentence ``s``: the pronoun's row alone, or the
-    whole map with the pronoun's row highlighted. Tokens follow the page's direction."""
+    whole map with the pronoun's row highlighted. Tokens follow the page's direction.
+
+    On a phone (figures.css, ``apy-attn--pronoun`` / ``--full``) a map is as wide as the
+    screen whatever the sentence: the pronoun's row stands on end, a word and its weight per
+    line, and the whole map shows its weights as shades only (the numbers stay for screen
+    readers), so every word, the reason that decides the answer too, is in sight."""
     words = [esc(w) for w in s.tokens]
     rows = [s.pronoun] if view == "pronoun" else list(range(len(s.tokens)))
 
@@ -160,10 +187,12 @@ def attention_maps(reading: Reading, s: Sentence, view: str, t: Text, cls: str) 
                 corner=t.html("training.rows_are"),
                 selected=pronoun_row,
                 dimmed=other_row,
-                cls=f"apy-attn {cls}",
+                cls=f"apy-attn apy-attn--{view} {cls}",
             )
             tables.append(el("div", {"class": "apy-scroll"}, table))
-    return el("div", {"class": "apy-maps"}, "".join(tables))
+    # Why the last layer's rows all say 1.00 (drawn in both views, hidden in one: one shape)
+    why = el("p", {"class": "apy-muted apy-maps__why", "hidden": view != "full"}, t.html("training.full_note"))
+    return el("div", {"class": "apy-maps"}, "".join(tables)) + why
 
 
 def view_menu(view: str, t: Text) -> str:
@@ -178,9 +207,13 @@ def view_menu(view: str, t: Text) -> str:
 
 
 # The curves of training: loss and accuracy against the step, one drawing, left to right.
+# A drawing scales with its box, its text too: on a 360 px phone the box is about 286 px
+# wide, so a drawing 340 units wide with labels of 15 units (figures.css, .apy-curves; 9 on a
+# wide screen) writes them at 12.6 px; the margins hold "0.73" and "100%" at that size.
 
-W, H = 520.0, 190.0
-LEFT, RIGHT, TOP, BOTTOM = 44.0, 44.0, 12.0, 28.0
+W, H = 340.0, 170.0
+LEFT, RIGHT, TOP, BOTTOM = 40.0, 46.0, 12.0, 26.0
+TICK = 15.0  # the labels' size in drawing units: figures.css says the same (.apy-curves .apy-tick)
 
 
 def curves(
@@ -228,15 +261,23 @@ def curves(
         void("line", {"class": "apy-axis", "x1": f(W - RIGHT), "y1": f(y(0)), "x2": f(W - RIGHT), "y2": f(y(1))}),
         void("line", {"class": "apy-grid", "x1": f(LEFT), "y1": f(y(1)), "x2": f(W - RIGHT), "y2": f(y(1))}),
         void("line", {"class": "apy-grid", "x1": f(LEFT), "y1": f(y(0.5)), "x2": f(W - RIGHT), "y2": f(y(0.5))}),
-        el("text", {"class": "apy-tick", "x": f(LEFT - 4), "y": f(y(0) + 4), "text-anchor": "end"}, t.numbers.count(0)),
-        el("text", {"class": "apy-tick", "x": f(LEFT - 4), "y": f(y(1) + 4), "text-anchor": "end"}, t.num(top_loss, 2)),
-        el("text", {"class": "apy-tick", "x": f(W - RIGHT + 4), "y": f(y(0) + 4)}, t.pct(0, 0)),
-        el("text", {"class": "apy-tick", "x": f(W - RIGHT + 4), "y": f(y(0.5) + 4)}, t.pct(50, 0)),
-        el("text", {"class": "apy-tick", "x": f(W - RIGHT + 4), "y": f(y(1) + 4)}, t.pct(100, 0)),
-        el("text", {"class": "apy-tick", "x": f(x(0)), "y": f(H - 10), "text-anchor": "middle"}, t.numbers.count(0)),
         el(
             "text",
-            {"class": "apy-tick", "x": f(x(span)), "y": f(H - 10), "text-anchor": "middle"},
+            {"class": "apy-tick", "x": f(LEFT - 4), "y": f(y(0) + TICK / 3), "text-anchor": "end"},
+            t.numbers.count(0),
+        ),
+        el(
+            "text",
+            {"class": "apy-tick", "x": f(LEFT - 4), "y": f(y(1) + TICK / 3), "text-anchor": "end"},
+            t.num(top_loss, 2),
+        ),
+        el("text", {"class": "apy-tick", "x": f(W - RIGHT + 4), "y": f(y(0) + TICK / 3)}, t.pct(0, 0)),
+        el("text", {"class": "apy-tick", "x": f(W - RIGHT + 4), "y": f(y(0.5) + TICK / 3)}, t.pct(50, 0)),
+        el("text", {"class": "apy-tick", "x": f(W - RIGHT + 4), "y": f(y(1) + TICK / 3)}, t.pct(100, 0)),
+        el("text", {"class": "apy-tick", "x": f(x(0)), "y": f(H - 6), "text-anchor": "middle"}, t.numbers.count(0)),
+        el(
+            "text",
+            {"class": "apy-tick", "x": f(x(span)), "y": f(H - 6), "text-anchor": "middle"},
             t.numbers.count(span),
         ),
     ]
@@ -318,16 +359,20 @@ def curves_description(history: list[dict[str, Any]], span: int, t: Text) -> str
 
 def percent(value: float, digits: int = 0, *, t: Text, in_sentence: bool = False) -> str:
     """A measured fraction (0..1) as a percentage in its left-to-right span, in the format of
-    ``t``'s figure (a table's), or ``in_sentence`` in the language's prose numbers, so that a
-    sentence writes all its numbers one way ("step ۱۲۰: ... ۱۰۰٪", not "۱۲۰ ... 100%")."""
-    numbers = t.prose_numbers if in_sentence else t.numbers
-    return el("span", {"dir": "ltr", "class": "apy-num"}, numbers.pct(100 * value, digits))
+    ``t``'s figure (a table's). ``in_sentence`` (train_live's, until it moves) writes it as a
+    sentence does: a sentence passes ``Pct(100 * value, digits)`` to ``t.sentence`` instead,
+    the one way that writes all of a sentence's numbers in the prose's digits."""
+    if in_sentence:
+        return t.sentence_part(Pct(100 * value, digits))
+    return el("span", {"dir": "ltr", "class": "apy-num"}, t.numbers.pct(100 * value, digits))
 
 
 def measured(value: float, digits: int = 2, *, t: Text, in_sentence: bool = False) -> str:
-    """A measured value (a loss) in its left-to-right span, as ``percent`` writes it."""
-    numbers = t.prose_numbers if in_sentence else t.numbers
-    return el("span", {"dir": "ltr", "class": "apy-num"}, numbers.num(value, digits))
+    """A measured value (a loss) in its left-to-right span, as ``percent`` writes it (a
+    sentence passes ``Num(value, digits)`` to ``t.sentence``)."""
+    if in_sentence:
+        return t.sentence_part(Num(value, digits))
+    return el("span", {"dir": "ltr", "class": "apy-num"}, t.numbers.num(value, digits))
 
 
 SHARED_SECTION = "training"  # strings the three figures share (carried by each in data-strings)
@@ -338,6 +383,7 @@ SHARED_STRINGS = (
     "view",
     "view_pronoun",
     "view_full",
+    "full_note",
     "curves_picture",
     "curves_empty",
     "legend_loss",

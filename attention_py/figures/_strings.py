@@ -25,11 +25,12 @@ from __future__ import annotations
 import re
 import string
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
 from ._format import LATIN, NUMBER_KEYS, NumberFormat, number_key_problem
-from ._html import esc
+from ._html import el, esc
 
 STRINGS_DIR = "docs/figure-strings"
 _MATH = re.compile(r"\$([^$]+)\$")
@@ -37,6 +38,27 @@ _MATH = re.compile(r"\$([^$]+)\$")
 
 class MissingStringError(LookupError):
     """A key a figure needs is absent from a language's strings file."""
+
+
+@dataclass(frozen=True)
+class Num:
+    """A measured value (a weight, a loss, a drift) to be placed into a sentence by
+    ``Text.sentence``, which writes it with ``digits`` decimals in the prose's digits."""
+
+    value: float
+    digits: int = 2
+
+
+@dataclass(frozen=True)
+class Pct:
+    """A percentage (``share`` already in percent units, see ``_format.percent_shares``) to be
+    placed into a sentence by ``Text.sentence``, in the prose's digits and percent sign."""
+
+    share: float
+    digits: int = 1
+
+
+SentencePart = str | int | Num | Pct  # what ``Text.sentence`` fills a placeholder with
 
 
 def strings_file(lang: str) -> str:
@@ -54,8 +76,9 @@ class Text:
 
     A key is the figure's own (``"title"``) or a shared one (``"common.static_hint"``).
     ``plain`` gives text for attributes (aria-label and the like); ``html`` gives escaped
-    markup and lets the caller insert ready-made fragments (a number wrapped in a
-    left-to-right span). Numbers go through ``count`` (a whole number in a sentence), ``num``
+    markup and lets the caller insert ready-made fragments. A sentence that holds numbers is
+    ``sentence``'s: it writes them all in the prose's digits (``Num``, ``Pct``, a count).
+    Numbers elsewhere (tables, axes, controls) go through ``count`` (a whole number), ``num``
     (a measured value) and ``pct`` (a percentage), or ``numbers``, the figure's format, for
     the rest (see ``_format.NumberFormat``).
     Every key looked up is remembered in ``used`` so the tests can compare it with the
@@ -93,9 +116,40 @@ class Text:
         return template.format(**values) if values else template
 
     def html(self, key: str, **fragments: str) -> str:
-        """Escaped text; placeholders are filled with the given (already safe) markup."""
+        """Escaped text; placeholders are filled with the given (already safe) markup.
+
+        A sentence that holds numbers is ``sentence``'s: ``html`` leaves them as they come."""
         template = _MATH.sub(_math_span, esc(self._template(key)))
         return template.format(**fragments) if fragments else template
+
+    def sentence(self, key: str, **parts: SentencePart) -> str:
+        """A sentence as markup (like ``html``) whose numbers are all written one way: the
+        language's prose digits (``prose_numbers``), whatever ``common.measured`` says.
+
+        The one way to put a number into a sentence (a readout, a note, a caption): pass it
+        as ``Num(value, digits)``, ``Pct(share, digits)`` or an ``int`` (a count), never
+        written already. Persian writes its tables and axes in Latin digits and its prose in
+        Persian ones, and a sentence holding both ("گام ۱۲۰: زیان 0.00") reads as a mistake;
+        tables, axes and controls keep ``num`` and ``pct``. A measured value keeps its
+        left-to-right span (``apy-num``), so its signs stay in place in a right-to-left
+        sentence. Strings are markup, as for ``html``; a sentence part may itself be a
+        ``sentence`` (a list item of a readout). (``_learning_views.percent`` and
+        ``measured`` with ``in_sentence=True`` do the same for train_live, until it moves here.)
+        """
+        return self.html(key, **{name: self.sentence_part(part) for name, part in parts.items()})
+
+    def sentence_part(self, part: SentencePart) -> str:
+        """One part of a ``sentence`` as markup: a number in the prose's digits, or the markup given."""
+        numbers = self.prose_numbers
+        if isinstance(part, (bool, float)):  # a float says no digits, a bool is no number
+            raise TypeError(f"a sentence's number is a Num, a Pct or an int (a count), got {part!r}")
+        if isinstance(part, int):
+            return esc(numbers.count(part))
+        if isinstance(part, Num):
+            return _number_span(numbers.num(part.value, part.digits))
+        if isinstance(part, Pct):
+            return _number_span(numbers.pct(part.share, part.digits))
+        return part
 
     @cached_property
     def prose_numbers(self) -> NumberFormat:
@@ -139,6 +193,10 @@ class Text:
             for section in ("common", *self.shared, self.figure)
             if isinstance(self.strings.get(section), Mapping)
         }
+
+
+def _number_span(written: str) -> str:
+    return el("span", {"dir": "ltr", "class": "apy-num"}, esc(written))
 
 
 def _math_span(match: re.Match[str]) -> str:

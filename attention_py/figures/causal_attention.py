@@ -19,7 +19,7 @@ from ._html import el, esc
 from ._matrix import matrix_table
 from ._sentence import Token, read_causal, sentence
 from ._state import Flag, Integer, StateSpec
-from ._strings import Text
+from ._strings import Num, Pct, Text
 
 MAX_TOKENS = 30
 TOP = 2  # the readout names the current word's two largest weights (its only one at step 1)
@@ -60,8 +60,7 @@ def _top(row: list[float], tokens: list[Token], t: Text) -> str:
     fewer when the row is shorter: with one word read, its one weight, named once."""
     order = sorted(range(len(row)), key=lambda j: (-row[j], j))[:TOP]
     return esc(t.plain("separator")).join(
-        t.html("top_item", word=esc(tokens[j].word), weight=el("span", {"dir": "ltr"}, t.pct(100 * row[j], 0)))
-        for j in order
+        t.sentence("top_item", word=esc(tokens[j].word), weight=Pct(100 * row[j], 0)) for j in order
     )
 
 
@@ -112,18 +111,18 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
         # The same word's row with the mask, at this step: what reading ahead changed.
         masked_row = masked_rows(tokens, step)[current] + [0.0] * (n - step)
         drift = max(abs(a - b) for a, b in zip(weights[current], masked_row))
-        stability = t.html("full_note", word=word, drift=el("span", {"dir": "ltr"}, t.num(drift, 3)))
+        stability = t.sentence("full_note", word=word, drift=Num(drift, 3))
     elif step > 1:
         before = masked_rows(tokens, step - 1)
         drift = max(abs(before[i][j] - weights[i][j]) for i in range(step - 1) for j in range(step - 1))
-        stability = t.html("unchanged", drift=el("span", {"dir": "ltr"}, t.num(drift, 3)))
+        stability = t.sentence("unchanged", drift=Num(drift, 3))
     else:
         stability = t.html("first")  # its one weight is named by the readout, once
     top = _top(weights[current][:seen], tokens, t)
     if seen == 1:  # only the first word read: it sees one word, itself (singular, no count)
-        readout = t.html("readout_first", word=word, top=top)
+        readout = t.sentence("readout_first", word=word, top=top)
     else:
-        readout = t.html("readout_causal" if causal else "readout_full", word=word, count=esc(t.count(seen)), top=top)
+        readout = t.sentence("readout_causal" if causal else "readout_full", word=word, count=seen, top=top)
     body = controls + el("div", {"class": "apy-scroll"}, table) + el("p", {"class": "apy-muted"}, stability)
     return Panel(body, readout, [t.html("caption"), t.html("designed_note")])
 

@@ -22,7 +22,7 @@ from ._html import el, esc
 from ._matrix import matrix_table
 from ._sentence import D_MODEL, embed, pronoun_index, sentence
 from ._state import Choice, StateSpec
-from ._strings import Text
+from ._strings import Pct, Text
 
 SEED = 5
 CONTRAST = 3  # input scale so that random (untrained) heads show visible patterns (see caption)
@@ -127,15 +127,8 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     for k, w in enumerate(per_head):
         row = w[focus]
         top = max(range(n), key=lambda j: row[j])
-        items.append(
-            t.html(
-                "readout_item",
-                k=esc(t.count(k + 1)),
-                target=esc(tokens[top].word),
-                weight=el("span", {"dir": "ltr"}, t.pct(100 * row[top], 0)),
-            )
-        )
-    readout = t.html("readout", word=esc(tokens[focus].word), items=esc(t.plain("separator")).join(items))
+        items.append(t.sentence("readout_item", k=k + 1, target=esc(tokens[top].word), weight=Pct(100 * row[top], 0)))
+    readout = t.sentence("readout", word=esc(tokens[focus].word), items=esc(t.plain("separator")).join(items))
     body = (
         chooser
         + el("div", {"class": "apy-heads apy-scroll"}, grids)
@@ -143,7 +136,7 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
         + el("div", {"class": "apy-tables apy-scroll"}, concat, out)
         + el("p", {"class": "apy-muted"}, t.html("projection"))
     )
-    return Panel(body, readout, [t.html("caption", factor=esc(t.count(CONTRAST)))])
+    return Panel(body, readout, [t.sentence("caption", factor=CONTRAST)])
 
 
 FIGURE = Figure(

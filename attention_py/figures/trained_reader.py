@@ -18,7 +18,7 @@ from ._figure import Figure, Panel
 from ._html import el, esc
 from ._matrix import shade
 from ._state import Integer, StateSpec
-from ._strings import Text
+from ._strings import Pct, Text
 
 MAX = 63  # menu positions; each is clamped to the language's own list
 SHOWN_MISTAKES = 6
@@ -163,7 +163,7 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
         "points_actor" if s.points_at == "actor" else "points_patient", reason=esc(s.reason), truth=esc(s.referent)
     )
     readout = (
-        t.html("readout", word=esc(p.people[guess]), probability=views.percent(probs[guess], 1, t=t))
+        t.sentence("readout", word=esc(p.people[guess]), probability=Pct(100 * probs[guess], 1))
         + " "
         + t.html("right" if right else "wrong", truth=esc(s.referent))
     )
@@ -188,17 +188,15 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
             for k, m in enumerate(mistakes[:SHOWN_MISTAKES])
         )
         more = (
-            t.html("mistakes_more", count=esc(t.count(len(mistakes) - SHOWN_MISTAKES)))
-            if len(mistakes) > SHOWN_MISTAKES
-            else ""
+            t.sentence("mistakes_more", count=len(mistakes) - SHOWN_MISTAKES) if len(mistakes) > SHOWN_MISTAKES else ""
         )
         failures = (
-            el("p", {}, t.html("mistakes", wrong=esc(t.count(len(mistakes))), total=esc(t.count(total))))
+            el("p", {}, t.sentence("mistakes", wrong=len(mistakes), total=total))
             + el("ul", {"class": "apy-mistakes", "aria-label": t.plain("load_label")}, loads)
             + (el("p", {}, more) if more else "")
         )
     else:
-        failures = el("p", {}, t.html("mistakes_none", total=esc(t.count(total))))
+        failures = el("p", {}, t.sentence("mistakes_none", total=total))
     sentence_line = el("p", {"class": "apy-reader__sentence"}, t.html("sentence"), " ", el("q", {}, esc(s.text)))
     body = (
         menus

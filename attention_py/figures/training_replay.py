@@ -16,7 +16,7 @@ from ._controls import button, slider
 from ._figure import Figure, Panel
 from ._html import el, esc
 from ._state import Choice, Integer, StateSpec
-from ._strings import Text
+from ._strings import Num, Pct, Text
 
 LAST = 9999  # the default checkpoint: clamped to the last one, the trained model
 STRINGS = (
@@ -83,13 +83,13 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     guess = reading.prediction
     verdict = t.html("answer_right" if guess == s.label else "answer_wrong", truth=esc(s.referent))
     readout = (
-        t.html(
+        t.sentence(
             "readout",
-            step=esc(shown_step),
-            loss=views.measured(point["loss"], t=t),
-            accuracy=views.percent(point["test_accuracy"], t=t),
+            step=step,
+            loss=Num(point["loss"], 2),
+            accuracy=Pct(100 * point["test_accuracy"], 0),
             word=esc(people[guess]),
-            probability=views.percent(reading.probabilities[guess], t=t),
+            probability=Pct(100 * reading.probabilities[guess], 0),
         )
         + " "
         + verdict

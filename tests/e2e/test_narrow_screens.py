@@ -15,6 +15,7 @@ scrolls sideways after all). The failure names the outermost elements that stick
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -131,3 +132,130 @@ def test_no_page_scrolls_sideways_at_360_px(narrow_tab, site_dir, site_url, lang
         f"{lang.code}: pages wider than {WIDTH} px (elements past the page's or their figure's edge):\n"
         + "\n".join(too_wide)
     )
+
+
+# --- the learning article's figures at 360 px: the words that decide, and labels to read -------
+
+LEARNING_FIGURES = ("training_replay", "trained_reader", "train_live")
+SMALLEST_LABEL_PX = 12
+
+# Each of a figure's maps (or, in trained_reader, each layer's bars): is every cell of the reason's
+# words (`index` in sentence order) inside the box the reader sees (its scroll box, the figure)?
+REASON_IN_SIGHT = """
+([name, indices]) => {
+  const fig = document.querySelector(`.apy-fig[data-figure="${name}"]`);
+  const figBox = fig.getBoundingClientRect();
+  const inside = (cell, box) => {
+    const r = cell.getBoundingClientRect();
+    return r.width > 0 && r.left >= Math.max(box.left, figBox.left, 0) - 0.5
+      && r.right <= Math.min(box.right, figBox.right, innerWidth) + 0.5;
+  };
+  const maps = [...fig.querySelectorAll(".apy-maps .apy-scroll")].map((scroll) => {
+    const table = scroll.querySelector("table");
+    const heads = [...table.querySelectorAll("thead th")].slice(1);  // after the corner
+    const pronoun = table.querySelector("tbody tr:has(.apy-cell--selected)") || table.querySelector("tbody tr");
+    const cells = [...pronoun.querySelectorAll("td")];
+    const box = scroll.getBoundingClientRect();
+    return indices.map((j) => ({ word: heads[j].textContent, head: inside(heads[j], box), cell: inside(cells[j], box) }));
+  });
+  const bars = [...fig.querySelectorAll(".apy-layer .apy-sentence")].map((list) => {
+    const tokens = [...list.querySelectorAll(".apy-token")];
+    return indices.map((j) => ({ word: tokens[j].textContent, head: inside(tokens[j], list.getBoundingClientRect()), cell: true }));
+  });
+  return [...maps, ...bars];
+}
+"""
+
+# The curves' axis labels as drawn: their font size times the drawing's scale, in CSS px.
+LABEL_SIZES = """
+(name) => {
+  const svg = document.querySelector(`.apy-fig[data-figure="${name}"] svg.apy-curves`);
+  if (!svg) return [];
+  const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+  return [...svg.querySelectorAll(".apy-tick")].map((t) => parseFloat(getComputedStyle(t).fontSize) * scale);
+}
+"""
+
+# The chosen sentence's name in its menu: as wide as the menu's text room, or cut off?
+MENU_FITS = """
+(name) => {
+  const select = document.querySelector(`.apy-fig[data-figure="${name}"] select[name="sentence"]`);
+  if (!select) return null;
+  const style = getComputedStyle(select);
+  const context = document.createElement("canvas").getContext("2d");
+  context.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+  const text = select.selectedOptions[0].textContent;
+  const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  return { text, width: context.measureText(text).width, room };
+}
+"""
+
+
+def reason_indices(site_dir: Path, lang: str, name: str, state: dict) -> list[int]:
+    """The token indices of the reason in the sentence the figure shows (from the site's own
+    training file, through the figures' code)."""
+
+    from attention_py.figures import _learning_views as views
+    from attention_py.figures import trained_reader
+    from attention_py.resources import provide
+    from tests.test_figures_support import saved_resources
+
+    with saved_resources():
+        data = json.loads((site_dir / "assets" / "training" / f"{lang}.json").read_text(encoding="utf-8"))
+        provide(views.key(lang), data)
+        if name == "trained_reader":
+            first, action, second, reason, _ = trained_reader.picked(state, lang)
+            s = views.puzzle(lang).sentence(first, action, second, reason)
+        else:
+            s = views.examples(lang)[min(state["sentence"], views.EXAMPLES - 1)]
+        return list(views.reason_span(s))
+
+
+def learning_page(page, site_url: str, lang) -> None:
+    page.goto(f"{site_url}/{lang.prefix}learning/")
+    page.evaluate("document.querySelector('.apy-fig[data-figure]').scrollIntoView()")
+    page.wait_for_function("window.attentionPy?.session !== undefined", timeout=PYTHON_READY_MS)
+    wait_until_live(page)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES, ids=[lang.code for lang in LANGUAGES])
+def test_the_learning_figures_show_the_reason_and_readable_labels_at_360_px(narrow_tab, site_dir, site_url, lang):
+    """In every map of the learning article, in both views, the reason's words (which decide
+    whom the pronoun means) are in sight without scrolling; the sentence menu names the
+    chosen sentence whole, reason included; the curves' labels are at least 12 px; and the
+    whole map says why the last layer's rows are 1.00."""
+    page, guard = narrow_tab
+    learning_page(page, site_url, lang)
+    problems = []
+    for name in LEARNING_FIGURES:
+        fig = page.locator(f'.apy-fig[data-figure="{name}"]')
+        views = ["pronoun", "full"] if name != "trained_reader" else ["bars"]
+        for view in views:
+            if view == "full":
+                fig.locator('[data-set=\'{"view":"full"}\']').click()
+                page.wait_for_function(
+                    f"document.querySelector('.apy-fig[data-figure={name}] .apy-attn--full') !== null"
+                    f" && !document.querySelector('.apy-fig[data-figure={name}]').hasAttribute('data-busy')"
+                )
+                why = fig.locator(".apy-maps__why")
+                if not why.is_visible():
+                    problems.append(f"{name}: the whole map says nothing of why the last layer is 1.00")
+            state = json.loads(fig.get_attribute("data-state"))
+            indices = reason_indices(site_dir, lang.code, name, state)
+            assert indices, f"{name}: no reason found in the sentence shown"
+            maps = page.evaluate(REASON_IN_SIGHT, [name, indices])
+            assert maps, f"{name}: no map found"
+            for k, cells in enumerate(maps):
+                hidden = [c["word"] for c in cells if not (c["head"] and c["cell"])]
+                if hidden:
+                    problems.append(f"{name} ({view}), map {k + 1}: the reason's {hidden} out of sight")
+        sizes = page.evaluate(LABEL_SIZES, name)
+        if sizes and min(sizes) < SMALLEST_LABEL_PX:
+            problems.append(f"{name}: curve labels {min(sizes):.1f} px, under {SMALLEST_LABEL_PX}")
+        menu = page.evaluate(MENU_FITS, name)
+        if menu and menu["width"] > menu["room"]:
+            problems.append(f"{name}: the menu cuts {menu['text']!r} ({menu['width']:.0f} px in {menu['room']:.0f})")
+    result = page.evaluate(STICKING_OUT)
+    guard.check()
+    assert not problems, f"{lang.code} at {WIDTH} px:\n" + "\n".join(problems)
+    assert result["scrollWidth"] <= WIDTH, describe("learning/", result)
