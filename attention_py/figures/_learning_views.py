@@ -21,7 +21,7 @@ from ..resources import derived, resource
 from ._controls import segmented
 from ._html import el, esc, void
 from ._matrix import matrix_table
-from ._strings import Num, Pct, Text
+from ._strings import Text
 from ._svg import f, svg
 
 EXAMPLES = 4  # sentences in the menus: the article's pair, then the same pair with the people swapped
@@ -225,9 +225,12 @@ def curves(
     validation: str | None = None,
     previous: list[dict[str, Any]] | None = None,
     previous_label: str | None = None,
+    step_losses: list[float] | None = None,
 ) -> str:
     """Training loss (left axis) and test accuracy (right axis, 0-100%) against the step,
     with a vertical line at step ``mark``. The loss axis runs from 0 to the largest loss.
+    With ``step_losses`` (each step's loss on its batch, step i+1 at i) the loss is drawn
+    through every step, from the first history point's, not only at the history points.
 
     With ``validation`` (the legend's markup) the validation accuracy is drawn too; with
     ``previous_label`` an earlier run's loss and test accuracy (``previous``, may be empty:
@@ -236,6 +239,7 @@ def curves(
     run that blew up) is drawn at the top of the axis."""
     before = previous or []
     losses = [p["loss"] for p in (*history, *before) if math.isfinite(p["loss"])]
+    losses += [value for value in step_losses or () if math.isfinite(value)]
     top_loss = max(losses, default=1.0) or 1.0
     span = max(last_step, max((p["step"] for p in before), default=0), 1)
 
@@ -253,6 +257,8 @@ def curves(
         return min(value / top_loss, 1.0) if math.isfinite(value) else 1.0
 
     loss = [(p["step"], scaled(p["loss"])) for p in history]
+    if step_losses and history:
+        loss = loss[:1] + [(i + 1, scaled(value)) for i, value in enumerate(step_losses)]
     held = [(p["step"], p["test_accuracy"]) for p in history]
     train = [(p["step"], p["train_accuracy"]) for p in history]
     parts = [
@@ -357,22 +363,11 @@ def curves_description(history: list[dict[str, Any]], span: int, t: Text) -> str
     )
 
 
-def percent(value: float, digits: int = 0, *, t: Text, in_sentence: bool = False) -> str:
+def percent(value: float, digits: int = 0, *, t: Text) -> str:
     """A measured fraction (0..1) as a percentage in its left-to-right span, in the format of
-    ``t``'s figure (a table's). ``in_sentence`` (train_live's, until it moves) writes it as a
-    sentence does: a sentence passes ``Pct(100 * value, digits)`` to ``t.sentence`` instead,
-    the one way that writes all of a sentence's numbers in the prose's digits."""
-    if in_sentence:
-        return t.sentence_part(Pct(100 * value, digits))
+    ``t``'s figure (a table's); a sentence passes ``Pct(100 * value, digits)`` to
+    ``t.sentence`` instead, the one way that writes all of a sentence's numbers alike."""
     return el("span", {"dir": "ltr", "class": "apy-num"}, t.numbers.pct(100 * value, digits))
-
-
-def measured(value: float, digits: int = 2, *, t: Text, in_sentence: bool = False) -> str:
-    """A measured value (a loss) in its left-to-right span, as ``percent`` writes it (a
-    sentence passes ``Num(value, digits)`` to ``t.sentence``)."""
-    if in_sentence:
-        return t.sentence_part(Num(value, digits))
-    return el("span", {"dir": "ltr", "class": "apy-num"}, t.numbers.num(value, digits))
 
 
 SHARED_SECTION = "training"  # strings the three figures share (carried by each in data-strings)

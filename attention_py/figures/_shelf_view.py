@@ -16,6 +16,7 @@ from typing import Any
 
 from ._figure import ActionRefused
 from ._html import el, esc, to_json, void
+from ._learning_views import BOTTOM, LEFT, RIGHT, TICK, TOP, H, W
 from ._live import Session
 from ._run_shelf import Kept, RunFileError, Shelf, read_run_file, run_file
 from ._strings import Text
@@ -30,8 +31,6 @@ STRINGS = tuple(
     file_not_run file_language file_bad_part
     """.split()  # noqa: SIM905
 )
-W, H = 520.0, 170.0
-LEFT, RIGHT, TOP, BOTTOM = 44.0, 40.0, 12.0, 28.0
 STYLES = 6  # line styles, told apart by dash as well as colour
 
 
@@ -257,8 +256,8 @@ def chart(runs: list[Kept], t: Text, *, standalone: bool = False) -> str:
             )
         )
         at = y(points[-1][1]) + 4
-        while any(abs(at - other) < 11 for other in labels):  # labels of runs that end together, stacked
-            at += 11
+        while any(abs(at - other) < TICK for other in labels):  # labels of runs that end together, stacked
+            at += TICK
         labels.append(at)
         parts.append(
             el("text", {"class": f"apy-run-label {style}", "x": f(x(points[-1][0]) + 4), "y": f(at)}, f"#{kept.number}")
@@ -276,7 +275,7 @@ def chart(runs: list[Kept], t: Text, *, standalone: bool = False) -> str:
             for kept in runs
         ),
     )
-    drawing = svg("".join(parts), width=W, height=H, label=label, cls="apy-shelf__chart")
+    drawing = svg("".join(parts), width=W, height=H, label=label, cls="apy-curves apy-shelf__chart")
     return _standalone(drawing, t) if standalone else drawing
 
 
@@ -296,7 +295,7 @@ def _standalone(drawing: str, t: Text) -> str:
         for i, (c, d) in enumerate(zip(COLOURS, DASHES))
     )
     style = (
-        "<style>text{font:12px sans-serif;fill:#1d2127}.apy-tick{fill:#59606b}"
+        "<style>text{font:11px sans-serif;fill:#1d2127}.apy-tick{fill:#59606b}"
         ".apy-axis{stroke:rgba(0,0,0,.35)}.apy-grid{stroke:rgba(0,0,0,.07)}" + rules + "</style>"
     )
     background = f'<rect width="{f(W)}" height="{f(H)}" fill="#ffffff"/>'

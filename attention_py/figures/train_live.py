@@ -41,7 +41,7 @@ from ._own_view import own_editor
 from ._shelf_view import STRINGS as SHELF_STRINGS
 from ._shelf_view import ShelfActions, keep_finished, shelf_panel
 from ._state import Choice, Flag, Integer, StateSpec
-from ._strings import Text
+from ._strings import Num, Pct, Text
 from ._training_run import (
     OWN,
     OWN_SPEC,
@@ -102,11 +102,11 @@ def verdict_html(key: str, t: Text, scores: dict[str, Scored], end: int) -> str:
     """The verdict's sentence, its numbers filled in."""
     test = scores["test"].accuracy()
     fair = scores.get("fair")
-    return t.html(
+    return t.sentence(
         key,
-        accuracy=views.percent(test, t=t, in_sentence=True),
-        fair=views.percent(fair.accuracy("patient") if fair is not None else 0.0, t=t, in_sentence=True),
-        steps=esc(t.count(end)),
+        accuracy=Pct(100 * test, 0),
+        fair=Pct(100 * (fair.accuracy("patient") if fair is not None else 0.0), 0),
+        steps=end,
     )
 
 
@@ -143,12 +143,12 @@ def report(recipe: tuple[Any, ...], scores: dict[str, Scored] | None, t: Text, e
     parts = [table]
     if chosen["positions"] == "none":
         twins = scores.get("twins") if scores else None
-        both = "–"
+        both: Pct | str = "–"
         if scores is not None and twins is not None:  # the test sentences and their twins together
             test = scores["test"]
             right, seen = test.tally.right + twins.tally.right, test.tally.seen + twins.tally.seen
-            both = views.percent(right / max(seen, 1), t=t, in_sentence=True)
-        parts.append(el("p", {"class": "apy-twins"}, t.html("twins", accuracy=both)))
+            both = Pct(100 * right / max(seen, 1), 0)
+        parts.append(el("p", {"class": "apy-twins"}, t.sentence("twins", accuracy=both)))
     said = ""
     if scores is not None:
         fair = scores.get("fair")
@@ -205,10 +205,12 @@ def draw(state: dict[str, Any], t: Text, session: Session) -> Panel:
     scores = None
     if prepared is not None:  # the build ran this recipe: its result, until the reader trains
         step, model, history, scores = prepared.step, prepared.model, prepared.history, prepared.scores
+        step_losses = prepared.step_losses
     elif not own and untouched:  # the build's first checkpoint is this run's model
-        model, history = views.model_at(lang, 0), views.data(lang)["history"][:1]
+        model, history, step_losses = views.model_at(lang, 0), views.data(lang)["history"][:1], []
     else:  # until its first history point is scored: the build's (the same model), or none
         model, history = run.trainer.model, run.trainer.history or ([] if own else views.data(lang)["history"][:1])
+        step_losses = run.trainer.step_losses
     sentences = views.examples_of(run.trainer.puzzle) if state["data"] == "own" else views.examples(lang)
     s = sentences[state["sentence"]]
     reading = model.read(s)
@@ -218,11 +220,7 @@ def draw(state: dict[str, Any], t: Text, session: Session) -> Panel:
         keep_finished(session, state, lang)
     guess = reading.prediction
     answer = (
-        t.html(
-            "answer",
-            word=esc(model.people[guess]),
-            probability=views.percent(reading.probabilities[guess], 1, t=t, in_sentence=True),
-        )
+        t.sentence("answer", word=esc(model.people[guess]), probability=Pct(100 * reading.probabilities[guess], 1))
         + " "
         + t.html("answer_right" if guess == s.label else "answer_wrong", truth=esc(s.referent))
     )
@@ -264,17 +262,15 @@ def draw(state: dict[str, Any], t: Text, session: Session) -> Panel:
     if not history:
         readout = t.html("readout_ready")
     elif history[-1]["step"] == 0:
-        readout = t.html("readout_start", accuracy=views.percent(history[-1]["test_accuracy"], t=t, in_sentence=True))
+        readout = t.sentence("readout_start", accuracy=Pct(100 * history[-1]["test_accuracy"], 0))
     else:
         point = history[-1]
         loss = point["loss"]
-        readout = t.html(
+        readout = t.sentence(
             "readout",
-            step=esc(t.count(int(point["step"]))),
-            loss=views.measured(loss, t=t, in_sentence=True)
-            if math.isfinite(loss)
-            else el("span", {"dir": "ltr", "class": "apy-num"}, "∞"),
-            accuracy=views.percent(point["test_accuracy"], t=t, in_sentence=True),
+            step=int(point["step"]),
+            loss=Num(loss, 2) if math.isfinite(loss) else el("span", {"dir": "ltr", "class": "apy-num"}, "∞"),
+            accuracy=Pct(100 * point["test_accuracy"], 0),
         )
         if said:
             readout += " " + said
@@ -296,6 +292,7 @@ def draw(state: dict[str, Any], t: Text, session: Session) -> Panel:
             validation=t.html("legend_validation"),
             previous=previous,
             previous_label=t.html("legend_previous"),
+            step_losses=step_losses,
         )
         + the_report
         + shelf_panel(session.kept, t, can_keep)
