@@ -25,8 +25,8 @@ from ._state import StateError, StateSpec
 from ._training_run import OWN, OWN_SPEC, RECIPE_SPEC, SHOWN, STEPS, PreparedRun, made_own, new_run, report_sets
 
 FORMAT = "attention_py.figures.train_live.run/1"
-LIMIT = 6  # runs on a shelf: a lesson compares two or three; six files are about 0.4 MB
-MAX_FILE_CHARS = 1_000_000  # a run of the largest recipe is about 90 KB
+LIMIT = 6  # runs on a shelf: a lesson compares two or three; six files are about 120 KB (bench run_files)
+MAX_FILE_CHARS = 1_000_000  # a run file is 11-21 KB (bench run_files): room for future recipes, not for 100 MB
 RECIPE_FIELDS = StateSpec({**RECIPE_SPEC, "steps": STEPS, **OWN_SPEC})
 ACCURACIES = ("train_accuracy", "validation_accuracy", "test_accuracy")
 LOSSES = ("loss", "validation_loss", "test_loss")

@@ -156,21 +156,23 @@ def shelf_panel(shelf: Shelf | None, t: Text, can_keep: bool) -> str:
             el("td", {}, recipe_summary(kept.run.recipe, t)),
             el("td", {}, _final(kept, "loss", t)),
             el("td", {}, _final(kept, "test_accuracy", t)),
-            el(
-                "td",
-                {"class": "apy-shelf__acts"},
-                act(t.html("shelf_export", number=esc(t.count(kept.number))), "export", kept.number, cls="apy-link"),
-                " ",
-                act(t.html("shelf_forget", number=esc(t.count(kept.number))), "forget", kept.number, cls="apy-link"),
-            ),
         )
         for kept in runs
+    )
+    # each run's buttons below the table, not in it: a phone's narrow table keeps its words
+    per_run = el(
+        "div",
+        {"class": "apy-row apy-shelf__acts"},
+        *(
+            act(t.html(f"shelf_{action}", number=esc(t.count(kept.number))), action, kept.number)
+            for kept in runs
+            for action in ("export", "forget")
+        ),
     )
     head = el(
         "tr",
         {},
         *(el("th", {"scope": "col"}, t.html(k)) for k in ("shelf_number", "shelf_recipe", "shelf_loss", "shelf_test")),
-        el("td", {}),
     )
     table = (
         el(
@@ -180,6 +182,7 @@ def shelf_panel(shelf: Shelf | None, t: Text, can_keep: bool) -> str:
             el("thead", {}, head),
             el("tbody", {}, rows),
         )
+        + per_run
         + chart(runs, t)
         if runs
         else el("p", {"class": "apy-muted"}, t.html("shelf_empty"))
