@@ -99,9 +99,9 @@ def test_the_shelf_keeps_a_run_once_and_at_most_its_limit():
     record = json.loads(kept_answer({}, instance="test-shelf-limit")["stored"]["runs"][0])
     del record["format"], record["language"]
     shelf = Shelf("en")
-    assert shelf.keep(record, "en") is shelf.keep(record, "en")
+    assert shelf.keep(record) is shelf.keep(record)
     for i in range(LIMIT + 2):
-        shelf.keep({**record, "history": [*record["history"][:-1], {**record["history"][-1], "loss": i}]}, "en")
+        shelf.keep({**record, "history": [*record["history"][:-1], {**record["history"][-1], "loss": i}]})
     assert len(shelf.runs) == LIMIT
     assert shelf.runs[0].number == 4
 

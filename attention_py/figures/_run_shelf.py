@@ -62,12 +62,12 @@ class Shelf:
         self.version = self.reported = 0
         self._next = 1
 
-    def keep(self, record: dict[str, Any], lang: str) -> Kept:
+    def keep(self, record: dict[str, Any]) -> Kept:
         """Puts a run on the shelf (the same run twice is kept once) and returns it."""
-        for kept in self.runs:
-            if kept.record["recipe"] == record["recipe"] and kept.record["history"] == record["history"]:
-                return kept
-        kept = Kept(self._next, record, PreparedRun(record, lang))
+        kept = self._find(record)
+        if kept is not None:
+            return kept
+        kept = Kept(self._next, record, PreparedRun(record, self.lang))
         self._next += 1
         self.runs.append(kept)
         del self.runs[: max(len(self.runs) - self.limit, 0)]
@@ -75,9 +75,14 @@ class Shelf:
         return kept
 
     def holds(self, record: dict[str, Any]) -> bool:
-        return any(
-            k.record["recipe"] == record["recipe"] and k.record["history"] == record["history"] for k in self.runs
+        return self._find(record) is not None
+
+    def _find(self, record: dict[str, Any]) -> Kept | None:
+        """The kept run of the same recipe and history, if any."""
+        same = (
+            k for k in self.runs if k.record["recipe"] == record["recipe"] and k.record["history"] == record["history"]
         )
+        return next(same, None)
 
     def get(self, number: int) -> Kept | None:
         return next((k for k in self.runs if k.number == number), None)

@@ -46,7 +46,7 @@ def keep_finished(session: Session, state: dict[str, Any], lang: str) -> None:
     """Keeps the session's run on the shelf once it has reached its end (once per run)."""
     run: Run = session.work
     if not run.kept and run.report(state["steps"]) is not None:
-        shelf_of(session, lang).keep(run_record(run, state), lang)
+        shelf_of(session, lang).keep(run_record(run, state))
         run.kept = True
 
 
@@ -64,21 +64,21 @@ class ShelfActions:
         if name == "keep":
             record = self.shown(session, state, lang)
             if record is not None:
-                shelf.keep(record, lang)
+                shelf.keep(record)
         elif name == "forget":
             shelf.forget(None if value == "all" else _number(value, name, text))
         elif name == "export":
             return {"file": _export(shelf, value, name, text)}
         elif name == "import":
             try:
-                shelf.keep(read_run_file(value, lang), lang)
+                shelf.keep(read_run_file(value, lang))
             except RunFileError as error:
                 message = text.plain(error.key, part=error.part, language=error.part)
                 raise ActionRefused(name, message, str(error)) from None
         elif name == "restore":
             for file in value if isinstance(value, list) else []:
                 with suppress(RunFileError):  # a run this build cannot show (another build's): not kept
-                    shelf.keep(read_run_file(file, lang), lang)
+                    shelf.keep(read_run_file(file, lang))
             shelf.reported = -1  # the page stores what was kept, so a refused file goes
         return {}
 

@@ -56,7 +56,9 @@ class Run:
     """One run of a recipe (the figure's ``Work``): a ``Trainer``, and once it has reached its
     end, the ``finals`` (name, sentences) scored for the report, a sentence a piece."""
 
-    def __init__(self, trainer: Trainer, finals: tuple[tuple[str, list[Sentence]], ...] = ()) -> None:
+    def __init__(
+        self, trainer: Trainer, finals: tuple[tuple[str, list[Sentence]], ...] = (), refused: Refusal | None = None
+    ) -> None:
         self.trainer, self.finals = trainer, finals
         self.final_scores: dict[str, Scored] = {}
         self._final_step = -1  # the step the final sets were scored at
@@ -65,7 +67,7 @@ class Run:
         self.started = False  # whether any piece was taken (paused before step 1 is paused, not new)
         self.kept = False  # whether it is on the figure's shelf (_shelf_view.keep_finished)
         self.record: tuple[tuple[int, int], dict[str, Any]] | None = None  # run_record's, once made
-        self.refused: Refusal | None = None  # the reader's puzzle cannot be trained: why (no pieces)
+        self.refused = refused  # the reader's puzzle cannot be trained: why (no pieces)
 
     @property
     def step(self) -> int:
@@ -187,10 +189,8 @@ def new_run(state: dict[str, Any], lang: str) -> Run:
     options = {k: chosen[k] for k in ("learning_rate", "layers", "heads", "d_model", "positions", "causal")}
     trainer = Trainer(_puzzle(chosen, lang), chosen["seed"], **{**settings(lang), **options})
     finals = tuple((name, s) for name, s in report_sets(chosen, lang).items() if name != "test")
-    run = Run(trainer, finals)
     made = made_own(chosen, lang) if chosen["data"] == "own" else None
-    run.refused = made if isinstance(made, Refusal) else None
-    return run
+    return Run(trainer, finals, made if isinstance(made, Refusal) else None)
 
 
 # --- prepared runs: the build's own runs of the recipes the articles link -------------------

@@ -197,6 +197,15 @@ def test_train_live_runs_to_the_end_loss_falls_accuracy_rises(galleries, lang):
     print(f"train_live {lang}: {end} steps in the page in {seconds:.1f} s, held-out {last[1]:.0f}%")
 
 
+def train_to_the_end(page: Page, fig) -> None:
+    """Presses Train and waits until the run has started and ended, and the figure settled."""
+    handle = fig.element_handle()
+    fig.locator('[data-focus-key="train"]').click()
+    page.wait_for_function("(el) => JSON.parse(el.dataset.state).running", arg=handle, timeout=10_000)
+    page.wait_for_function("(el) => !JSON.parse(el.dataset.state).running", arg=handle, timeout=240_000)
+    settled(page, "train_live")
+
+
 def press(page: Page, fig, focus_key: str) -> None:
     """Clicks the recipe's button ``focus_key`` ("positions:2") and waits for the answer."""
     button = fig.locator(f'[data-focus-key="{focus_key}"]')
@@ -229,10 +238,7 @@ def test_train_live_without_positions_ends_at_chance_and_says_why(galleries, lan
         assert (recipe["positions"], recipe["steps"], recipe["d_model"], recipe["step"]) == ("none", 60, 8, 0)
         assert fig.locator(".apy-report").is_hidden()
         started = time.monotonic()
-        fig.locator('[data-focus-key="train"]').click()
-        page.wait_for_function("(el) => JSON.parse(el.dataset.state).running", arg=handle, timeout=10_000)
-        page.wait_for_function("(el) => !JSON.parse(el.dataset.state).running", arg=handle, timeout=240_000)
-        settled(page, "train_live")
+        train_to_the_end(page, fig)
         assert state(page, "train_live")["step"] == 60
         twins = fig.locator(".apy-twins .apy-num").inner_text()
         assert twins == "50%", twins

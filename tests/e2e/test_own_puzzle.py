@@ -9,7 +9,7 @@ import json
 import pytest
 
 from tests.e2e.conftest import PYTHON_READY_MS, wait_until_live
-from tests.e2e.test_figures_learning import root, settled, state
+from tests.e2e.test_figures_learning import root, settled, state, train_to_the_end
 from tests.languages import language
 
 PEOPLE = {"en": "cat\ndog\nfox\nowl", "fa": "گربه\nسگ\nروباه\nجغد"}
@@ -57,11 +57,7 @@ def test_a_giveaway_is_refused_naming_its_cue_and_a_fair_puzzle_trains(browser, 
             settled(page, "train_live")
         shown = state(page, "train_live")
         assert (shown["data"], shown["steps"], shown["d_model"], shown["step"]) == ("own", 60, 8, 0)
-        handle = fig.element_handle()
-        fig.locator('[data-focus-key="train"]').click()
-        page.wait_for_function("(el) => JSON.parse(el.dataset.state).running", arg=handle, timeout=10_000)
-        page.wait_for_function("(el) => !JSON.parse(el.dataset.state).running", arg=handle, timeout=240_000)
-        settled(page, "train_live")
+        train_to_the_end(page, fig)
         assert state(page, "train_live")["step"] == 60
         assert fig.locator(".apy-verdict").inner_text().strip()
         menu = fig.locator('select[name="sentence"] option').all_inner_texts()
