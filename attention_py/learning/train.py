@@ -60,17 +60,28 @@ and ``_accuracy``."""
 
 class Tally:
     """Loss and right answers summed over examples, in the order they are counted, and
-    whether each was right (``marks``, in that order)."""
+    whether each was right (``marks``, in that order). ``right`` may be a share (an example
+    of many guesses); ``sums`` adds up the named (total, count) pairs an objective's score may
+    give besides, so ``measures()`` is each total over its count."""
 
-    def __init__(self, loss: float = 0.0, right: int = 0, seen: int = 0) -> None:
+    def __init__(self, loss: float = 0.0, right: float = 0, seen: int = 0) -> None:
         self.loss, self.right, self.seen = loss, right, seen
-        self.marks: list[bool] = []
+        self.marks: list[float] = []
+        self.sums: dict[str, list[float]] = {}
 
-    def count(self, loss: float, right: bool) -> None:
+    def count(self, loss: float, right: float, sums: Mapping[str, tuple[float, float]] | None = None) -> None:
         self.loss += loss
         self.right += right
         self.seen += 1
         self.marks.append(right)
+        for name, (total, count) in (sums or {}).items():
+            kept = self.sums.setdefault(name, [0.0, 0.0])
+            kept[0] += total
+            kept[1] += count
+
+    def measures(self) -> dict[str, float]:
+        """Each named sum's total over its count (0 over no count)."""
+        return {name: total / count if count else 0.0 for name, (total, count) in self.sums.items()}
 
     def means(self) -> tuple[float, float]:
         """(mean loss, accuracy); 0 for both over no example."""
@@ -83,14 +94,16 @@ class Objective:
     """How a model learns from one example: what ``Training`` needs besides the model (which
     has ``parameters``, a dict of matrices, updated in place) and the data.
 
-    ``score(model, example)`` is (loss, right) without gradients; ``add_gradients(model,
+    ``score(model, example)`` is (loss, right) without gradients, or (loss, right, sums) with
+    named (total, count) pairs that every history point reports as ``{set}_{name}``, each
+    total over its count (``Tally.sums``); ``add_gradients(model,
     example, gradients, weight)`` is the same and records ``weight`` times the example's
     gradients in ``gradients``, a fresh one of which ``new_gradients(model)`` makes (its
     ``total(name)`` is the summed gradient of parameter ``name``).
     """
 
-    score: Callable[[Any, Any], tuple[float, bool]]
-    add_gradients: Callable[[Any, Any, Any, float], tuple[float, bool]]
+    score: Callable[[Any, Any], Any]  # (loss, right) or (loss, right, sums)
+    add_gradients: Callable[[Any, Any, Any, float], tuple[float, float]]  # (loss, right: a bool or a share)
     new_gradients: Callable[[Any], Any]
 
 
@@ -168,7 +181,7 @@ class Training:
         held-out sets."""
         scores = []
         for example in self._peek_batch():
-            scores.append(self.objective.score(self.model, example))
+            scores.append(self.objective.score(self.model, example)[:2])
             yield
         self._since = Tally(sum(loss for loss, _ in scores), sum(right for _, right in scores), len(scores))
         yield from self._point()
@@ -177,7 +190,7 @@ class Training:
         """One optimiser step on the next mini-batch, then its history point if one is due."""
         batch = self.next_batch()
         gradients = self.objective.new_gradients(self.model)
-        loss, right = 0.0, 0
+        loss, right = 0.0, 0.0
         for example in batch:
             example_loss, example_right = self.objective.add_gradients(self.model, example, gradients, 1 / len(batch))
             loss += example_loss
@@ -210,6 +223,7 @@ class Training:
                 tally.count(*self.objective.score(self.model, example))
                 yield
             point[f"{name}_loss"], point[f"{name}_accuracy"] = tally.means()
+            point.update({f"{name}_{key}": value for key, value in tally.measures().items()})
         self.history.append(point)
         self.scores = scores
 

@@ -1,0 +1,257 @@
+"""Induction heads: a copy task, the model that learns it by predicting the next token, and
+the measures that say how it does it.
+
+    task = CopyTask(tuple("abcdefghijklmnopqrst"))
+    trainer = CopyTrainer(task, seed=0)           # settings: COPY_DEFAULTS
+    trainer.run(400)
+    trainer.history[-1]["test_copied_accuracy"]    # the copied tokens it guesses, on fresh sequences
+    head_scores(trainer.model, trainer.test)       # {"previous": [[...]], "prefix": [[...]], "copying": ...}
+
+The data (``CopyTask``): random tokens in which a segment of random length appears twice, its
+second copy at a random distance after the first. Only inside the second copy can the next
+token be known: it is the token that followed the current one the first time. Finding it
+takes two steps, which is why attention needs two layers for it (Elhage et al. 2021, Olsson
+et al. 2022): a *previous-token head* in layer 1 writes into every position which token came
+just before it; an *induction head* in layer 2 then looks, from the current token, for the
+position whose previous token is the current token (its key reads what layer 1 wrote: the
+K-composition) and copies the token it finds there.
+
+Nothing in a sequence says where its copy starts: the segment's length and its distance vary,
+so the position alone does not tell a layer where to look (with a fixed distance it would,
+and one layer would do). The segment's tokens are all different and occur nowhere else in
+the sequence, so inside the copy exactly one earlier token is the answer.
+
+The measures, on sequences never trained on (``head_scores``, ``copy_scores``):
+
+- accuracy and loss on the *copied* positions (inside the second copy, where the next token
+  can be known) and on the *other* positions (where it cannot: chance, 1 / vocabulary);
+- per head, the *previous-token score*: the mean attention of each position to the one
+  before it;
+- the *prefix-matching score*: inside the second copy, the mean attention of each position to
+  the token that followed its first occurrence (what an induction head attends to);
+- the *copying score*: inside the second copy, the share of positions where the head's own
+  output, read through W_U, raises the token it attends to most above every other token.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .backward import Gradients
+from .next_token import NO_CUT, Cut, NextTokenModel, TokenPass, backward
+from .train import Objective, Training
+
+COPY_DEFAULTS: dict[str, Any] = {
+    "d_model": 16,
+    "layers": 2,
+    "heads": 1,
+    "batch_size": 16,
+    "learning_rate": 0.01,
+    "eval_every": 20,
+    "test_size": 64,  # fresh sequences scored at every history point
+    "test_seed": 1_000_003,  # they are drawn from this seed, whatever the training seed
+}
+
+
+@dataclass(frozen=True)
+class Copied:
+    """One sequence: ``ids``, and its segment of ``size`` tokens at ``first``, copied at ``second``.
+
+    Position i *guesses* the token at i + 1. The copied positions are second .. second + size - 2:
+    each is a token of the copy whose successor is known, the token after its first occurrence,
+    at ``source(i) + 1``."""
+
+    ids: tuple[int, ...]
+    first: int
+    second: int
+    size: int
+    end: int  # the copied positions end here (the copy may repeat the segment again and again)
+
+    @property
+    def copied(self) -> range:
+        """The positions whose next token is a copy of an earlier one."""
+        return range(self.second, self.end)
+
+    def source(self, i: int) -> int:
+        """For a copied position i, where the same token occurred the time before."""
+        return i - (self.second - self.first)
+
+
+@dataclass(frozen=True)
+class CopyTask:
+    """Random sequences of ``length`` tokens from ``vocabulary`` in which a segment of
+    ``segment[0]`` to ``segment[1]`` different tokens occurs twice, the second time at a random
+    distance after the first (a gap of 0 or more tokens between them). The other tokens are
+    drawn, with repeats, from the tokens not in the segment."""
+
+    vocabulary: tuple[str, ...]
+    length: int = 20
+    segment: tuple[int, int] = (3, 8)
+    longest_gap: int | None = None  # the most tokens between the two copies (None: as many as fit)
+    repeat: bool = False  # the segment repeats from its first place to the end of the sequence
+
+    def __post_init__(self) -> None:
+        low, high = self.segment
+        if not 2 <= low <= high:
+            raise ValueError(f"a segment has 2 tokens or more, from low to high: got {self.segment}")
+        if 2 * high > self.length:
+            raise ValueError(f"two segments of {high} do not fit in {self.length} tokens")
+        if high >= len(self.vocabulary):
+            raise ValueError(f"a segment of {high} different tokens needs a vocabulary of more than {high}")
+
+    def sequence(self, rng: random.Random) -> Copied:
+        size = rng.randint(*self.segment)
+        if self.repeat:
+            first = rng.randint(0, self.length - 2 * size)
+            segment = rng.sample(range(len(self.vocabulary)), size)
+            others = [t for t in range(len(self.vocabulary)) if t not in segment]
+            ids = [rng.choice(others) for _ in range(first)]
+            ids += [segment[k % size] for k in range(self.length - first)]
+            return Copied(tuple(ids), first, first + size, size, self.length - 1)
+        room = self.length - 2 * size  # the tokens outside both copies
+        gap = rng.randint(0, room if self.longest_gap is None else min(room, self.longest_gap))
+        first = rng.randint(0, room - gap)
+        second = first + size + gap
+        segment = rng.sample(range(len(self.vocabulary)), size)
+        others = [t for t in range(len(self.vocabulary)) if t not in segment]
+        ids = [rng.choice(others) for _ in range(self.length)]
+        ids[first : first + size] = segment
+        ids[second : second + size] = segment
+        return Copied(tuple(ids), first, second, size, second + size - 1)
+
+    def sequences(self, seed: int, count: int) -> list[Copied]:
+        rng = random.Random(seed)
+        return [self.sequence(rng) for _ in range(count)]
+
+
+def _position_sums(model: NextTokenModel, run: TokenPass, example: Copied) -> dict[str, tuple[float, float]]:
+    """The named sums of one scored sequence (see ``Tally.sums``)."""
+    copied = set(example.copied)
+    sums = {key: [0.0, 0.0] for key in ("copied_loss", "copied_accuracy", "other_loss", "other_accuracy")}
+    ids = run.ids
+    for i in range(len(ids) - 1):
+        p = run.probabilities[i]
+        guess = max(range(len(p)), key=p.__getitem__)
+        kind = "copied" if i in copied else "other"
+        sums[f"{kind}_loss"][0] += -math.log(max(p[ids[i + 1]], 1e-300))
+        sums[f"{kind}_accuracy"][0] += guess == ids[i + 1]
+        sums[f"{kind}_loss"][1] += 1
+        sums[f"{kind}_accuracy"][1] += 1
+    for layer in range(model.layers):
+        for h in range(model.heads):
+            A = run.attention(layer, h)
+            previous = sum(A[i][i - 1] for i in range(1, len(ids)))
+            prefix = sum(A[i][example.source(i) + 1] for i in copied)
+            sums[f"layer{layer}.head{h}_previous"] = [previous, len(ids) - 1]
+            sums[f"layer{layer}.head{h}_prefix"] = [prefix, len(copied)]
+    return {key: (total, count) for key, (total, count) in sums.items()}
+
+
+def _score(model: NextTokenModel, example: Copied) -> tuple[float, float, dict[str, tuple[float, float]]]:
+    run = model.forward(example.ids)
+    sums = _position_sums(model, run, example)
+    right, seen = sums["copied_accuracy"]
+    return model.loss(run), right / seen, sums
+
+
+def _add_gradients(model: NextTokenModel, example: Copied, grads: Gradients, weight: float) -> tuple[float, float]:
+    run = model.forward(example.ids)
+    backward(model, run, grads, weight)
+    guesses = [max(range(len(p)), key=p.__getitem__) for p in run.probabilities]
+    copied = example.copied
+    right = sum(guesses[i] == example.ids[i + 1] for i in copied)
+    return model.loss(run), right / len(copied)
+
+
+NEXT_TOKEN = Objective(score=_score, add_gradients=_add_gradients, new_gradients=Gradients)
+"""The next-token objective: the mean cross-entropy of every position's guess; "right" is the
+share of the copied tokens guessed, and every history point reports the measures of
+``_position_sums`` for the test set (``test_copied_accuracy``, ``test_layer1.head0_prefix``, ...)."""
+
+
+class CopyTrainer(Training):
+    """A ``NextTokenModel`` learning ``task`` by predicting the next token, with fresh training
+    sequences every step (drawn from the seed) and ``test_size`` held-out sequences (drawn from
+    ``test_seed``) scored at every history point."""
+
+    def __init__(self, task: CopyTask, seed: int = 0, **settings: Any) -> None:
+        unknown = set(settings) - set(COPY_DEFAULTS)
+        if unknown:
+            raise TypeError(f"unknown training settings {sorted(unknown)}; known: {sorted(COPY_DEFAULTS)}")
+        self.settings = {**COPY_DEFAULTS, **settings, "seed": seed}
+        s = self.settings
+        self.task = task
+        self.test = task.sequences(s["test_seed"], s["test_size"])
+        rng = random.Random(seed)
+        model = NextTokenModel.initial(
+            task.vocabulary,
+            task.length,
+            rng.getrandbits(32),
+            d_model=s["d_model"],
+            layers=s["layers"],
+            heads=s["heads"],
+        )
+        self._data_rng = random.Random(rng.getrandbits(32))
+        super().__init__(
+            model,
+            NEXT_TOKEN,
+            [],
+            {"test": self.test},
+            order=random.Random(0),
+            learning_rate=s["learning_rate"],
+            batch_size=s["batch_size"],
+            eval_every=s["eval_every"],
+        )
+        self.model: NextTokenModel = model
+
+    def _peek_batch(self) -> list[Any]:
+        """The next mini-batch: sequences never seen before, drawn as they are needed."""
+        while len(self._order) < self.batch_size:
+            self._order.append(self.task.sequence(self._data_rng))
+        return self._order[: self.batch_size]
+
+
+def copy_scores(model: NextTokenModel, examples: Iterable[Copied], cut: Cut = NO_CUT) -> dict[str, float]:
+    """Accuracy and loss on the copied and on the other positions of ``examples``, with the
+    paths of ``cut`` switched off."""
+    totals: dict[str, list[float]] = {}
+    for example in examples:
+        run = model.forward(example.ids, cut)
+        for key, (total, count) in _position_sums(model, run, example).items():
+            if key.startswith(("copied", "other")):
+                kept = totals.setdefault(key, [0.0, 0.0])
+                kept[0] += total
+                kept[1] += count
+    return {key: total / count for key, (total, count) in totals.items()}
+
+
+def head_scores(model: NextTokenModel, examples: Sequence[Copied]) -> dict[str, list[list[float]]]:
+    """Per layer and head: the previous-token, prefix-matching and copying scores over ``examples``."""
+    shape = [[0.0] * model.heads for _ in range(model.layers)]
+    previous, prefix, copying = ([row[:] for row in shape] for _ in range(3))
+    positions = copied_total = 0
+    W_U = model.parameters["W_U"]
+    for example in examples:
+        run = model.forward(example.ids, shares=True)
+        n = len(example.ids)
+        positions += n - 1
+        copied_total += len(example.copied)
+        for layer in range(model.layers):
+            for h in range(model.heads):
+                A = run.attention(layer, h)
+                share = run.head_outputs[layer][h]
+                previous[layer][h] += sum(A[i][i - 1] for i in range(1, n))
+                for i in example.copied:
+                    prefix[layer][h] += A[i][example.source(i) + 1]
+                    attended = example.ids[max(range(i + 1), key=A[i].__getitem__)]
+                    raised = [sum(s * w[t] for s, w in zip(share[i], W_U)) for t in range(len(model.vocabulary))]
+                    copying[layer][h] += max(range(len(raised)), key=raised.__getitem__) == attended
+    return {
+        "previous": [[v / positions for v in row] for row in previous],
+        "prefix": [[v / copied_total for v in row] for row in prefix],
+        "copying": [[v / copied_total for v in row] for row in copying],
+    }
