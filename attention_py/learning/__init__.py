@@ -14,7 +14,11 @@ model.py     the model: embeddings + positions (learned, sinusoidal or none), at
              residual connections (optionally causal), and the answer: the pronoun points at a person
 backward.py  its gradients, derived by hand
 optim.py     Adam
-train.py     Trainer (mini-batches, history) and train_with_checkpoints
+train.py     Training (the resumable loop for any model and Objective), Trainer (the puzzle's)
+             and train_with_checkpoints
+next_token.py  a language model: attention only, causal, it predicts every next token
+induction.py   the copy task it learns, its trainer (CopyTrainer), and the induction-head
+               measures and ablations (head_scores, copy_scores, circuit)
 """
 
 from .backward import loss_and_gradients

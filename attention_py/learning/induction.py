@@ -7,19 +7,21 @@ the measures that say how it does it.
     trainer.history[-1]["test_copied_accuracy"]    # the copied tokens it guesses, on fresh sequences
     head_scores(trainer.model, trainer.test)       # {"previous": [[...]], "prefix": [[...]], "copying": ...}
 
-The data (``CopyTask``): random tokens in which a segment of random length appears twice, its
-second copy at a random distance after the first. Only inside the second copy can the next
-token be known: it is the token that followed the current one the first time. Finding it
-takes two steps, which is why attention needs two layers for it (Elhage et al. 2021, Olsson
-et al. 2022): a *previous-token head* in layer 1 writes into every position which token came
-just before it; an *induction head* in layer 2 then looks, from the current token, for the
-position whose previous token is the current token (its key reads what layer 1 wrote: the
-K-composition) and copies the token it finds there.
+The data (``CopyTask``): a few random tokens, then a segment of 3 to 8 different tokens
+repeated until the sequence ends ("k q w e | r t y r t y r t y"). From the segment's second
+time on the next token can be known: it is the one that followed the current token the time
+before. Finding it takes two steps, which is why attention needs two layers for it (Elhage
+et al. 2021, Olsson et al. 2022): a *previous-token head* in layer 1 writes into every
+position which token came just before it; an *induction head* in layer 2 then looks, from
+the current token, for the position whose previous token is the current token (its key
+reads what layer 1 wrote: the K-composition) and copies the token it finds there.
 
-Nothing in a sequence says where its copy starts: the segment's length and its distance vary,
-so the position alone does not tell a layer where to look (with a fixed distance it would,
-and one layer would do). The segment's tokens are all different and occur nowhere else in
-the sequence, so inside the copy exactly one earlier token is the answer.
+Nothing in a sequence says how long its segment is or where it starts, so the position alone
+does not tell a layer how far back to look (with a fixed length it would, and one layer
+would do: bench/README.md, "Induction heads"). The segment's tokens are all different and
+occur nowhere before it, so at each copied position exactly one earlier token is the answer.
+``repeat=False`` copies the segment once instead, at a random distance after its first place
+(a harder task: fewer positions to learn from).
 
 The measures, on sequences never trained on (``head_scores``, ``copy_scores``):
 
@@ -46,9 +48,9 @@ from .next_token import NO_CUT, Cut, NextTokenModel, TokenPass, backward
 from .train import Objective, Training
 
 COPY_DEFAULTS: dict[str, Any] = {
-    "d_model": 16,
+    "d_model": 32,
     "layers": 2,
-    "heads": 1,
+    "heads": 2,
     "batch_size": 16,
     "learning_rate": 0.01,
     "eval_every": 20,
@@ -83,16 +85,17 @@ class Copied:
 
 @dataclass(frozen=True)
 class CopyTask:
-    """Random sequences of ``length`` tokens from ``vocabulary`` in which a segment of
-    ``segment[0]`` to ``segment[1]`` different tokens occurs twice, the second time at a random
-    distance after the first (a gap of 0 or more tokens between them). The other tokens are
-    drawn, with repeats, from the tokens not in the segment."""
+    """Random sequences of ``length`` tokens from ``vocabulary`` holding a segment of
+    ``segment[0]`` to ``segment[1]`` different tokens: after a random number of other tokens it
+    repeats until the end (``repeat``), or it occurs twice, the second time at a random
+    distance after the first (a gap of 0 to ``longest_gap`` tokens between them). The other
+    tokens are drawn, with repeats, from the tokens not in the segment."""
 
-    vocabulary: tuple[str, ...]
-    length: int = 20
+    vocabulary: tuple[str, ...] = tuple("abcdefghijklmnopqrst")
+    length: int = 16
     segment: tuple[int, int] = (3, 8)
     longest_gap: int | None = None  # the most tokens between the two copies (None: as many as fit)
-    repeat: bool = False  # the segment repeats from its first place to the end of the sequence
+    repeat: bool = True  # the segment repeats from its first place to the end of the sequence
 
     def __post_init__(self) -> None:
         low, high = self.segment
@@ -255,3 +258,69 @@ def head_scores(model: NextTokenModel, examples: Sequence[Copied]) -> dict[str, 
         "prefix": [[v / copied_total for v in row] for row in prefix],
         "copying": [[v / copied_total for v in row] for row in copying],
     }
+
+
+FORMED = {"copied_accuracy": 0.8, "prefix": 0.4}
+"""A model has *formed* its induction head when, on the test sequences, it guesses at least
+80% of the copied tokens and a head of its last layer has a prefix-matching score of 0.4 or
+more (``formed``)."""
+
+
+def formed(point: dict[str, float], layers: int) -> bool:
+    """Whether a history point of ``CopyTrainer`` meets ``FORMED``."""
+    prefixes = [v for k, v in point.items() if k.startswith(f"test_layer{layers - 1}.") and k.endswith("_prefix")]
+    return point["test_copied_accuracy"] >= FORMED["copied_accuracy"] and max(prefixes) >= FORMED["prefix"]
+
+
+def _named_heads(scores: list[float], threshold: float) -> list[int]:
+    """The heads scoring at least ``threshold``, or the best one if none does."""
+    chosen = [h for h, v in enumerate(scores) if v >= threshold]
+    return chosen or [max(range(len(scores)), key=scores.__getitem__)]
+
+
+@dataclass(frozen=True)
+class Circuit:
+    """A two-layer model's heads, named by their scores, and what each ablation leaves.
+
+    ``previous``: the layer-1 heads whose previous-token score is at least 0.4 (else the best);
+    ``induction``: the layer-2 heads whose prefix-matching score is at least 0.4 (else the
+    best); ``ablations``: ``copy_scores`` with each of ``CUTS`` applied."""
+
+    scores: dict[str, list[list[float]]]
+    previous: list[int]
+    induction: list[int]
+    ablations: dict[str, dict[str, float]]
+
+
+CUTS = (
+    "none",  # the whole model
+    "previous_off",  # the previous-token heads removed
+    "other_first_off",  # the other heads of layer 1 removed (if there are any)
+    "induction_off",  # the induction heads removed
+    "other_last_off",  # the other heads of layer 2 removed (if there are any)
+    "keys_cut",  # layer 2's keys read the embeddings only: no K-composition
+    "queries_cut",  # layer 2's queries read the embeddings only: no Q-composition
+    "values_cut",  # layer 2's values read the embeddings only: no V-composition
+)
+
+
+def circuit(model: NextTokenModel, examples: Sequence[Copied]) -> Circuit:
+    """Name the heads of a two-layer model by their scores and test each by ablation."""
+    if model.layers != 2:
+        raise ValueError(f"the circuit is read from a model of two layers, not {model.layers}")
+    scores = head_scores(model, examples)
+    previous = _named_heads(scores["previous"][0], FORMED["prefix"])
+    induction = _named_heads(scores["prefix"][1], FORMED["prefix"])
+    everyone = range(model.heads)
+    cuts = {
+        "none": NO_CUT,
+        "previous_off": Cut(heads_off=frozenset((0, h) for h in previous)),
+        "other_first_off": Cut(heads_off=frozenset((0, h) for h in everyone if h not in previous)),
+        "induction_off": Cut(heads_off=frozenset((1, h) for h in induction)),
+        "other_last_off": Cut(heads_off=frozenset((1, h) for h in everyone if h not in induction)),
+        "keys_cut": Cut(keys_from_embedding=frozenset({1})),
+        "queries_cut": Cut(queries_from_embedding=frozenset({1})),
+        "values_cut": Cut(values_from_embedding=frozenset({1})),
+    }
+    ablations = {name: copy_scores(model, examples, cut) for name, cut in cuts.items()}
+    return Circuit(scores, previous, induction, ablations)

@@ -20,7 +20,7 @@ from the embeddings alone instead of from the residual stream, which cuts what t
 reads from the layers before it (K-, Q- or V-composition, in the words of Elhage et al. 2021).
 
 Gradients are derived by hand (``backward``), line by line in the reverse order of
-``forward``, reusing the layer gradients of the puzzle model (``backward.layer_backward``);
+``forward``, as the puzzle model's are (``backward.layer_backward``, here for the causal mask);
 tests/unit/test_next_token.py checks every entry against finite differences.
 """
 
@@ -34,7 +34,7 @@ from typing import Any
 from ..linalg import matrix_product
 from ..rng import glorot_uniform, uniform_matrix
 from ..softmax import stable_softmax
-from .backward import Gradients, add_into, layer_backward, times_transpose
+from .backward import Gradients, add_into, times_transpose, transpose_times
 from .model import HeadPass, LayerPass, Matrix
 
 FORMAT = "attention_py.learning.NextTokenModel/1"
@@ -257,7 +257,7 @@ def backward(model: NextTokenModel, run: TokenPass, grads: Gradients, weight: fl
 
         loss      L = (1/m) Σ_i -log p_i[t_(i+1)],  m = n - 1      d logits_i = (p_i - onehot(t_(i+1))) / m
         unembed   logits = x W_U                                   dW_U = xᵀ d logits,  dx = d logits W_Uᵀ
-        layers    (backward.layer_backward, the residual connection included), last to first
+        layers    (causal_layer_backward, the residual connection included), last to first
         input     x_i = E[t_i] + P[i]                              dE[t_i] += dx_i,  dP[i] += dx_i
 
     The causal mask needs no line: a masked weight is 0, so its d score is 0. (The last
@@ -273,11 +273,51 @@ def backward(model: NextTokenModel, run: TokenPass, grads: Gradients, weight: fl
     grads.add_product("W_U", run.final, d_logits)
     d_x = times_transpose(d_logits, model.parameters["W_U"])
     for layer in reversed(range(model.layers)):
-        d_x = layer_backward(model, layer, run.layers[layer], d_x, grads)  # type: ignore[arg-type]
+        d_x = causal_layer_backward(model, layer, run.layers[layer], d_x, grads)
     E, P = grads.direct["E"], grads.direct["P"]
     for i, (t, d) in enumerate(zip(ids, d_x)):
         add_into([E[t]], [d])
         add_into([P[i]], [d])
+
+
+def causal_layer_backward(
+    model: NextTokenModel, layer: int, layer_pass: LayerPass, d_out: Matrix, grads: Gradients
+) -> Matrix:
+    """One layer's gradients from d out (every row): its weights' recorded in ``grads``, d x
+    returned. The lines of ``backward.layer_backward``, for the causal mask: each row's
+    scores are differentiated over the keys it sees only, and the three ways x reaches a
+    head (x W_Q, x W_K, x W_V), for every head, are sent back in one product,
+    dx += [dQ_h | dK_h | dV_h]_h [W_Q,h | W_K,h | W_V,h]_hᵀ: the same sum in a third of the
+    Python calls of one product per matrix, which a step in the page needs."""
+    x, n = layer_pass.x, len(layer_pass.x)
+    d_x = [list(row) for row in d_out]  # the residual connection passes d out straight through
+    W_O = model.parameters[f"layer{layer}.W_O"]
+    grads.add_product(f"layer{layer}.W_O", layer_pass.concat, d_out)
+    d_concat = times_transpose(d_out, W_O)
+    scale, d_head = 1 / math.sqrt(model.d_head), model.d_head
+    d_parts: list[list[float]] = [[] for _ in range(n)]  # row i: [dQ_h | dK_h | dV_h] for every head h
+    stacked: list[list[float]] = [[] for _ in range(model.d_model)]  # row k: [W_Q,h | W_K,h | W_V,h][k] for every h
+    for h, head in enumerate(layer_pass.heads):
+        d_H = [row[h * d_head : (h + 1) * d_head] for row in d_concat]
+        d_S = []
+        for i, (weights, d_h) in enumerate(zip(head.weights, d_H)):  # row i saw the keys j <= i
+            seen = weights[: i + 1]
+            d_A = [math.sumprod(d_h, v) for v in head.V[: i + 1]]  # d A = d H Vᵀ
+            mean = math.sumprod(seen, d_A)
+            d_S.append([a * (g - mean) * scale for a, g in zip(seen, d_A)] + [0.0] * (n - i - 1))
+        d_Q = matrix_product(d_S, head.K)
+        d_K = transpose_times(d_S, head.Q)
+        d_V = transpose_times(head.weights, d_H)
+        prefix = f"layer{layer}.head{h}."
+        for name, d in (("W_Q", d_Q), ("W_K", d_K), ("W_V", d_V)):
+            grads.add_product(prefix + name, x, d)
+        for row, q, k, v in zip(d_parts, d_Q, d_K, d_V):
+            row += q + k + v
+        W_Q, W_K, W_V = model.head(layer, h)
+        for row, w_q, w_k, w_v in zip(stacked, W_Q, W_K, W_V):
+            row += w_q + w_k + w_v
+    add_into(d_x, times_transpose(d_parts, stacked))
+    return d_x
 
 
 def token_gradients(model: NextTokenModel, ids: list[int], weight: float = 1.0) -> tuple[float, dict[str, Matrix]]:

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from attention_py.learning.induction import CopyTask, CopyTrainer, copy_scores, head_scores
+from attention_py.learning.induction import CUTS, CopyTask, CopyTrainer, circuit, copy_scores, head_scores
 from attention_py.learning.next_token import Cut, NextTokenModel, token_gradients
 from attention_py.learning.train import drain, take
 
@@ -163,3 +163,15 @@ def test_the_measures_on_a_hand_made_model():
     assert abs(scores["previous"][0][0] - expected) < 1e-12
     split = copy_scores(model, examples)
     assert set(split) == {"copied_loss", "copied_accuracy", "other_loss", "other_accuracy"}
+
+
+def test_the_circuit_names_heads_and_runs_every_cut():
+    task = CopyTask(tuple("abcdefghij"), length=10, segment=(2, 4))
+    model = NextTokenModel.initial(task.vocabulary, 10, 4, d_model=4, layers=2, heads=2)
+    found = circuit(model, task.sequences(3, 8))
+    assert set(found.ablations) == set(CUTS)
+    assert found.previous
+    assert found.induction
+    assert found.ablations["none"] == copy_scores(model, task.sequences(3, 8))
+    with pytest.raises(ValueError, match="two layers"):
+        circuit(NextTokenModel.initial(task.vocabulary, 10, d_model=4, layers=1, heads=1), task.sequences(3, 2))
