@@ -43,9 +43,11 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..linalg import matrix_product
 from .backward import Gradients
+from .model import SMALLEST_P
 from .next_token import NO_CUT, Cut, NextTokenModel, TokenPass, backward
-from .train import Objective, Training
+from .train import Objective, Training, checked_settings
 
 COPY_DEFAULTS: dict[str, Any] = {
     "d_model": 32,
@@ -135,12 +137,11 @@ def _position_sums(model: NextTokenModel, run: TokenPass, example: Copied) -> di
     """The named sums of one scored sequence (see ``Tally.sums``)."""
     copied = set(example.copied)
     sums = {key: [0.0, 0.0] for key in ("copied_loss", "copied_accuracy", "other_loss", "other_accuracy")}
-    ids = run.ids
-    for i in range(len(ids) - 1):
+    ids, guesses = run.ids, model.guesses(run)
+    for i, guess in enumerate(guesses[:-1]):  # the last position guesses nothing
         p = run.probabilities[i]
-        guess = max(range(len(p)), key=p.__getitem__)
         kind = "copied" if i in copied else "other"
-        sums[f"{kind}_loss"][0] += -math.log(max(p[ids[i + 1]], 1e-300))
+        sums[f"{kind}_loss"][0] += -math.log(max(p[ids[i + 1]], SMALLEST_P))
         sums[f"{kind}_accuracy"][0] += guess == ids[i + 1]
         sums[f"{kind}_loss"][1] += 1
         sums[f"{kind}_accuracy"][1] += 1
@@ -164,7 +165,7 @@ def _score(model: NextTokenModel, example: Copied) -> tuple[float, float, dict[s
 def _add_gradients(model: NextTokenModel, example: Copied, grads: Gradients, weight: float) -> tuple[float, float]:
     run = model.forward(example.ids)
     backward(model, run, grads, weight)
-    guesses = [max(range(len(p)), key=p.__getitem__) for p in run.probabilities]
+    guesses = model.guesses(run)
     copied = example.copied
     right = sum(guesses[i] == example.ids[i + 1] for i in copied)
     return model.loss(run), right / len(copied)
@@ -182,10 +183,7 @@ class CopyTrainer(Training):
     ``test_seed``) scored at every history point."""
 
     def __init__(self, task: CopyTask, seed: int = 0, **settings: Any) -> None:
-        unknown = set(settings) - set(COPY_DEFAULTS)
-        if unknown:
-            raise TypeError(f"unknown training settings {sorted(unknown)}; known: {sorted(COPY_DEFAULTS)}")
-        self.settings = {**COPY_DEFAULTS, **settings, "seed": seed}
+        self.settings = checked_settings(COPY_DEFAULTS, settings, seed)
         s = self.settings
         self.task = task
         self.test = task.sequences(s["test_seed"], s["test_size"])
@@ -251,7 +249,7 @@ def head_scores(model: NextTokenModel, examples: Sequence[Copied]) -> dict[str, 
                 for i in example.copied:
                     prefix[layer][h] += A[i][example.source(i) + 1]
                     attended = example.ids[max(range(i + 1), key=A[i].__getitem__)]
-                    raised = [sum(s * w[t] for s, w in zip(share[i], W_U)) for t in range(len(model.vocabulary))]
+                    raised = matrix_product([share[i]], W_U)[0]  # the head's output read through W_U
                     copying[layer][h] += max(range(len(raised)), key=raised.__getitem__) == attended
     return {
         "previous": [[v / positions for v in row] for row in previous],

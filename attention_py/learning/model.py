@@ -131,6 +131,17 @@ def parameter_shapes(
     return shapes
 
 
+def check_parameters(parameters: dict[str, Matrix], shapes: list[tuple[str, tuple[int, int]]]) -> None:
+    """A clear error unless ``parameters`` holds exactly the matrices of ``shapes``, in order."""
+    expected = dict(shapes)
+    if list(parameters) != list(expected):
+        raise ValueError(f"parameters must be {list(expected)}, got {list(parameters)}")
+    for name, (rows, cols) in expected.items():
+        m = parameters[name]
+        if len(m) != rows or any(len(row) != cols for row in m):
+            raise ValueError(f"{name} must be {rows} x {cols}")
+
+
 class Model:
     """The parameters, by name, as plain lists of rows; ``parameters`` keeps a stable order.
 
@@ -184,13 +195,7 @@ class Model:
             if token in self.index
         }
         self.parameters = parameters
-        expected = dict(self._shapes)
-        if list(parameters) != list(expected):
-            raise ValueError(f"parameters must be {list(expected)}, got {list(parameters)}")
-        for name, (rows, cols) in expected.items():
-            m = parameters[name]
-            if len(m) != rows or any(len(row) != cols for row in m):
-                raise ValueError(f"{name} must be {rows} x {cols}")
+        check_parameters(parameters, self._shapes)
         self.position_table: Matrix | None = {
             "learned": parameters.get("P"),  # the parameter itself: training moves it
             "sinusoidal": sinusoidal_positions(max_length, d_model),

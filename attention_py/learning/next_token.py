@@ -35,10 +35,9 @@ from ..linalg import matrix_product
 from ..rng import glorot_uniform, uniform_matrix
 from ..softmax import stable_softmax
 from .backward import Gradients, add_into, times_transpose, transpose_times
-from .model import HeadPass, LayerPass, Matrix
+from .model import SMALLEST_P, HeadPass, LayerPass, Matrix, check_parameters
 
 FORMAT = "attention_py.learning.NextTokenModel/1"
-SMALLEST_P = 1e-300  # the loss reads p at least this: a certain wrong guess costs about 690, not infinity
 
 
 def token_shapes(
@@ -122,13 +121,7 @@ class NextTokenModel:
         self.max_length = max_length
         self.d_model, self.layers, self.heads = d_model, layers, heads
         self.d_head = d_model // heads
-        expected = dict(self._shapes)
-        if list(parameters) != list(expected):
-            raise ValueError(f"parameters must be {list(expected)}, got {list(parameters)}")
-        for name, (rows, cols) in expected.items():
-            m = parameters[name]
-            if len(m) != rows or any(len(row) != cols for row in m):
-                raise ValueError(f"{name} must be {rows} x {cols}")
+        check_parameters(parameters, self._shapes)
         self.parameters = parameters
 
     @classmethod

@@ -240,16 +240,21 @@ def take(pieces: Iterator[None], seconds: float) -> bool:
     return any(time.perf_counter() >= deadline for _ in pieces)  # each piece runs, then the clock is read
 
 
+def checked_settings(defaults: Mapping[str, Any], settings: Mapping[str, Any], seed: int) -> dict[str, Any]:
+    """``defaults`` with ``settings`` over them and the seed; a clear error for a setting unknown there."""
+    unknown = set(settings) - set(defaults)
+    if unknown:
+        raise TypeError(f"unknown training settings {sorted(unknown)}; known: {sorted(defaults)}")
+    return {**defaults, **settings, "seed": seed}
+
+
 class Trainer(Training):
     """The pronoun puzzle's training: a ``Model`` made from ``puzzle`` and ``settings``
     (``DEFAULTS``, checked), trained on the puzzle's training sentences and scored on its
     validation and test sentences at every history point."""
 
     def __init__(self, puzzle: Puzzle, seed: int = 0, **settings: Any) -> None:
-        unknown = set(settings) - set(DEFAULTS)
-        if unknown:
-            raise TypeError(f"unknown training settings {sorted(unknown)}; known: {sorted(DEFAULTS)}")
-        self.settings = {**DEFAULTS, **settings, "seed": seed}
+        self.settings = checked_settings(DEFAULTS, settings, seed)
         s = self.settings
         self.puzzle = puzzle
         train, self.validation, self.test = puzzle.split(seed=s["split_seed"])
