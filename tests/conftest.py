@@ -99,7 +99,7 @@ def site_url(site_dir: Path) -> Iterator[str]:
 
 @pytest.fixture(scope="session", autouse=True)
 def trained_models() -> None:
-    """The models and the prepared runs the build trains, trained once, side by side on the
+    """The models and the prepared runs the build trains (and the induction run), trained once, side by side on the
     machine's cores, when the cache lacks them (a fresh clone): the first tests that draw the
     training figures would otherwise train them one after another."""
     if sys.platform == "emscripten":
@@ -110,6 +110,9 @@ def trained_models() -> None:
     codes = [lang.code for lang in LANGUAGES]
     train_missing([name for code in codes for name in model_names(code)])
     train_missing_runs(codes)
+    from site_hooks.content.induction import record_file
+
+    record_file("run")  # the induction article's runs (two models side by side)
 
 
 @pytest.fixture(autouse=True)

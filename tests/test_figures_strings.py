@@ -22,6 +22,7 @@ TOUR = {
     "qkv": [{"word": i} for i in range(10)],
     "attention_sentence": [{}, {"layer": 1}],
     "causal_attention": [{}, {"causal": False}, {"step": 1}, {"causal": False, "step": 5}],
+    "induction_heads": [{}, {"position": 3, "on": "0110"}, {"letters": "?"}, {"letters": "ab" * 10 + "אב" * 10 + "اب" * 10}],
     "information_flow": [{"table": t} for t in ("Q", "K", "V", "scores", "weights", "output")],
 }
 

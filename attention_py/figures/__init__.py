@@ -26,11 +26,14 @@ from json import dumps as _json_dumps  # bound at import, as in _html.py
 from typing import Any
 
 from . import (
+    _induction_views,
     _learning_views,
     attention_sentence,
     causal_attention,
     dot_product,
     embedding_space,
+    induction_heads,
+    induction_replay,
     information_flow,
     multi_head,
     qkv,
@@ -63,6 +66,8 @@ _ORDER = (
     training_replay.FIGURE,
     trained_reader.FIGURE,
     train_live.FIGURE,
+    induction_replay.FIGURE,
+    induction_heads.FIGURE,
 )
 
 FIGURES: dict[str, BaseFigure] = {figure.name: figure for figure in _ORDER}
@@ -85,6 +90,7 @@ def required_strings() -> dict[str, tuple[str, ...]]:
     required: dict[str, tuple[str, ...]] = {"common": COMMON_KEYS}
     required.update({figure.name: figure.strings for figure in _ORDER})
     required[_learning_views.SHARED_SECTION] = _learning_views.SHARED_STRINGS
+    required[_induction_views.SECTION] = _induction_views.STRINGS
     return required
 
 
