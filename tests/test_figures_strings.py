@@ -22,7 +22,12 @@ TOUR = {
     "qkv": [{"word": i} for i in range(10)],
     "attention_sentence": [{}, {"layer": 1}],
     "causal_attention": [{}, {"causal": False}, {"step": 1}, {"causal": False, "step": 5}],
-    "induction_heads": [{}, {"position": 3, "on": "0110"}, {"letters": "?"}, {"letters": "ab" * 10 + "אב" * 10 + "اب" * 10}],
+    "induction_heads": [
+        {},
+        {"position": 3, "on": "0110"},
+        {"letters": "?"},
+        {"letters": "ab" * 10 + "אב" * 10 + "اب" * 10},
+    ],
     "information_flow": [{"table": t} for t in ("Q", "K", "V", "scores", "weights", "output")],
 }
 
@@ -194,7 +199,42 @@ def made_up_scores(live):
     return live.Scored(tally, sentences)
 
 
-LEARNING_TOURS = {"training_replay": tour_replay, "trained_reader": tour_reader, "train_live": tour_live}
+def tour_induction_live(figure, text, lang):
+    """Idle, running, paused, done (formed, not formed, one layer) and the run before; the
+    finished runs are the build's history cut at a step, on an untrained trainer."""
+    from attention_py.figures import _induction_views as views
+    from attention_py.figures import induction_live as live
+    from attention_py.figures._live import Session, TrainingWork
+    from attention_py.learning.induction import CopyTask, CopyTrainer
+
+    state = figure.default_state(lang)
+    tour_draw(figure, text, state, "tour-induction")  # idle, the build's run faint
+
+    def work_at(step):
+        trainer = CopyTrainer(CopyTask(), 0)
+        trainer.history = [dict(p) for p in views.data()["history"] if p["step"] <= step]
+        trainer.step = step
+        return TrainingWork(trainer)
+
+    for states, previous in (
+        ([{**state, "running": True}, {**state, "steps": 400}, {**state, "steps": 200}], None),
+        ([{**state, "steps": 400}, {**state, "steps": 200, "layers": 1, "seed": 1}], work_at(100)),
+    ):
+        for shown in states:
+            session = Session(
+                asked=(), work=work_at(shown["steps"] if shown["steps"] == 200 else 200), previous=previous
+            )
+            if shown["steps"] == 400 and previous is not None:
+                session.work = work_at(400)
+            figure.frame(shown, text, live.draw(shown, text, session), None)
+
+
+LEARNING_TOURS = {
+    "training_replay": tour_replay,
+    "trained_reader": tour_reader,
+    "train_live": tour_live,
+    "induction_live": tour_induction_live,
+}
 
 
 def test_strings_files_are_complete_and_consistent():

@@ -33,6 +33,7 @@ from . import (
     dot_product,
     embedding_space,
     induction_heads,
+    induction_live,
     induction_replay,
     information_flow,
     multi_head,
@@ -68,6 +69,7 @@ _ORDER = (
     train_live.FIGURE,
     induction_replay.FIGURE,
     induction_heads.FIGURE,
+    induction_live.FIGURE,
 )
 
 FIGURES: dict[str, BaseFigure] = {figure.name: figure for figure in _ORDER}

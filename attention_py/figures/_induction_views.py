@@ -160,12 +160,16 @@ def curves(
     *,
     mark: int | None,
     t: Text,
-    layers: int = 2,
-    control: list[dict[str, Any]] | None = None,
+    layers: int,
+    last_step: int = 0,
+    faint: list[dict[str, Any]] | None = None,
+    faint_label: str = "",
 ) -> str:
-    """The run's curves with a vertical line at step ``mark``; with ``control`` (a one-layer
-    run) its accuracy on the copied tokens too, faint."""
-    span: int = max([p["step"] for p in (*history, *(control or ()))] + [1])
+    """The run's curves with a vertical line at step ``mark``, the step axis to ``last_step``
+    at least; with ``faint_label`` (markup) another run's accuracy on the copied tokens too,
+    faint (``faint``: drawn hidden while empty, so the markup keeps its shape)."""
+    control = faint if faint_label else None
+    span: int = max([p["step"] for p in (*history, *(control or ()))] + [last_step, 1])
     shown = series(history, layers)
     top: float = max((v for _, v in shown["loss"]), default=1.0) or 1.0
 
@@ -196,9 +200,17 @@ def curves(
         tick(x(0), H - 6, t.numbers.count(0), "middle"),
         tick(x(span), H - 6, t.numbers.count(span), "middle"),
     ]
-    if control is not None:
+    if faint_label:
+        points = " ".join(f"{f(x(p['step']))},{f(y(p['test_copied_accuracy']))}" for p in control or ())
         parts.append(
-            line([(p["step"], p["test_copied_accuracy"]) for p in control], "apy-curve--previous apy-curve--held")
+            void(
+                "polyline",
+                {
+                    "class": "apy-curve apy-curve--previous apy-curve--held",
+                    "points": points or f"{f(x(0))},{f(y(0))}",
+                    "visibility": None if control else "hidden",
+                },
+            )
         )
     parts += [
         line(shown["previous"], "apy-curve--train"),
@@ -229,19 +241,18 @@ def curves(
         ("validation", "legend_prefix"),
         ("train", "legend_previous"),
     ]
-    if control is not None:
-        keys.append(("previous", "legend_control"))
-    legend = el(
-        "p",
-        {"class": "apy-legend"},
-        " ".join(el("span", {"class": f"apy-key apy-key--{cls}"}, t.html(f"{SECTION}.{name}")) for cls, name in keys),
-    )
+    spans = [el("span", {"class": f"apy-key apy-key--{cls}"}, t.html(f"{SECTION}.{name}")) for cls, name in keys]
+    if faint_label:
+        spans.append(el("span", {"class": "apy-key apy-key--previous", "hidden": not control}, faint_label))
+    legend = el("p", {"class": "apy-legend"}, " ".join(spans))
     return drawing + legend
 
 
 def curves_description(history: list[dict[str, Any]], span: int, layers: int, t: Text) -> str:
     """The curves' text alternative, in the language's prose numbers."""
     p = t.prose_numbers
+    if not history:
+        return t.plain("training.curves_empty", steps=p.count(span))
     first, last = history[0], history[-1]
     return t.plain(
         f"{SECTION}.curves_picture",

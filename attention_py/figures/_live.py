@@ -81,3 +81,37 @@ class Sessions:
 
 SESSIONS = Sessions()
 """The live work of this Python's running figures."""
+
+
+class TrainingWork:
+    """A ``Work`` that is an attention_py.learning ``Training`` taking its steps, with nothing
+    after the last one: a step (and its history point, when one is due) is a series of pieces
+    (``Training.pieces``), so the page answers between them."""
+
+    def __init__(self, training: Any) -> None:
+        self.training = training
+        self._end = 0
+        self._pieces: Iterator[None] | None = None
+
+    @property
+    def step(self) -> int:
+        step: int = self.training.step
+        return step
+
+    @property
+    def begun(self) -> bool:
+        return any(p["step"] > 0 for p in self.training.history)
+
+    def pieces(self, end: int) -> Iterator[None]:
+        self._end = end
+        if self._pieces is None:
+            self._pieces = self._work()
+        return self._pieces
+
+    def _work(self) -> Iterator[None]:
+        training = self.training
+        try:
+            while training.step < self._end or not training.history:
+                yield from training.pieces(training.step + 1)
+        finally:
+            self._pieces = None

@@ -58,7 +58,14 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     )
     body = (
         controls
-        + views.curves(history, mark=step, t=t, layers=layers, control=views.control()["history"])
+        + views.curves(
+            history,
+            mark=step,
+            t=t,
+            layers=layers,
+            faint=views.control()["history"],
+            faint_label=t.html(f"{views.SECTION}.legend_control"),
+        )
         + el("p", {"class": "apy-muted"}, t.html("maps_caption"))
         + views.attention_maps(
             replay[index]["attention"],
