@@ -372,8 +372,9 @@ def browser_text(plugin: Path, words: list[str], vocabulary: list[str], stems: b
 def lunr_porter_differs(term: str) -> bool:
     """Where lunr's own (English) stemmer is not Porter's as Snowball implements it, by design:
     it leaves a word of one or two letters as it is (is, not i) and reads a final y its own way
-    (key and play stay, not kei and plai; try is tri)."""
-    return len(term) < 3 or re.search(r"ys?$", term) is not None
+    (key and play stay, not kei and plai; try is tri), also once -s, -ed or -ing is gone
+    (replayed is replay, not replai)."""
+    return len(term) < 3 or re.search(r"y(s|ed|ing)?$", term) is not None
 
 
 NOT_COMPARED: dict[str, Callable[[str], bool]] = {search_text.LUNR_STEMMER: lunr_porter_differs}
