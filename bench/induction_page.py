@@ -7,9 +7,10 @@ In headless Chromium, on the induction article of each language asked.
 
 Presses Train on the article's ``induction_live`` figure (its default recipe: the build's,
 400 steps) and, while it trains, moves the replay's slider every quarter second (the input to
-updated figure: how long a reader waits for another figure meanwhile), and records every
-training call (its Python time: one short piece of training and the drawing), the main
-thread's long tasks (PerformanceObserver "longtask": over 50 ms) and the steps reached. It
+updated figure: how long a reader waits for another figure meanwhile; not with ``--still``),
+and records every training call (its Python time: one short piece of training and the
+drawing), the time each figure's answers take to apply on the main thread, the main thread's
+long tasks (PerformanceObserver "longtask": over 50 ms) and the steps reached. It
 stops after ``--seconds``, or with ``--until-formed`` when the run ends, and prints the
 seconds per step and, with the step at which the build's run formed the head
 (``assets/induction/run.json``: the same recipe and seed, so the same step), the time the
@@ -30,7 +31,7 @@ from devtools.static_server import serve
 READY_TIMEOUT_MS = 180_000
 
 TRAIN = r"""
-async ({ seconds, untilFormed }) => {
+async ({ seconds, untilFormed, still }) => {
   const fig = (name) => document.querySelector(`.apy-fig[data-figure="${name}"]`);
   const live = fig("induction_live"), replay = fig("induction_replay");
   const state = () => JSON.parse(live.dataset.state);
@@ -43,13 +44,15 @@ async ({ seconds, untilFormed }) => {
     slider.value = String(Number(slider.value) > 0 ? Number(slider.value) - 1 : 1);
     slider.dispatchEvent(new Event("input", { bubbles: true }));
     const detail = await updated;
+    out.applied.replay.push(detail.appliedAt - detail.receivedAt);
     return detail.appliedAt - t0;
   };
-  const out = { calls: [], meanwhile: [], longTasks: [], steps: [] };
+  const out = { calls: [], meanwhile: [], longTasks: [], steps: [], applied: { live: [], replay: [] } };
   const t0 = performance.now();
   live.addEventListener("figure-updated", (event) => {
     const d = event.detail;
     out.calls.push(d.receivedAt - d.sentAt);
+    out.applied.live.push(d.appliedAt - d.receivedAt);
     out.steps.push([(performance.now() - t0) / 1000, state().step]);
   });
   const observer = new PerformanceObserver((list) => {
@@ -62,7 +65,7 @@ async ({ seconds, untilFormed }) => {
     const elapsed = (performance.now() - t0) / 1000;
     if (!state().running && out.calls.length > 0) break;
     if (!untilFormed && elapsed >= seconds) break;
-    out.meanwhile.push(await move());
+    if (!still) out.meanwhile.push(await move());
   }
   observer.disconnect();
   return { ...out, seconds: (performance.now() - t0) / 1000, step: state().step };
@@ -70,14 +73,14 @@ async ({ seconds, untilFormed }) => {
 """
 
 
-def measure(browser, url: str, lang: str, seconds: float, until_formed: bool) -> dict:
+def measure(browser, url: str, lang: str, seconds: float, until_formed: bool, still: bool) -> dict:
     page = browser.new_page(viewport={"width": 1280, "height": 900})
     page.goto(f"{url}/{'' if lang == 'en' else lang + '/'}induction/")
     page.wait_for_function(
         "window.attentionPy?.figures && attentionPy.session.state === 'ready'", timeout=READY_TIMEOUT_MS
     )
     page.wait_for_function("attentionPy.session.running === null && attentionPy.session.queue.length === 0")
-    result = page.evaluate(TRAIN, {"seconds": seconds, "untilFormed": until_formed})
+    result = page.evaluate(TRAIN, {"seconds": seconds, "untilFormed": until_formed, "still": still})
     page.close()
     return result
 
@@ -88,6 +91,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--seconds", type=float, default=120.0, help="how long to train (default 120)")
     parser.add_argument("--until-formed", action="store_true", help="train the whole default run instead")
     parser.add_argument("--langs", nargs="+", default=["en"])
+    parser.add_argument("--still", action="store_true", help="do not move the replay's slider meanwhile")
     args = parser.parse_args(argv)
 
     from playwright.sync_api import sync_playwright
@@ -98,7 +102,9 @@ def main(argv: list[str]) -> int:
     with built_site(args.site) as site, serve(site) as server, sync_playwright() as pw:
         formed_at = json.loads((Path(site) / "assets" / "induction" / "run.json").read_text())["formed_at"]
         browser = pw.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_FLAGS)
-        results = {lang: measure(browser, server.url, lang, args.seconds, args.until_formed) for lang in args.langs}
+        results = {
+            lang: measure(browser, server.url, lang, args.seconds, args.until_formed, args.still) for lang in args.langs
+        }
         browser.close()
     print(f"load average after: {_load_average()}")
     for lang, r in results.items():
@@ -106,9 +112,15 @@ def main(argv: list[str]) -> int:
         per_step = seconds / max(steps, 1)
         calls, waits, tasks = r["calls"], r["meanwhile"], r["longTasks"]
         print(f"\n{lang}: {steps} steps in {seconds:.1f} s: {per_step:.2f} s a step")
+        reached = next((at for at, step in r["steps"] if step >= formed_at), None)
         print(
             f"{lang}: the build's recipe forms the head at step {formed_at}: "
-            f"{formed_at * per_step:.0f} s at this pace (goal: 60 s)"
+            + (
+                f"reached {reached:.0f} s after Train"
+                if reached is not None
+                else f"{formed_at * per_step:.0f} s at this pace"
+            )
+            + " (goal: 60 s)"
         )
         print(
             f"{lang}: training calls {len(calls)}: p50 {percentile(calls, 0.5):.0f} ms, "
@@ -119,6 +131,12 @@ def main(argv: list[str]) -> int:
                 f"{lang}: replay slider while training ({len(waits)} inputs): p50 {percentile(waits, 0.5):.0f} ms, "
                 f"p95 {percentile(waits, 0.95):.0f} ms, max {max(waits):.0f} ms (goal: p95 50 ms)"
             )
+        for name, times in r["applied"].items():
+            if times:
+                print(
+                    f"{lang}: {name}'s answers applied on the main thread: p50 {percentile(times, 0.5):.1f} ms, "
+                    f"p95 {percentile(times, 0.95):.1f} ms, max {max(times):.1f} ms"
+                )
         print(
             f"{lang}: main thread: {len(tasks)} tasks over 50 ms" + (f", longest {max(tasks):.0f} ms" if tasks else "")
         )

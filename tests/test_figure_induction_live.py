@@ -3,6 +3,8 @@ and what the figure says of a run is what the run did."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from attention_py.figures import FIGURES, Text, update
@@ -35,6 +37,30 @@ def test_training_in_the_figure_is_the_trainers_to_the_last_bit():
     readout = parse(answer["html"]).by_class("apy-fig__readout")[0].text
     point = reference.history[-1]
     assert sentence_numbers("en").pct(100 * point["test_copied_accuracy"], 0) in readout
+    SESSIONS.clear()
+
+
+def test_a_call_that_ends_inside_a_step_gives_the_last_drawing_without_drawing_again():
+    """A step is many calls' work: those that end inside it draw nothing new, so the figure
+    answers with the drawing it made, which is what drawing again would make."""
+    SESSIONS.clear()
+    drawn = []
+
+    def counting(shown, text, session):
+        drawn.append(shown["step"])
+        return FIGURE.draw(shown, text, session)
+
+    figure = dataclasses.replace(FIGURE, draw=counting, budget=0.0)  # one piece a call
+    clean = figure.normalise({**FIGURE.default_state("en"), "running": True, "steps": 200})
+    answers = []
+    while len(answers) < 2 or answers[-1][1]["step"] < 2:
+        html, clean, _ = figure.drawn(clean, lang="en", strings=strings("en"), instance="live")
+        session = SESSIONS.get(("live", "en"))
+        fresh = FIGURE.frame(clean, text("en"), FIGURE.draw(clean, text("en"), session), "live")
+        answers.append((html, clean))
+        assert html == fresh
+    assert len(answers) > 2 * len(drawn) > 0, (len(answers), drawn)
+    assert len(drawn) <= 2 * len(set(drawn)), "a step is drawn when reached and when its history point is added"
     SESSIONS.clear()
 
 

@@ -19,7 +19,7 @@ generic host can treat them alike::
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 from urllib.parse import urlencode
 
@@ -151,6 +151,20 @@ class BaseFigure:
             if name not in known:
                 raise StateError(ACTION + name, f"unknown action; known actions are {list(known) or 'none'}")
 
+    def _drawing(self, shown: dict[str, Any], text: Text, session: Session, *, fresh: bool) -> Panel:
+        """The session's drawing of ``shown``. A work with a ``mark`` (what changes whenever
+        anything its figure draws of it changes) is drawn again only when the mark, the state
+        shown or the strings changed, or an action ran: most calls of a run end inside a step
+        (a step takes longer than ``budget``), and the drawing of a step is its markup again."""
+        mark = getattr(session.work, "mark", None)
+        key = (shown, text.strings, mark)
+        if mark is not None and not fresh and session.drawn is not None and session.drawn[0] == key:
+            last: Panel = session.drawn[1]
+        else:
+            last = self.draw(shown, text, session)
+            session.drawn = (key, last)
+        return replace(last, extras=dict(last.extras))
+
     @property
     def action_names(self) -> tuple[str, ...]:
         return ()
@@ -255,10 +269,24 @@ class RunningFigure(BaseFigure):
         if self.actions is not None:
             for name, value in actions.items():
                 extras.update(self.actions.act(name, value, session, shown, text))
-        panel = self.draw(shown, text, session)
+        panel = self._drawing(shown, text, session, fresh=bool(actions))
         stored = self.actions.stored(session) if self.actions is not None else None
         panel.extras.update(extras, **({"stored": stored} if stored is not None else {}))
         return panel, shown
+
+    def _drawing(self, shown: dict[str, Any], text: Text, session: Session, *, fresh: bool) -> Panel:
+        """The session's drawing of ``shown``. A work with a ``mark`` (what changes whenever
+        anything its figure draws of it changes) is drawn again only when the mark, the state
+        shown or the strings changed, or an action ran: most calls of a run end inside a step
+        (a step takes longer than ``budget``), and the drawing of a step is its markup again."""
+        mark = getattr(session.work, "mark", None)
+        key = (shown, text.strings, mark)
+        if mark is not None and not fresh and session.drawn is not None and session.drawn[0] == key:
+            last: Panel = session.drawn[1]
+        else:
+            last = self.draw(shown, text, session)
+            session.drawn = (key, last)
+        return replace(last, extras=dict(last.extras))
 
     @property
     def action_names(self) -> tuple[str, ...]:

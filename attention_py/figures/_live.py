@@ -50,6 +50,7 @@ class Session:
     work: Any  # a Work: the figure's own type, which its draw reads
     previous: Any = None  # the Work it replaced, if that had begun
     kept: Any = None  # what the figure keeps across works (it makes it on first use)
+    drawn: Any = None  # ((shown state, strings, the work's mark), Panel): RunningFigure._drawing
 
 
 class Sessions:
@@ -101,6 +102,12 @@ class TrainingWork:
     @property
     def begun(self) -> bool:
         return any(p["step"] > 0 for p in self.training.history)
+
+    @property
+    def mark(self) -> tuple[int, int]:
+        """What a figure draws of it changes only with these: the model at each step, the
+        history when a point is added (RunningFigure._drawing)."""
+        return self.training.step, len(self.training.history)
 
     def pieces(self, end: int) -> Iterator[None]:
         self._end = end

@@ -53,6 +53,7 @@ export class FigureHost {
     this.root = root;
     this.session = session;
     this.morph = morph;
+    this.lastHtml = null; // the markup of the last answer patched in (see apply)
     this.name = root.dataset.figure;
     this.instance = root.id || null;
     this.ui = uiStrings; // the page's strings (strings.js)
@@ -174,7 +175,12 @@ export class FigureHost {
       // A control keeps its own value while newer input from it waits to be sent (the thumb
       // of a dragged slider must not jump back), or while the reader is typing in it.
       const keep = (el) => Boolean(this.pending?.sources.has(el)) || (el === document.activeElement && isEditing(el, batch));
-      this.morph(this.root, result.html, keep);
+      // A running figure's next chunk often ends inside the step it drew last: the same markup
+      // again. Patching it would cost the main thread its parse for nothing; an answer to the
+      // reader's input is always patched (it may put back a value the state clamped).
+      const again = batch.sources.size === 0 && !batch.address && result.html === this.lastHtml;
+      if (!again) this.morph(this.root, result.html, keep);
+      this.lastHtml = result.html;
       this.state = state;
       if (focused) this.keepFocus(focused, focusKey);
       this.saved.keep(this.root.dataset.state);
@@ -271,6 +277,7 @@ export class FigureHost {
   }
 
   showError(message, control) {
+    this.lastHtml = null; // the slot and the control's mark are not Python's markup: patch next time
     const slot = this.root.querySelector("[data-role=error]");
     if (slot) {
       slot.textContent = message;

@@ -250,6 +250,58 @@ describe("the figure's strings cross to Python once per Python", () => {
   });
 });
 
+describe("the same markup again", () => {
+  /** A host whose morph counts its patches. */
+  function counted() {
+    const made = figure();
+    const patched = [];
+    made.host.morph = (target, html) => patched.push(html);
+    return { ...made, patched };
+  }
+  const running = { ok: true, html: "<p>step 3</p>", state: { running: true, step: 3 } };
+
+  test("a running figure's next chunk that draws the same step is not patched again", async () => {
+    const { host, session, patched } = counted();
+    host.queue({ running: "true" }, new FakeElement("button"), null);
+    session.last.resolve(running);
+    await settled();
+    mock.timers.tick(0); // keepRunning: the next chunk, no input of the reader's
+    assert.equal(session.calls.length, 2);
+    session.last.resolve(running);
+    await settled();
+    assert.deepEqual(patched, ["<p>step 3</p>"]);
+    mock.timers.tick(0);
+    session.last.resolve({ ...running, html: "<p>step 4</p>", state: { running: true, step: 4 } });
+    await settled();
+    assert.deepEqual(patched, ["<p>step 3</p>", "<p>step 4</p>"]);
+    assert.equal(host.stats.updates, 3);
+  });
+
+  test("an answer to the reader's input is always patched (a clamped value goes back)", async () => {
+    const { host, session, patched } = counted();
+    const answer = { ok: true, html: "<p>z 10</p>", state: { z: [10, 2] } };
+    host.queue({ "z.0": "10" }, new FakeElement("input"), null);
+    session.last.resolve(answer);
+    await settled();
+    host.queue({ "z.0": "999" }, new FakeElement("input"), null);
+    session.last.resolve(answer);
+    await settled();
+    assert.equal(patched.length, 2);
+  });
+
+  test("after an error is shown, the same markup is patched again", async () => {
+    const { host, session, patched } = counted();
+    host.queue({ running: "true" }, new FakeElement("button"), null);
+    session.last.resolve(running);
+    await settled();
+    host.showError("shown in the figure's slot");
+    mock.timers.tick(0);
+    session.last.resolve(running);
+    await settled();
+    assert.equal(patched.length, 2);
+  });
+});
+
 describe("the digest that names a figure's strings", async () => {
   const { digest } = await import("../../docs/widgets/figure-call.js");
   test("differs for different texts, and is the same for the same", () => {
