@@ -151,20 +151,6 @@ class BaseFigure:
             if name not in known:
                 raise StateError(ACTION + name, f"unknown action; known actions are {list(known) or 'none'}")
 
-    def _drawing(self, shown: dict[str, Any], text: Text, session: Session, *, fresh: bool) -> Panel:
-        """The session's drawing of ``shown``. A work with a ``mark`` (what changes whenever
-        anything its figure draws of it changes) is drawn again only when the mark, the state
-        shown or the strings changed, or an action ran: most calls of a run end inside a step
-        (a step takes longer than ``budget``), and the drawing of a step is its markup again."""
-        mark = getattr(session.work, "mark", None)
-        key = (shown, text.strings, mark)
-        if mark is not None and not fresh and session.drawn is not None and session.drawn[0] == key:
-            last: Panel = session.drawn[1]
-        else:
-            last = self.draw(shown, text, session)
-            session.drawn = (key, last)
-        return replace(last, extras=dict(last.extras))
-
     @property
     def action_names(self) -> tuple[str, ...]:
         return ()
