@@ -2,14 +2,19 @@
 
 It behaves like a plain static host (GitHub Pages): correct types for .mjs/.wasm/.whl,
 Last-Modified with 304 answers, and ``Cache-Control: max-age=600``. With ``isolated`` it
-also sends the cross-origin isolation headers (COOP/COEP) that a host may add. It counts
-the body bytes it sends, so a benchmark can tell what a visit transferred.
+also sends the cross-origin isolation headers (COOP/COEP) that a host may add. With ``gzip``
+it compresses what GitHub Pages compresses (text, JavaScript, JSON, SVG, WebAssembly; not
+archives, images or fonts, which are compressed already) for a client that accepts it. It
+counts the body bytes it sends, as they go on the wire, in all and by path (``sent``), so a
+benchmark can tell what a visit transferred.
 """
 
 from __future__ import annotations
 
 import functools
+import gzip
 import http.server
+import os
 import threading
 import time
 from collections.abc import Iterator
@@ -22,6 +27,8 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
     isolated = False
     extra_files: ClassVar[dict[str, tuple[str, bytes] | None]] = {}  # path -> (type, body), or None: 404
     counter: ClassVar[list[int]] = [0]
+    sent: ClassVar[list[tuple[str, int]]] = []  # (path, body bytes) of each answer, in order
+    compress = False
     delays: ClassVar[dict[str, float]] = {}  # path -> seconds to wait before answering
     extensions_map: ClassVar[dict[str, str]] = {
         **http.server.SimpleHTTPRequestHandler.extensions_map,
@@ -36,24 +43,66 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         path = self.path.split("?")[0]
         if path in self.delays:  # a slow file (a test of what a slow connection does)
             time.sleep(self.delays[path])
-        if path not in self.extra_files:
+        if path in self.extra_files:
+            if self.extra_files[path] is None:  # a file the test or benchmark hides
+                self.send_error(404)
+                return
+            content_type, body = self.extra_files[path]  # type: ignore[misc]
+            self._answer(content_type, body, None)
+            return
+        file = self._compressible_file()
+        if file is None:
             super().do_GET()
             return
-        if self.extra_files[path] is None:  # a file the test or benchmark hides
-            self.send_error(404)
+        stat = os.stat(file)
+        since = self.headers.get("If-Modified-Since")
+        modified = self.date_time_string(int(stat.st_mtime))
+        if since == modified:
+            self.send_response(304)
+            self.end_headers()
+            self._count(0)
             return
-        content_type, body = self.extra_files[path]
+        self._answer(self.guess_type(file), _gzipped(file, stat.st_mtime_ns), modified, encoded=True)
+
+    def _compressible_file(self) -> str | None:
+        """The file to send gzipped, if the server compresses, the client accepts gzip and the
+        file's type is one GitHub Pages compresses."""
+        if not self.compress or "gzip" not in self.headers.get("Accept-Encoding", ""):
+            return None
+        file = self.translate_path(self.path)
+        if os.path.isdir(file):
+            if not self.path.split("?")[0].endswith("/"):
+                return None  # the plain handler redirects to the folder's address first
+            file = os.path.join(file, "index.html")
+        if not os.path.isfile(file) or not _compressible(self.guess_type(file)):
+            return None
+        return file
+
+    def _answer(self, content_type: str, body: bytes, modified: str | None, *, encoded: bool = False) -> None:
+        accepted = "gzip" in self.headers.get("Accept-Encoding", "")
+        if not encoded and self.compress and accepted and _compressible(content_type):
+            body, encoded = gzip.compress(body, 6, mtime=0), True
         self.send_response(200)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
+        if modified:
+            self.send_header("Last-Modified", modified)
+        if encoded:
+            self.send_header("Content-Encoding", "gzip")
+        if self.compress:
+            self.send_header("Vary", "Accept-Encoding")
         self.end_headers()
         self.wfile.write(body)
-        self.counter[0] += len(body)
+        self._count(len(body))
+
+    def _count(self, size: int) -> None:
+        self.counter[0] += size
+        self.sent.append((self.path.split("?")[0], size))
 
     def copyfile(self, source, outputfile) -> None:  # type: ignore[no-untyped-def]
         before = source.tell()
         super().copyfile(source, outputfile)
-        self.counter[0] += source.tell() - before
+        self._count(source.tell() - before)
 
     def end_headers(self) -> None:
         self.send_header("Cache-Control", "max-age=600")
@@ -64,6 +113,28 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
 
     def log_message(self, format: str, *args: object) -> None:
         pass
+
+
+COMPRESSED_TYPES = (
+    "application/json",
+    "application/javascript",
+    "application/wasm",
+    "application/xml",
+    "image/svg+xml",
+)
+"""Besides text/*: the types GitHub Pages sends gzipped (archives, images, fonts go as they are)."""
+
+
+def _compressible(content_type: str) -> bool:
+    kind = content_type.split(";")[0].strip()
+    return kind.startswith("text/") or kind in COMPRESSED_TYPES
+
+
+@functools.lru_cache(maxsize=256)
+def _gzipped(file: str, mtime_ns: int) -> bytes:
+    """The file gzipped at level 6 (a static host's usual level), kept while it is unchanged."""
+    with open(file, "rb") as source:
+        return gzip.compress(source.read(), 6, mtime=0)
 
 
 class _Server(http.server.ThreadingHTTPServer):
@@ -78,7 +149,8 @@ class _Server(http.server.ThreadingHTTPServer):
 
 
 class StaticServer:
-    """Serves ``directory``; ``url`` is its base, ``bytes_sent`` counts body bytes."""
+    """Serves ``directory``; ``url`` is its base, ``bytes_sent`` counts body bytes and ``sent``
+    lists them by path; ``compress``: gzip as GitHub Pages does."""
 
     def __init__(
         self,
@@ -87,8 +159,10 @@ class StaticServer:
         isolated: bool = False,
         extra_files: dict[str, tuple[str, bytes] | None] | None = None,
         delays: dict[str, float] | None = None,
+        compress: bool = False,
     ):
         self._counter = [0]
+        self.sent: list[tuple[str, int]] = []  # (path, body bytes on the wire) of each answer
         handler = type(
             "Handler",
             (_Handler,),
@@ -96,6 +170,8 @@ class StaticServer:
                 "isolated": isolated,
                 "extra_files": dict(extra_files or {}),
                 "counter": self._counter,
+                "sent": self.sent,
+                "compress": compress,
                 "delays": dict(delays or {}),
             },
         )
@@ -109,6 +185,7 @@ class StaticServer:
 
     def reset_count(self) -> None:
         self._counter[0] = 0
+        self.sent.clear()
 
     def start(self) -> StaticServer:
         self._thread.start()
