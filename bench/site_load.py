@@ -16,7 +16,11 @@ visiting again; 3rd = once more (Chromium keeps compiled WebAssembly in its code
 from the second load on). "click at 1 s": a reader who presses Run on a page open for 1 s,
 timed from the click to the answer. "throttled": cold visits under Chromium's DevTools
 throttling (4x CPU, a Fast-3G-like network: 562.5 ms latency, 180 KB/s down, 84 KB/s up).
-The server acts like a static host (Last-Modified, Cache-Control: max-age=600, no compression).
+The server acts like GitHub Pages (Last-Modified, Cache-Control: max-age=600, gzip for text,
+scripts, JSON and WebAssembly: devtools/static_server.py); ``--raw`` sends every file as it is.
+Beside each throttled "Python ready" it prints the physical floor: the visit's bytes on the
+wire at the profile's throughput plus ``ROUND_TRIPS`` latencies. Then, for each kind of page
+(``PAGES``), what a cold visit transfers by kind of file.
 
 Targets (issue 12): Python ready cold <= 0.6x the bare page, warm <= 0.5x the bare page's warm;
 click at 1 s no worse than without the snapshot; first paint <= 1.1x scripts off (also
@@ -40,6 +44,13 @@ THROTTLED_TIMEOUT_MS = 600_000
 # Chromium DevTools' "Fast 3G" preset (latency and throughput with its 0.9 factor), and 4x CPU.
 FAST_3G = {"offline": False, "latency": 562.5, "downloadThroughput": 180_000, "uploadThroughput": 84_375}
 CPU_SLOWDOWN = 4
+# The requests one after another before Python runs, each waiting for the one before: the
+# page, its early worker script, the worker's module, pyodide.mjs, the runtime's files (the
+# wasm, the memory image or the standard library), the package's wheel.
+ROUND_TRIPS = 6
+# One of each kind of page: a live cell near the top, an article of figures, text only, and
+# a right-to-left home page. A cold visit in a new profile; "Python" when the page started it.
+PAGES = {"home (a cell)": "/", "article (figures)": "/induction/", "glossary (text)": "/glossary/", "fa home": "/fa/"}
 
 BARE_PAGE = b"""<!doctype html><html lang="en"><head><meta charset="utf-8"><title>bare Pyodide</title></head>
 <body><p>A bare page that only starts Pyodide in a module worker.</p>
@@ -159,7 +170,7 @@ def report(results: dict[str, dict[str, dict[str, float]]]) -> None:
     baselines = {"throttled": (results.get("bare, throttled"), results.get("scripts off, throttled"))}
     print(
         f"{'page':<24} {'visit':<9} {'first paint':>11} {'/off':>6} {'Python ready':>12} {'/bare':>6} "
-        f"{'cell answer':>11} {'transferred':>12} {'/bare':>6} {'snapshot':>8}"
+        f"{'cell answer':>11} {'transferred':>12} {'/bare':>6} {'snapshot':>8} {'floor':>10} {'/floor':>6}"
     )
     for name, by_visit in results.items():
         for kind, row in by_visit.items():
@@ -169,10 +180,12 @@ def report(results: dict[str, dict[str, dict[str, float]]]) -> None:
                 bare_row, off_row = (b.get("throttled", {}) if b else {} for b in baselines["throttled"])
             answer = row.get("answer_ms") if kind.startswith("click") else row.get("result_ms")
             snap = {1.0: "yes", 0.0: "no"}.get(row.get("snapshot"), "")
+            bound = floor_ms(row["bytes"]) if kind == "throttled" else None
             print(
                 f"{name:<24} {kind:<9} {fmt(row.get('fcp_ms')):>11} {ratio(row.get('fcp_ms'), off_row.get('fcp_ms')):>6} "
                 f"{fmt(row.get('ready_ms')):>12} {ratio(row.get('ready_ms'), bare_row.get('ready_ms')):>6} "
                 f"{fmt(answer):>11} {fmt(row.get('bytes'), 'KB'):>12} {ratio(row.get('bytes'), bare_row.get('bytes')):>6} {snap:>8}"
+                f" {fmt(bound):>10} {ratio(row.get('ready_ms'), bound):>6}"
             )
     print(
         "cell answer: from navigation to the first cell's result (Run pressed as soon as it exists);"
@@ -192,16 +205,93 @@ def report(results: dict[str, dict[str, dict[str, float]]]) -> None:
         ("repeat visit under 100 KB", home["warm"]["bytes"], 100 * 1024),
     ]
     if "throttled" in home:
-        checks.append(
+        slow = home["throttled"]
+        checks += [
             (
                 "throttled first paint <= 1.1x scripts off, throttled",
-                home["throttled"]["fcp_ms"],
+                slow["fcp_ms"],
                 1.1 * results["scripts off, throttled"]["throttled"]["fcp_ms"],
-            )
-        )
+            ),
+            ("throttled Python ready <= 1.3x its floor", slow["ready_ms"], 1.3 * floor_ms(slow["bytes"])),
+            ("a first visit's bytes at most 5 MB", slow["bytes"] / 1024, 5 * 1024),
+        ]
     print()
     for label, value, limit in checks:
         print(f"{'ok  ' if value <= limit else 'MISS'} {label}: {value:,.0f} (limit {limit:,.0f})")
+
+
+def floor_ms(wire_bytes: float) -> float:
+    """The least a throttled visit can take to move ``wire_bytes``: at the profile's throughput,
+    after ``ROUND_TRIPS`` latencies one after another."""
+    return 1000 * wire_bytes / FAST_3G["downloadThroughput"] + ROUND_TRIPS * FAST_3G["latency"]
+
+
+FILE_KINDS = (
+    ("memory image", lambda p: p.startswith("/assets/snapshot/")),
+    ("Pyodide wasm", lambda p: p.endswith(".wasm")),
+    ("standard library", lambda p: p.endswith("python_stdlib.zip")),
+    ("wheels", lambda p: p.endswith(".whl")),
+    ("scripts", lambda p: p.endswith((".js", ".mjs"))),
+    ("styles", lambda p: p.endswith(".css")),
+    ("fonts", lambda p: p.endswith((".woff2", ".woff", ".ttf"))),
+    ("pages", lambda p: p.endswith((".html", "/"))),
+    ("data", lambda p: p.endswith(".json")),
+)
+
+
+def file_kind(path: str) -> str:
+    return next((name for name, matches in FILE_KINDS if matches(path)), "other")
+
+
+def page_bytes(pw, server, url: str) -> dict[str, object]:
+    """A cold visit of ``url`` (a new profile): the bytes on the wire by kind of file, and
+    whether the page started Python (then it waits until Python is ready). Then the network is
+    cut and the page reloaded: whether its text comes back, and its Python (within 20 s)."""
+    with tempfile.TemporaryDirectory() as profile:
+        context = pw.chromium.launch_persistent_context(profile, executable_path=chromium_path(), args=CHROMIUM_FLAGS)
+        page = context.new_page()
+        server.reset_count()
+        page.goto(url, wait_until="load", timeout=TIMEOUT_MS)
+        page.wait_for_timeout(1500)
+        started = page.evaluate("(window.attentionPy?.session?.state ?? 'idle') !== 'idle'")
+        if started:
+            page.wait_for_function("attentionPy.session.state === 'ready'", timeout=TIMEOUT_MS)
+            page.wait_for_timeout(1500)
+        kinds: dict[str, int] = {}
+        for path, size in list(server.sent):
+            kinds[file_kind(path)] = kinds.get(file_kind(path), 0) + size
+        context.set_offline(True)
+        try:
+            page.reload(wait_until="load", timeout=20_000)
+            text = page.evaluate("Boolean(document.querySelector('article'))")
+        except Exception:  # the browser's own offline page, or none
+            text = False
+        offline_python = False
+        if text and started:
+            try:
+                page.wait_for_function("attentionPy.session.state === 'ready'", timeout=20_000)
+                offline_python = True
+            except Exception:  # not ready within the time
+                offline_python = False
+        context.close()
+    return {"python": started, "kinds": kinds, "total": sum(kinds.values()), "offline": (text, offline_python)}
+
+
+def report_pages(pages: dict[str, dict[str, object]]) -> None:
+    kinds = [name for name, _ in FILE_KINDS] + ["other"]
+    print(
+        f"\n{'cold visit, KB on the wire':<28} {'Python':>6} {'offline: text, Python':>22} {'total':>8} "
+        + " ".join(f"{k:>10}" for k in kinds)
+    )
+    for name, found in pages.items():
+        by_kind = found["kinds"]
+        assert isinstance(by_kind, dict)
+        cells = " ".join(f"{by_kind.get(k, 0) / 1024:>10,.0f}" for k in kinds)
+        text, python = found["offline"]  # type: ignore[misc]
+        offline = f"{'yes' if text else 'no'}, {'yes' if python else 'no' if found['python'] else '-'}"
+        print(
+            f"{name:<28} {'yes' if found['python'] else 'no':>6} {offline:>22} {found['total'] / 1024:>8,.0f} {cells}"
+        )
 
 
 def hide_snapshot(site: Path) -> dict[str, tuple[str, bytes] | None]:
@@ -221,6 +311,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--site", type=Path, help="an existing build (default: build one now)")
     parser.add_argument("--runs", type=int, default=5, help="visits of each kind (median is reported)")
     parser.add_argument("--throttled-runs", type=int, default=1, help="cold visits under throttling (0: none)")
+    parser.add_argument("--raw", action="store_true", help="no gzip: every file as it is on disk")
     args = parser.parse_args(argv)
 
     from playwright.sync_api import sync_playwright
@@ -231,8 +322,8 @@ def main(argv: list[str]) -> int:
             "/__bench__/bare-worker.js": ("text/javascript", BARE_WORKER),
         }
         with (
-            serve(site, extra_files=bare_files) as server,
-            serve(site, extra_files={**bare_files, **hide_snapshot(site)}) as no_snapshot,
+            serve(site, extra_files=bare_files, compress=not args.raw) as server,
+            serve(site, extra_files={**bare_files, **hide_snapshot(site)}, compress=not args.raw) as no_snapshot,
             sync_playwright() as pw,
         ):
             home, bare = f"{server.url}/", f"{server.url}/__bench__/bare.html"
@@ -258,9 +349,12 @@ def main(argv: list[str]) -> int:
                 results["scripts off, throttled"] = measure(
                     pw, server, home, None, args.throttled_runs, scripts=False, **slow
                 )
+            pages = {name: page_bytes(pw, server, server.url + path) for name, path in PAGES.items()}
     print(
         f"\nChromium headless, {args.runs} runs each ({args.throttled_runs} throttled), medians;"
-        " served from 127.0.0.1 (no network latency unless throttled)"
+        " served from 127.0.0.1 (no network latency unless throttled),"
+        + (" every file as it is" if args.raw else " gzipped as GitHub Pages does")
     )
     report(results)
+    report_pages(pages)
     return 0

@@ -154,8 +154,10 @@ def test_downloaded_notebook_runs_with_the_published_wheel(site_url, installed_w
 
     env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
     env["PYTHONPATH"] = str(installed_wheel)  # the wheel and nothing else: not this repository
+    # A cell may take minutes: the induction notebook trains 400 steps (78 s on an idle 2-core
+    # machine, twice that beside other tests), as a reader's own run does.
     client = NotebookClient(
-        notebook, timeout=60, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
+        notebook, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}
     )
     try:
         client.execute(env=env)
