@@ -34,6 +34,7 @@ import json
 import math
 import statistics
 import tempfile
+from collections import Counter
 from pathlib import Path
 
 from devtools.browser import CHROMIUM_FLAGS, built_site, chromium_path
@@ -257,9 +258,9 @@ def page_bytes(pw, server, url: str) -> dict[str, object]:
         if started:
             page.wait_for_function("attentionPy.session.state === 'ready'", timeout=TIMEOUT_MS)
             page.wait_for_timeout(1500)
-        kinds: dict[str, int] = {}
+        kinds: Counter[str] = Counter()
         for path, size in list(server.sent):
-            kinds[file_kind(path)] = kinds.get(file_kind(path), 0) + size
+            kinds[file_kind(path)] += size
         context.set_offline(True)
         try:
             page.reload(wait_until="load", timeout=20_000)
@@ -272,7 +273,7 @@ def page_bytes(pw, server, url: str) -> dict[str, object]:
                 page.wait_for_function("attentionPy.session.state === 'ready'", timeout=20_000)
                 offline_python = True
             except Exception:  # not ready within the time
-                offline_python = False
+                pass
         context.close()
     return {"python": started, "kinds": kinds, "total": sum(kinds.values()), "offline": (text, offline_python)}
 

@@ -67,7 +67,7 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
     def _compressible_file(self) -> str | None:
         """The file to send gzipped, if the server compresses, the client accepts gzip and the
         file's type is one GitHub Pages compresses."""
-        if not self.compress or "gzip" not in self.headers.get("Accept-Encoding", ""):
+        if not self._gzip_wanted():
             return None
         file = self.translate_path(self.path)
         if os.path.isdir(file):
@@ -79,8 +79,7 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         return file
 
     def _answer(self, content_type: str, body: bytes, modified: str | None, *, encoded: bool = False) -> None:
-        accepted = "gzip" in self.headers.get("Accept-Encoding", "")
-        if not encoded and self.compress and accepted and _compressible(content_type):
+        if not encoded and self._gzip_wanted() and _compressible(content_type):
             body, encoded = gzip.compress(body, 6, mtime=0), True
         self.send_response(200)
         self.send_header("Content-Type", content_type)
@@ -94,6 +93,10 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
         self._count(len(body))
+
+    def _gzip_wanted(self) -> bool:
+        """Whether this server compresses and the client accepts gzip."""
+        return self.compress and "gzip" in self.headers.get("Accept-Encoding", "")
 
     def _count(self, size: int) -> None:
         self.counter[0] += size
