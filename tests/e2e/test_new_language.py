@@ -26,7 +26,9 @@ here, whoever changed the code under it.
 
 The copy, in the system's temporary folder (SCRATCH), is made afresh from the repository on
 every run; it shares node_modules and .venv (symlinks) and keeps its own .cache between
-runs, so the wheel, the widget bundle and the executed notebooks are made once.
+runs, so the wheel, the widget bundle and the rendered notebooks are made once. Its notebooks
+are rendered without being run (``EXECUTE_NOTEBOOKS=false``, read by mkdocs.yml): the main
+build and tests/site/test_notebook_downloads.py run them, and here they would cost minutes.
 """
 
 from __future__ import annotations
@@ -275,10 +277,10 @@ def translate_strings(english: str, run: str = RUN) -> str:
 def make_copy(target: Path) -> None:
     """The files the build reads, copied afresh into ``target``; node_modules and .venv linked.
 
-    ``target/.cache`` is kept from the last run: mkdocs-jupyter keys its cache of executed
-    notebooks by their absolute path, so only a copy that stays at one place finds them again
-    (a build of 30 s instead of 75 s). A first run starts from the repository's wheel and
-    widget bundle (.cache/site-assets)."""
+    ``target/.cache`` is kept from the last run: mkdocs-jupyter keys its cache of rendered
+    notebooks by their absolute path, so only a copy that stays at one place finds them again.
+    A first run starts from the repository's wheel, widget bundle and trained models
+    (.cache/site-assets)."""
     for child in target.iterdir():
         if child.name != ".cache":
             shutil.rmtree(child) if child.is_dir() and not child.is_symlink() else child.unlink()
@@ -389,7 +391,9 @@ def new_language(tmp_path_factory: pytest.TempPathFactory) -> Iterator[NewLangua
         result = subprocess.run(
             [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],
             cwd=SCRATCH,
-            env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+            # The notebooks are shown unexecuted: this test is about the pages around them, and
+            # the main build and test_notebook_downloads run them (minutes a language, not seconds).
+            env={**os.environ, "NO_MKDOCS_2_WARNING": "1", "EXECUTE_NOTEBOOKS": "false"},
             capture_output=True,
             text=True,
         )
