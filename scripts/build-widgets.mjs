@@ -16,6 +16,10 @@
 //   page-boot.js        the page's early boot (page-boot-entry.js), a classic script (IIFE)
 //                       that docs/overrides/main.html writes inline in <head>
 //                       (site_hooks/content/figure_pages.py reads it from here)
+//   offline.js          module entry on every page: registers the service worker, draws the
+//                       offline reading control
+//   service-worker.js   the service worker (classic script, Workbox bundled in), which the
+//                       build publishes as sw.js with its file list (site_hooks/assets/offline.py)
 //   live-cells.css      styles
 // Minified; --dev adds linked source maps and skips minification.
 import { build } from "esbuild";
@@ -39,7 +43,7 @@ const pyodideDownloadBytes = ["pyodide.asm.wasm", "python_stdlib.zip", "pyodide-
 // Old chunks have content hashes in their names: start from an empty folder of ours.
 mkdirSync(outdir, { recursive: true });
 for (const name of readdirSync(outdir)) {
-  if (/^(live-cells|figure|python-worker|page-boot|chunk-).*\.(js|css|map)$/.test(name)) rmSync(join(outdir, name));
+  if (/^(live-cells|figure|offline|service-worker|python-worker|page-boot|chunk-).*\.(js|css|map)$/.test(name)) rmSync(join(outdir, name));
 }
 
 const common = {
@@ -58,7 +62,11 @@ await Promise.all([
   // entries. One build for both entries: the session module they share lands in one chunk.
   build({
     ...common,
-    entryPoints: { "live-cells": join(widgets, "live-cells.js"), figures: join(widgets, "figure-entry.js") },
+    entryPoints: {
+      "live-cells": join(widgets, "live-cells.js"),
+      figures: join(widgets, "figure-entry.js"),
+      offline: join(widgets, "offline.js"),
+    },
     format: "esm",
     splitting: true,
     chunkNames: "[name]-[hash]",
@@ -84,10 +92,19 @@ await Promise.all([
     ...common,
     entryPoints: { "live-cells": join(widgets, "live-cells.css") },
   }),
+  // The service worker: a classic script with Workbox inside (a module worker is not
+  // everywhere yet); site_hooks/assets/offline.py puts the build's file list in front of it
+  // and publishes it as sw.js at the site root.
+  build({
+    ...common,
+    entryPoints: { "service-worker": join(widgets, "service-worker.js") },
+    format: "iife",
+    define: { "process.env.NODE_ENV": '"production"' },
+  }),
 ]);
 
 for (const name of readdirSync(outdir).sort()) {
-  if (/^(live-cells|figure|python-worker|page-boot|chunk-)/.test(name)) {
+  if (/^(live-cells|figure|offline|service-worker|python-worker|page-boot|chunk-)/.test(name)) {
     console.log(`${name}\t${statSync(join(outdir, name)).size} bytes`);
   }
 }

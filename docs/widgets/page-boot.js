@@ -98,7 +98,9 @@ export function createBoot(win, config) {
  */
 export function preloadPython(win, boot, config) {
   let files = config.preload;
-  if (config.snapshot && !boot.snapshotUnwanted) {
+  // Offline, a kept image is read from Cache Storage and the gzip is not kept (offline.js), so
+  // it is not asked for.
+  if (config.snapshot && !boot.snapshotUnwanted && win.navigator?.onLine !== false) {
     files = [config.snapshot, ...files.filter((href) => !href.endsWith("python_stdlib.zip"))];
   }
   for (const href of files) {

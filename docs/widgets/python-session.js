@@ -321,6 +321,8 @@ export class PythonSession extends EventTarget {
   setState(state) {
     this.state = state;
     this.dispatchEvent(new CustomEvent("state", { detail: state }));
+    // For the page's offline reading (offline.js), which keeps Python's files once it is ready.
+    if (typeof document !== "undefined") document.documentElement.dataset.apyPython = state;
   }
 
   setProgress(progress) {

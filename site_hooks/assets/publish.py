@@ -24,7 +24,7 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
 
-from site_hooks.assets import products, snapshot, vendored
+from site_hooks.assets import offline, products, snapshot, vendored
 from site_hooks.i18n import languages
 
 
@@ -57,7 +57,8 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     config.extra["python_snapshot"] = image.dest_uri if image is not None else ""
 
     for name, path in products.widget_files().items():
-        _publish(files, config, f"assets/widgets/{name}", path=path)
+        if name != offline.WORKER_SOURCE:  # published as sw.js at the root, with the build's file list
+            _publish(files, config, f"assets/widgets/{name}", path=path)
 
     # each built language's face (its entry's extra.font), checked by site_hooks/i18n/languages.py,
     # and the code face in the subsets those languages need

@@ -35,13 +35,30 @@ def isolated_site_url(site_dir: Path) -> Iterator[str]:
         yield server.url
 
 
+class WithoutServiceWorker:
+    """The browser, whose new contexts block the site's service worker (sw.js) unless a test
+    asks for it with ``service_workers="allow"`` (tests/e2e/test_offline.py does): Playwright's
+    ``route`` never sees a request a service worker answers, and most tests route requests to
+    hold or break Python's files. Everything else is the browser's own."""
+
+    def __init__(self, browser: object) -> None:
+        self._browser = browser
+
+    def new_context(self, **options: object) -> object:
+        options.setdefault("service_workers", "block")
+        return self._browser.new_context(**options)  # type: ignore[attr-defined]
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._browser, name)
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[object]:
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_FLAGS)
-        yield browser
+        yield WithoutServiceWorker(browser)
         browser.close()
 
 

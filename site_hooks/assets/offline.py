@@ -1,0 +1,108 @@
+"""MkDocs hook: the site's service worker, ``sw.js`` at the site root, with this build's list
+of files in it (docs/widgets/service-worker.js says what the worker does with it).
+
+Once the build has written every language and the search indexes (the outer build's
+``on_post_build``, after static-i18n's loop over the other languages and search.py's
+indexes; the inner, per-language builds are skipped), every file a reader may fetch is listed with its revision (the first 16 hex digits of its SHA-256), its
+size and its group:
+
+- a language's code (``en``, ``he``...) for what lives under that language's home (the
+  default language's is the site root, outside ``assets/``): its pages, its search index;
+- ``python`` for what the page's Python worker fetches (assets/pyodide/, assets/wheels/ and
+  the worker's script), which the page cannot list itself;
+- ``shared`` for everything else (styles, scripts, fonts, data).
+
+Pages (``index.html``) also get their title, for the offline page's list of what is kept.
+Not listed, so never kept: Material's search stemmers for languages not built, source maps, notebook downloads (``.ipynb``), the sitemap, the
+404 page and the memory image's gzip (the worker keeps the image inflated itself,
+docs/widgets/worker-image-cache.js). The build's id is the digest of the list: a new build
+is a new ``sw.js``, which the browser installs in place of the old one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
+from mkdocs.plugins import event_priority
+
+from site_hooks.assets import products
+from site_hooks.i18n import languages
+
+WORKER = "sw.js"  # at the site root, so that its scope is the whole site
+WORKER_SOURCE = "service-worker.js"  # scripts/build-widgets.mjs's bundle of docs/widgets/service-worker.js
+PYTHON_FILES = ("assets/pyodide/", "assets/wheels/", "assets/widgets/python-worker.js")
+OFFLINE_PAGE = "offline/index.html"  # under each language's home (docs/<lang>/offline.md)
+_NOT_KEPT = re.compile(r"(\.map|\.ipynb|^sitemap\.xml(\.gz)?|^objects\.inv|^404\.html|^assets/snapshot/.*\.gz)$")
+_LUNR = re.compile(r"^assets/javascripts/lunr/(?:min/lunr\.(.+)\.min\.js|(tinyseg|wordcut)\.js)$")
+_TITLE = re.compile(rb"<title>(.*?)</title>", re.DOTALL)
+
+
+def revision(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()[:16]
+
+
+def group_of(path: str, homes: dict[str, str]) -> str:
+    """The group of the file at ``path`` (relative to the site root): see the module's docstring."""
+    if path.startswith(PYTHON_FILES):
+        return "python"
+    if path.startswith("assets/"):
+        return "shared"
+    return next((code for code, home in homes.items() if home and path.startswith(home)), _default(homes))
+
+
+def _default(homes: dict[str, str]) -> str:
+    return next(code for code, home in homes.items() if not home)
+
+
+def _other_lunr(path: str, homes: dict[str, str]) -> bool:
+    """True for Material's search stemmers of languages the site does not build (about 0.9 MB)."""
+    found = _LUNR.match(path)
+    if not found:
+        return False
+    language = found.group(1) or {"tinyseg": "ja", "wordcut": "th"}[found.group(2)]
+    return bool(re.fullmatch(r"[a-z]{2,3}", language)) and language not in homes  # not support, multi, normalised
+
+
+def site_files(site_dir: Path, homes: dict[str, str]) -> dict[str, Any]:
+    """The list ``sw.js`` carries: files (path -> [revision, bytes, group]), page titles,
+    each language's home and offline page, and the build's id."""
+    files: dict[str, list[Any]] = {}
+    titles: dict[str, str] = {}
+    for path in sorted(site_dir.rglob("*")):
+        name = path.relative_to(site_dir).as_posix()
+        if not path.is_file() or name == WORKER or _NOT_KEPT.search(name) or _other_lunr(name, homes):
+            continue
+        data = path.read_bytes()
+        files[name] = [revision(data), len(data), group_of(name, homes)]
+        if name.endswith("index.html") and (title := _TITLE.search(data)):
+            titles[name] = html.unescape(title.group(1).decode("utf-8")).strip()
+    for code, home in homes.items():
+        if home + OFFLINE_PAGE not in files:
+            raise PluginError(f"{home + OFFLINE_PAGE} was not built: docs/{code}/offline.md is missing")
+    listing = {
+        "files": files,
+        "titles": titles,
+        "homes": homes,
+        "offline": {code: home + OFFLINE_PAGE for code, home in homes.items()},
+    }
+    listing["build"] = revision(json.dumps(listing, sort_keys=True).encode())
+    return listing
+
+
+@event_priority(-300)  # after static-i18n (-100) and search.py (-200)
+def on_post_build(config: MkDocsConfig) -> None:
+    i18n = config.plugins.get("i18n")
+    if i18n is not None and getattr(i18n, "building", False):
+        return  # a language built inside static-i18n's loop: the whole site comes later
+    site_dir = Path(config.site_dir)
+    homes = {lang.locale: lang.home for lang in languages.site_languages(config)}
+    code = products.widget_files()[WORKER_SOURCE].read_text(encoding="utf-8")
+    listing = json.dumps(site_files(site_dir, homes), ensure_ascii=False, separators=(",", ":"))
+    (site_dir / WORKER).write_text(f"self.__APY_SITE = {listing};\n{code}", encoding="utf-8")

@@ -1,0 +1,255 @@
+"""Offline reading, in headless Chromium with the site's service worker (sw.js) allowed.
+
+- A page visited once works with the network cut, in every language: the home page's live
+  cell runs, and on the gallery a slider redraws its figure and train_live trains.
+- A page never visited, offline, leads to the offline page in the reader's language, which
+  lists what is kept and links back.
+- The home page's control keeps one language ahead, sized before it downloads (the size the
+  build's list gives), so that a page never visited works offline; Remove empties the cache.
+- A new build replaces the old whole: the files it changed are fetched again and the old
+  copies deleted, the files it did not change are not downloaded again.
+- Storage refused (a quota of a few bytes): the site works online as before and the control
+  says why nothing is kept.
+
+The other browser tests block the worker (tests/e2e/conftest.py, ``WithoutServiceWorker``).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from devtools.static_server import serve
+from site_hooks.assets import offline
+from tests.e2e.conftest import GALLERY, PYTHON_READY_MS, PageGuard, wait_until_live
+from tests.languages import LANGUAGES, language
+
+CODES = [lang.code for lang in LANGUAGES]
+KEEP_MS = 60_000
+
+
+@pytest.fixture
+def reader(browser) -> Iterator[tuple[object, Page]]:
+    """A fresh context with the service worker allowed, and its page; guarded like ``page``."""
+    context = browser.new_context(service_workers="allow")
+    guard = PageGuard(context)
+    page = guard.watch(context.new_page())
+    yield context, page
+    context.close()
+    guard.check()
+
+
+def status(page: Page) -> dict:
+    """What the service worker says is kept (its answer to "status")."""
+    return page.evaluate(
+        """() => new Promise((resolve) => {
+            const listen = (event) => {
+                if (event.data?.type !== "apy-offline-status" || event.data.id !== "test") return;
+                navigator.serviceWorker.removeEventListener("message", listen);
+                resolve(event.data);
+            };
+            navigator.serviceWorker.addEventListener("message", listen);
+            navigator.serviceWorker.controller.postMessage({ type: "status", id: "test" });
+        })"""
+    )
+
+
+def kept_paths(page: Page) -> set[str]:
+    return set(
+        page.evaluate(
+            """async () => {
+                const root = new URL("./", navigator.serviceWorker.controller.scriptURL);
+                const keys = await (await caches.open("attention-py-site")).keys();
+                return keys.map((r) => new URL(r.url).pathname.slice(root.pathname.length));
+            }"""
+        )
+    )
+
+
+def wait_until_kept(page: Page, *paths: str) -> None:
+    """Waits until the worker keeps ``paths`` (relative to the site root)."""
+    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=KEEP_MS)
+    deadline = KEEP_MS / 1000
+    start = time.monotonic()
+    while not set(paths) <= kept_paths(page):
+        assert time.monotonic() - start < deadline, f"not kept: {set(paths) - kept_paths(page)}"
+        time.sleep(0.25)
+
+
+def visit_with_python(page: Page, url: str) -> None:
+    page.goto(url)
+    page.wait_for_function("window.attentionPy?.session !== undefined")
+    page.evaluate("attentionPy.session.start()")
+    page.wait_for_function("attentionPy.session.state === 'ready'", timeout=PYTHON_READY_MS)
+    wait_until_kept(page, "assets/pyodide/pyodide.asm.wasm", "assets/pyodide/pyodide.asm.mjs")
+
+
+def run_first_cell(page: Page) -> str:
+    cell = page.locator(".live-cell").first
+    cell.locator(".live-cell__run").click()
+    page.wait_for_function("document.querySelector('.live-cell').dataset.busy === ''", timeout=PYTHON_READY_MS)
+    return cell.locator(".live-cell__output").inner_text()
+
+
+def figure_state(page: Page, name: str) -> dict:
+    return json.loads(page.locator(f'.apy-fig[data-figure="{name}"]').get_attribute("data-state"))
+
+
+@pytest.mark.parametrize("lang", CODES)
+def test_a_visited_page_works_offline_in_full(reader, site_url, lang):
+    context, page = reader
+    home = f"{site_url}/{language(lang).prefix}"
+    visit_with_python(page, home)
+    online = run_first_cell(page)
+    assert "Error" not in online, online
+    gallery = f"{site_url}/{GALLERY[lang]}"
+    page.goto(gallery)
+    wait_until_live(page)
+    page.wait_for_timeout(500)  # the page's list of what it fetched goes out after its load event
+    wait_until_kept(page, f"{GALLERY[lang]}index.html", f"assets/training/{lang}.json")
+
+    context.set_offline(True)
+    page.reload()
+    wait_until_live(page)
+    softmax = page.locator('.apy-fig[data-figure="softmax"]')
+    softmax.locator('input[name="z.0"]').fill("-2")
+    page.wait_for_function(
+        "(el) => JSON.parse(el.dataset.state).z[0] === -2", arg=softmax.element_handle(), timeout=PYTHON_READY_MS
+    )
+    train = page.locator('.apy-fig[data-figure="train_live"]')
+    train.locator('[data-focus-key="train"]').click()
+    page.wait_for_function(
+        "(el) => JSON.parse(el.dataset.state).step >= 1", arg=train.element_handle(), timeout=PYTHON_READY_MS
+    )
+    assert page.evaluate("crossOriginIsolated"), "the worker's page is cross-origin isolated"
+
+    page.goto(home)
+    page.wait_for_function("window.attentionPy?.session !== undefined")
+    assert run_first_cell(page) == online
+
+
+@pytest.mark.parametrize("lang", CODES)
+def test_a_page_never_visited_leads_offline_to_the_offline_page_of_its_language(reader, site_url, lang):
+    context, page = reader
+    home = f"{site_url}/{language(lang).prefix}"
+    page.goto(home)
+    page.locator("[data-offline-control][data-kept]").wait_for(timeout=KEEP_MS)  # the visit is kept
+    context.set_offline(True)
+    wanted = f"{site_url}/{language(lang).prefix}what-matters/"
+    page.goto(wanted)
+    assert re.search(rf"/{language(lang).prefix}offline/\?from=", page.url), page.url
+    assert page.evaluate("document.documentElement.lang") == lang
+    control = page.locator("[data-offline-control]")
+    expect(control.locator(".apy-offline__pages a")).to_have_count(1)  # the home page, kept
+    assert control.locator(".apy-offline__pages a").get_attribute("href") == home
+    expect(control.locator(f'a[href="{wanted}"]')).to_have_count(1)  # try again
+
+
+def test_keeping_a_language_makes_unvisited_pages_work_offline_and_remove_empties(reader, site_url, site_dir):
+    context, page = reader
+    page.goto(f"{site_url}/")
+    wait_until_kept(page, "index.html")
+    listing = offline.site_files(Path(site_dir), {lang.code: lang.prefix for lang in LANGUAGES})
+    wanted = sum(
+        size for size, group in ((f[1], f[2]) for f in listing["files"].values()) if group in ("en", "shared", "python")
+    )
+    control = page.locator("[data-offline-control]")
+    keep = control.get_by_role("button", name=re.compile("English"))
+    shown = float(re.search(r"\(([\d.]+) MB\)", keep.inner_text()).group(1))
+    assert shown == pytest.approx(wanted / 1e6, abs=0.5), "the button says what it will download"
+    keep.click()
+    expect(control.locator(".apy-offline__status")).to_contain_text("Keeping for offline reading")
+    page.locator("[data-offline-control][data-kept]").wait_for(timeout=120_000)
+    expect(control.locator(".apy-offline__status")).to_contain_text("Kept on this device")
+    assert {path for path, (_, _, group) in listing["files"].items() if group == "en"} <= kept_paths(page)
+
+    context.set_offline(True)
+    page.goto(f"{site_url}/{GALLERY['en']}")
+    wait_until_live(page)  # never visited, every figure live
+    page.goto(f"{site_url}/")
+    context.set_offline(False)
+    page.reload()
+    page.locator("[data-offline-control][data-kept]").wait_for(timeout=KEEP_MS)
+    control.get_by_role("button", name=re.compile("Remove")).click()
+    expect(control.locator(".apy-offline__status")).to_have_text("Nothing is kept on this device yet.")
+    assert kept_paths(page) == set()
+
+
+def build_of(page: Page) -> str:
+    return status(page)["build"]
+
+
+def test_a_new_build_replaces_the_old_one_whole(browser, site_dir, tmp_path):
+    copy = tmp_path / "site"
+    shutil.copytree(site_dir, copy)
+    homes = {lang.code: lang.prefix for lang in LANGUAGES}
+    context = browser.new_context(service_workers="allow")
+    guard = PageGuard(context)
+    page = guard.watch(context.new_page())
+    css, changed = "assets/extras/site.css", "what-matters/index.html"
+    with serve(copy) as server:
+        page.goto(f"{server.url}/what-matters/")
+        wait_until_kept(page, changed, css, "assets/widgets/offline.js")
+        before = offline.site_files(copy, homes)
+        assert build_of(page) == before["build"]
+
+        # A new build: one stylesheet and one page changed, everything else as it was.
+        with (copy / css).open("a") as sheet:
+            sheet.write("\n/* a new build */\n")
+        (copy / changed).write_text((copy / changed).read_text().replace("</body>", "<!-- a new build --></body>"))
+        after = offline.site_files(copy, homes)
+        worker = (copy / "sw.js").read_text()
+        head, _, code = worker.partition("\n")
+        assert head.startswith("self.__APY_SITE = ")
+        (copy / "sw.js").write_text(f"self.__APY_SITE = {json.dumps(after)};\n{code}")
+        server.sent.clear()
+        page.reload()  # the browser finds the new sw.js, which takes over at once
+        page.wait_for_function(
+            """(build) => new Promise((resolve) => {
+                const listen = (event) => event.data?.id === "build" && resolve(event.data.build === build);
+                navigator.serviceWorker.addEventListener("message", listen);
+                navigator.serviceWorker.controller.postMessage({ type: "status", id: "build" });
+            })""",
+            arg=after["build"],
+            timeout=KEEP_MS,
+            polling=500,
+        )
+        page.reload()
+        wait_until_kept(page, changed, css)
+        keys = page.evaluate("caches.open('attention-py-site').then((c) => c.keys()).then((k) => k.map((r) => r.url))")
+        for path in (css, changed):
+            assert before["files"][path][0] != after["files"][path][0]
+            assert [key for key in keys if f"/{path}?" in key] == [
+                key for key in keys if key.endswith(f"/{path}?apy-revision={after['files'][path][0]}")
+            ], f"only the new {path} is kept"
+        sent = {path for path, size in server.sent if size}
+        assert f"/{css}" in sent, "the changed file is fetched again"
+        unchanged = {f"/{path}" for path in kept_paths(page)} - {f"/{css}", f"/{changed}"}
+        assert not sent & unchanged, f"files the new build did not change were downloaded again: {sent & unchanged}"
+    context.close()
+    guard.check()
+
+
+def test_storage_refused_falls_back_to_online_with_the_message(reader, site_url):
+    context, page = reader
+    cdp = context.new_cdp_session(page)
+    page.goto(f"{site_url}/")
+    origin = re.match(r"https?://[^/]+", site_url).group(0)
+    cdp.send("Storage.overrideQuotaForOrigin", {"origin": origin, "quotaSize": 1000})
+    page.evaluate("caches.delete('attention-py-site')")
+    page.reload()
+    control = page.locator("[data-offline-control]")
+    expect(control.locator(".apy-offline__status")).to_have_text(
+        "This device has no room left for the site, so nothing more is kept; it works online as usual.",
+        timeout=KEEP_MS,
+    )
+    page.evaluate("attentionPy.session.start()")
+    page.wait_for_function("attentionPy.session.state === 'ready'", timeout=PYTHON_READY_MS)
+    assert "Error" not in run_first_cell(page)
