@@ -27,7 +27,7 @@ def site(tmp_path: Path) -> Path:
         {
             "index.html": "<title>Home &amp; away</title>",
             "offline/index.html": "<title>Offline</title>",
-            "he/index.html": "<title>בית</title>",
+            "he/index.html": "<title>בית - attention_py</title>",
             "he/offline/index.html": "<title>אין חיבור</title>",
             "fa/offline/index.html": "<title>بدون اتصال</title>",
             "he/search/search_index.json": "{}",
@@ -80,8 +80,8 @@ def test_what_is_never_kept_is_not_listed(site):
 
 
 def test_pages_have_titles_and_every_language_its_offline_page(site):
-    listing = site_files(site, HOMES)
-    assert listing["titles"]["index.html"] == "Home & away"
+    listing = site_files(site, HOMES, "attention_py")
+    assert listing["titles"]["index.html"] == "Home & away"  # the site's name is dropped
     assert listing["titles"]["he/index.html"] == "בית"
     assert listing["offline"] == {
         "en": "offline/index.html",

@@ -16,12 +16,16 @@ function config() {
   }
 }
 
-/** The site's worker registration, or the reason there is none. */
+/** The site's worker registration, or the reason there is none. One already active is used
+ * at once (the browser looks for a new sw.js on every navigation by itself; offline, a new
+ * registration would first wait for the network to fail). */
 async function register(found) {
   if (!found) return { reason: "no configuration" };
   if (!("serviceWorker" in navigator)) return { reason: "no service workers" };
   const worker = new URL(found.worker, location.href);
   try {
+    const existing = await navigator.serviceWorker.getRegistration(new URL("./", worker).href);
+    if (existing?.active && existing.active.scriptURL === worker.href) return { registration: existing };
     const registration = await navigator.serviceWorker.register(worker.href, {
       scope: new URL("./", worker).href,
       updateViaCache: "none",
@@ -101,11 +105,12 @@ class OfflineControl {
     this.line.textContent = text;
   }
 
-  show(status) {
+  /** Draws `status`; `settled`: the answer to this visit, a keep or a remove (data-kept). */
+  show(status, settled = true) {
     if (!status) return this.say(this.strings.offline_unavailable({ reason: "no active worker" }));
     const s = this.strings;
     const { kept, sizes, storage } = status;
-    this.root.dataset.kept = String(kept.files); // set once the worker has answered
+    if (settled) this.root.dataset.kept = String(kept.files);
     if (storage !== "ok") this.say(storage === "full" ? s.offline_full : s.offline_refused);
     else if (!kept.files) this.say(s.offline_nothing);
     else {
@@ -148,6 +153,10 @@ async function start() {
   );
   if (!registration) return;
   await navigator.serviceWorker.ready;
+  if (controls.length) {
+    const status = await ask(registration, { type: "status" });
+    for (const control of controls) control.show(status, false);
+  }
   const python = Boolean(document.getElementById("apy-boot-config"));
   const visit = async (withPython) => {
     const urls = visited(registration.scope);

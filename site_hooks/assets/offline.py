@@ -70,7 +70,7 @@ def _other_lunr(path: str, homes: dict[str, str]) -> bool:
     return bool(re.fullmatch(r"[a-z]{2,3}", language)) and language not in homes  # not support, multi, normalised
 
 
-def site_files(site_dir: Path, homes: dict[str, str]) -> dict[str, Any]:
+def site_files(site_dir: Path, homes: dict[str, str], site_name: str = "") -> dict[str, Any]:
     """The list ``sw.js`` carries: files (path -> [revision, bytes, group]), page titles,
     each language's home and offline page, and the build's id."""
     files: dict[str, list[Any]] = {}
@@ -82,7 +82,8 @@ def site_files(site_dir: Path, homes: dict[str, str]) -> dict[str, Any]:
         data = path.read_bytes()
         files[name] = [revision(data), len(data), group_of(name, homes)]
         if name.endswith("index.html") and (title := _TITLE.search(data)):
-            titles[name] = html.unescape(title.group(1).decode("utf-8")).strip()
+            text = html.unescape(title.group(1).decode("utf-8")).strip()
+            titles[name] = text.removesuffix(f" - {site_name}") if site_name and text != site_name else text
     for code, home in homes.items():
         if home + OFFLINE_PAGE not in files:
             raise PluginError(f"{home + OFFLINE_PAGE} was not built: docs/{code}/offline.md is missing")
@@ -104,5 +105,5 @@ def on_post_build(config: MkDocsConfig) -> None:
     site_dir = Path(config.site_dir)
     homes = {lang.locale: lang.home for lang in languages.site_languages(config)}
     code = products.widget_files()[WORKER_SOURCE].read_text(encoding="utf-8")
-    listing = json.dumps(site_files(site_dir, homes), ensure_ascii=False, separators=(",", ":"))
+    listing = json.dumps(site_files(site_dir, homes, config.site_name), ensure_ascii=False, separators=(",", ":"))
     (site_dir / WORKER).write_text(f"self.__APY_SITE = {listing};\n{code}", encoding="utf-8")
