@@ -60,7 +60,7 @@ const thisBuildOnly = {
     if (!response || response.status !== 200 || response.type !== "basic") return null;
     const path = pathOf(request.url, scope);
     if ((await digestOf(response)) === revisionOf(path)) return response;
-    if (request.mode === "navigate") sawNewerBuild();
+    if (path in site.titles) sawNewerBuild(); // a page (`request` is the revalidating copy, not the navigation)
     return null;
   },
   cachedResponseWillBeUsed: async ({ cachedResponse, request, cacheName }) => {
