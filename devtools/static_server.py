@@ -91,8 +91,8 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         if self.compress:
             self.send_header("Vary", "Accept-Encoding")
         self.end_headers()
+        self._count(len(body))  # before the body goes: a client that has read it finds it counted
         self.wfile.write(body)
-        self._count(len(body))
 
     def _gzip_wanted(self) -> bool:
         """Whether this server compresses and the client accepts gzip."""
@@ -103,9 +103,8 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         self.sent.append((self.path.split("?")[0], size))
 
     def copyfile(self, source, outputfile) -> None:  # type: ignore[no-untyped-def]
-        before = source.tell()
+        self._count(os.fstat(source.fileno()).st_size - source.tell())  # counted before it goes, as above
         super().copyfile(source, outputfile)
-        self._count(source.tell() - before)
 
     def end_headers(self) -> None:
         self.send_header("Cache-Control", "max-age=600")

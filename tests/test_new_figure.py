@@ -14,6 +14,30 @@ from devtools import new_figure
 ROOT = Path(__file__).resolve().parents[1]
 
 
+# The fast tier's modules that read every figure, its strings or the gallery: what a new
+# figure can break. Left out (about half the fast tier's 8 minutes): the articles' claims about
+# the trained models, the examples' and notebooks' outputs, the package's unit tests.
+FIGURE_TESTS = (
+    "tests/test_figure_*.py",
+    "tests/test_figures*.py",
+    "tests/test_page_strings.py",
+    "tests/test_strings_yaml_errors.py",
+    "tests/test_translation_status.py",
+    "tests/test_site_languages.py",
+    "tests/test_languages_helper.py",
+    "tests/test_import_layers.py",
+    "tests/test_own_puzzle_figure.py",
+    "tests/test_run_shelf.py",
+    "tests/test_session_runtime.py",
+)
+
+
+def figure_tests(repo: Path) -> list[str]:
+    found = sorted({path.relative_to(repo).as_posix() for pattern in FIGURE_TESTS for path in repo.glob(pattern)})
+    assert len(found) > len(FIGURE_TESTS), found
+    return found
+
+
 def repository_copy(target: Path) -> Path:
     """The files of this checkout git knows of (tracked, or new and not ignored), copied into
     ``target``; node_modules linked and the build's cache copied, as a working checkout has them."""
@@ -54,8 +78,8 @@ def test_a_dry_run_writes_nothing(capsys):
 @pytest.mark.slow
 def test_a_new_figure_passes_the_fast_tier_right_away(tmp_path):
     """In a copy of the repository: the scaffold, then what ./run check runs on Python (ruff,
-    mypy, the native tests); the new figure is drawn in every language, in the gallery and
-    tested."""
+    mypy, and the fast tier's tests of the figures: FIGURE_TESTS); the new figure is drawn in
+    every language, in the gallery and tested."""
     copy = repository_copy(tmp_path / "repo")
     made = subprocess.run(
         [sys.executable, "-m", "devtools.new_figure", "made_by_the_scaffold"], cwd=copy, capture_output=True, text=True
@@ -65,7 +89,17 @@ def test_a_new_figure_passes_the_fast_tier_right_away(tmp_path):
         ["-m", "ruff", "check", "."],
         ["-m", "ruff", "format", "--check", "."],
         ["-m", "mypy", "attention_py"],
-        ["-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-m", "not site and not browser and not slow"],
+        [
+            "-m",
+            "pytest",
+            "-q",
+            "-x",
+            "-p",
+            "no:cacheprovider",
+            "-m",
+            "not site and not browser and not slow",
+            *FIGURE_TESTS,
+        ],
     ):
         run = subprocess.run([sys.executable, *command], cwd=copy, capture_output=True, text=True, timeout=900)
         assert run.returncode == 0, f"{' '.join(command)}:\n{run.stdout[-3000:]}\n{run.stderr[-3000:]}"

@@ -108,14 +108,14 @@ class OfflineControl {
   /** Draws `status`; `settled`: the answer to this visit, a keep or a remove (data-kept). */
   show(status, settled = true) {
     if (!status) return this.say(this.strings.offline_unavailable({ reason: "no active worker" }));
-    const s = this.strings;
+    const strings = this.strings;
     const { kept, sizes, storage } = status;
     if (settled) this.root.dataset.kept = String(kept.files);
-    if (storage !== "ok") this.say(storage === "full" ? s.offline_full : s.offline_refused);
-    else if (!kept.files) this.say(s.offline_nothing);
+    if (storage !== "ok") this.say(storage === "full" ? strings.offline_full : strings.offline_refused);
+    else if (!kept.files) this.say(strings.offline_nothing);
     else {
       const count = Object.values(kept.pages).reduce((n, list) => n + list.length, 0);
-      this.say(s.offline_kept({ size: this.mb(kept.bytes), pages: this.strings.number(count) }));
+      this.say(strings.offline_kept({ size: this.mb(kept.bytes), pages: strings.number(count) }));
     }
     const button = (text, action) => {
       const b = el("button", { type: "button", class: "md-button" }, text);
@@ -123,11 +123,11 @@ class OfflineControl {
       return b;
     };
     this.buttons.replaceChildren(
-      button(s.offline_keep_all({ size: this.mb(sizes.all) }), () => this.keep("all")),
-      button(s.offline_keep_language({ size: this.mb(sizes[s.lang] ?? sizes.all) }), () => this.keep(s.lang)),
-      ...(kept.files ? [button(s.offline_remove, () => this.run({ type: "remove" }))] : []),
+      button(strings.offline_keep_all({ size: this.mb(sizes.all) }), () => this.keep("all")),
+      button(strings.offline_keep_language({ size: this.mb(sizes[strings.lang] ?? sizes.all) }), () => this.keep(strings.lang)),
+      ...(kept.files ? [button(strings.offline_remove, () => this.run({ type: "remove" }))] : []),
     );
-    const own = kept.pages[s.lang] || [];
+    const own = kept.pages[strings.lang] || [];
     this.pages.replaceChildren(...own.map((page) => el("li", {}, el("a", { href: page.address }, page.title))));
   }
 
