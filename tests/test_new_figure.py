@@ -98,7 +98,7 @@ def test_a_new_figure_passes_the_fast_tier_right_away(tmp_path):
             "no:cacheprovider",
             "-m",
             "not site and not browser and not slow",
-            *FIGURE_TESTS,
+            *figure_tests(copy),
         ],
     ):
         run = subprocess.run([sys.executable, *command], cwd=copy, capture_output=True, text=True, timeout=900)
