@@ -104,8 +104,9 @@ def attention_maps(
     """Every head's attention (rows up to their own position, as ``attention_rows`` gives
     them) as shaded maps over the letters, position ``selected``'s row highlighted. The
     letters follow the page's direction; the weights are shades, the numbers are there for
-    screen readers."""
+    screen readers, and the caption says once what the empty (masked) cells are."""
     n = len(letters)
+    masked_note = t.html(f"{SECTION}.masked")
     labels = [esc(c) for c in letters]
     tables = []
     heads = [(layer, h) for layer, row in enumerate(attention) for h in range(len(row))]
@@ -118,10 +119,9 @@ def attention_maps(
             row_labels=labels,
             col_labels=labels,
             direction=None,
-            caption=esc(title),
+            caption=esc(title) + el("span", {"class": "apy-sr"}, ". " + masked_note),
             corner=t.html("training.rows_are"),
             masked=lambda i, j: j > i,
-            masked_text=t.plain(f"{SECTION}.masked"),
             selected=lambda i, j: i == selected,
             cls="apy-attn apy-induction__map",
             show_numbers=False,

@@ -49,7 +49,9 @@ def matrix_table(
     ``signed`` shades by |value| / max|value| in two colours (positive, negative);
     otherwise values are weights in 0..1. ``direction`` "ltr" keeps numeric matrices
     mathematical inside right-to-left pages; ``None`` lets token axes follow the reading
-    direction. ``action(i, j)`` turns a cell into a button sending that change;
+    direction. ``masked(i, j)`` cells are hatched and say ``masked_text`` to screen
+    readers; a large map leaves it empty and says it once in its caption instead (each
+    cell's words would be half its markup). ``action(i, j)`` turns a cell into a button sending that change;
     ``cell_label(i, j, shown)`` names that button and must begin with ``shown``, the number
     on the cell, so that the name contains what the reader sees (WCAG 2.5.3, label in name)
     and a speech user can say the number to press it. ``pressed(i, j)`` says which button
@@ -73,7 +75,8 @@ def matrix_table(
             classes = ["apy-cell"]
             if masked and masked(i, j):
                 classes.append("apy-cell--masked")
-                cells.append(el("td", {"class": " ".join(classes)}, el("span", {"class": "apy-sr"}, esc(masked_text))))
+                said = el("span", {"class": "apy-sr"}, esc(masked_text)) if masked_text else ""
+                cells.append(el("td", {"class": " ".join(classes)}, said))
                 continue
             if signed:
                 classes.append("apy-cell--pos" if v >= 0 else "apy-cell--neg")
