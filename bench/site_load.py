@@ -231,7 +231,7 @@ def floor_ms(wire_bytes: float) -> float:
 FILE_KINDS = (
     ("memory image", lambda p: p.startswith("/assets/snapshot/")),
     ("Pyodide wasm", lambda p: p.endswith(".wasm")),
-    ("standard library", lambda p: p.endswith("python_stdlib.zip")),
+    ("standard library", lambda p: p.endswith(("python_stdlib.zip", "python_stdlib_core.zip"))),
     ("wheels", lambda p: p.endswith(".whl")),
     ("scripts", lambda p: p.endswith((".js", ".mjs"))),
     ("styles", lambda p: p.endswith(".css")),

@@ -8,16 +8,19 @@ runs take it from .cache/.
 
 from __future__ import annotations
 
+import ast
 import gzip
 import hashlib
 import logging
 import shutil
 import struct
+import sys
+import zipfile
 
 import pytest
 
 from site_hooks import ROOT
-from site_hooks.assets import products, snapshot
+from site_hooks.assets import products, snapshot, stdlib_core
 
 needs_node = pytest.mark.skipif(
     shutil.which("node") is None or not (ROOT / "node_modules" / "pyodide").is_dir(),
@@ -79,3 +82,43 @@ def test_without_node_the_build_goes_on_without_a_snapshot(monkeypatch, caplog):
         assert snapshot.snapshot(products.wheel()) is None
     assert "no Python memory snapshot" in caplog.text
     assert snapshot.manifest_entry(None) == {}
+
+
+@needs_node
+def test_a_normal_boot_starts_with_the_standard_library_files_python_read_and_no_more():
+    """python_stdlib_core.zip: the files the image's maker had imported (the package, every
+    submodule, the session runtime), each as Pyodide ships it, and every standard module a
+    live cell imports; a third of the whole archive's bytes at most."""
+    image = snapshot.snapshot(products.wheel())
+    core = stdlib_core.core_archive(image)
+    assert core is not None
+    assert core.name == "python_stdlib_core.zip"
+    read = stdlib_core.files_read(image)
+    assert {"random.py", "statistics.py", "traceback.py", "json/__init__.py", "_pyodide/__init__.py"} <= set(read)
+    with zipfile.ZipFile(core) as part, zipfile.ZipFile(stdlib_core.FULL) as whole:
+        assert sorted(part.namelist()) == sorted(read)
+        assert all(part.read(name) == whole.read(name) for name in read)
+        shipped = set(whole.namelist())
+    for module in sorted(_standard_modules_the_cells_import()):
+        files = {f"{module}.py", f"{module}/__init__.py"}
+        if files & shipped:  # else compiled into Pyodide (math, itertools...)
+            assert files & set(read), f"a live cell imports {module}, which the core archive lacks"
+    assert core.stat().st_size < stdlib_core.FULL.stat().st_size / 3
+    assert stdlib_core.manifest_entry(core) == {"stdlib_core": core.name, "stdlib_core_bytes": core.stat().st_size}
+
+
+def _standard_modules_the_cells_import() -> set[str]:
+    found = set()
+    for path in (ROOT / "docs" / "examples").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else []
+            if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names = [node.module]
+            found.update(name.partition(".")[0] for name in names)
+    assert {"math", "attention_py"} <= found  # the walk sees the cells' imports
+    return found & set(sys.stdlib_module_names)
+
+
+def test_without_a_snapshot_there_is_no_core_archive():
+    assert stdlib_core.core_archive(None) is None
+    assert stdlib_core.manifest_entry(None) == {}

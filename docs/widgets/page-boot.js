@@ -91,6 +91,9 @@ export function createBoot(win, config) {
   return boot;
 }
 
+// The standard library's archive (the whole or the build's core of it, stdlib_core.py).
+const STDLIB_ARCHIVE = /\/python_stdlib(_core)?\.zip$/;
+
 /**
  * Python's big files as low-priority preloads (the snapshot instead of the standard library
  * when the connection rule allows it: a restore needs the image, not the standard library,
@@ -101,7 +104,7 @@ export function preloadPython(win, boot, config) {
   // Offline, a kept image is read from Cache Storage and the gzip is not kept (offline.js), so
   // it is not asked for.
   if (config.snapshot && !boot.snapshotUnwanted && win.navigator?.onLine !== false) {
-    files = [config.snapshot, ...files.filter((href) => !href.endsWith("python_stdlib.zip"))];
+    files = [config.snapshot, ...files.filter((href) => !STDLIB_ARCHIVE.test(href))];
   }
   for (const href of files) {
     const link = Object.assign(win.document.createElement("link"), { rel: "preload", as: "fetch", crossOrigin: "anonymous", href });

@@ -1,12 +1,13 @@
-"""The standard library's archive on demand, for a Python restored from the memory snapshot.
+"""The standard library's archive on demand, for a Python that started with part of it.
 
-A restored Python has already imported everything the page's code needs at start (the
-package, the session runtime and what they import are in the image), so the worker does not
-download ``python_stdlib.zip`` (2.5 MB) to start it: the file system gets an empty archive
-in its place. Only when code imports a module that is not in memory yet (the reader's own
-``import difflib``, say), or a traceback needs the source lines of a standard module, does
-the worker fetch the real archive (``install``: a synchronous request that only the worker
-waits for) into the place of the empty one; the import then goes on as in a normal boot. If
+The page's Python starts without downloading all of ``python_stdlib.zip`` (2.5 MB): restored
+from the memory snapshot it has already imported everything the page's code needs at start,
+so its file system gets an empty archive in that place; booted the normal way it gets
+``python_stdlib_core.zip``, the files the page's code reads at start (about 0.8 MB,
+site_hooks/assets/stdlib_core.py). Only when code imports a module the archive does not hold
+(the reader's own ``import difflib``, say), or a traceback needs source lines it lacks, does
+the worker fetch the whole archive (``install``: a synchronous request that only the worker
+waits for) into the place of the partial one; the import then goes on as in a normal boot. If
 the download fails, that import raises ImportError saying so, and the next one tries again.
 """
 
@@ -21,7 +22,8 @@ def _stdlib_on_demand(install):
     archive = next(entry for entry in sys.path if entry.endswith(".zip"))
 
     class StdlibOnDemand:
-        """Placed just before the path finder: the first import it sees brings the archive."""
+        """Placed just before the path finder: an import the path finder cannot satisfy with
+        the archive as it is brings the whole archive, once."""
 
         @classmethod
         def ensure(cls):
@@ -29,10 +31,13 @@ def _stdlib_on_demand(install):
                 return
             install()
             sys.meta_path.remove(cls)
-            importlib.invalidate_caches()  # the zip importer reads the real archive's directory
+            importlib.invalidate_caches()  # the zip importer reads the whole archive's directory
 
         @classmethod
         def find_spec(cls, name, path=None, target=None):
+            found = PathFinder.find_spec(name, path, target)
+            if found is not None:
+                return found
             try:
                 cls.ensure()
             except Exception as error:
@@ -47,9 +52,11 @@ def _stdlib_on_demand(install):
     update = linecache.updatecache
 
     def updatecache(filename, module_globals=None):
-        if filename.startswith(archive + "/"):
-            with contextlib.suppress(Exception):  # the traceback goes without those lines
-                StdlibOnDemand.ensure()
+        lines = update(filename, module_globals)
+        if lines or not filename.startswith(archive + "/"):
+            return lines
+        with contextlib.suppress(Exception):  # the traceback goes without those lines
+            StdlibOnDemand.ensure()
         return update(filename, module_globals)
 
     linecache.updatecache = updatecache

@@ -8,6 +8,7 @@ import { forgetImage } from "./worker-image-cache.js";
 import { failingOnAbort, readSiteFile } from "./worker-network.js";
 import { DownloadProgress } from "./worker-progress.js";
 import { restoreSnapshot, snapshotToRestore } from "./worker-snapshot.js";
+import { stdlibOnDemand } from "./worker-stdlib.js";
 import { PYODIDE_DIR, WHEELS_DIR } from "./worker-urls.js";
 
 // Uncompressed bytes Pyodide fetches while loading (wasm, stdlib zip, lock file); the build
@@ -46,6 +47,15 @@ export async function boot({ post, interruptBuffer, snapshotUnwanted, writeOutpu
     if (chosen) progress.total += chosen.bytes - (found.stdlib_bytes || 0);
     return chosen;
   });
+  // The standard library a normal boot starts with: the build's core of it where there is one.
+  // (Whatever goes wrong here is reported by the promises above; the archive is then the whole one.)
+  const core = Promise.all([manifest, snapshot.catch(() => null)])
+    .then(([found, chosen]) => {
+      if (chosen || !found.stdlib_core) return null;
+      progress.total += (found.stdlib_core_bytes || 0) - (found.stdlib_bytes || 0);
+      return new URL(found.stdlib_core, PYODIDE_DIR);
+    })
+    .catch(() => null);
   for (const promise of [wheel, snapshot]) promise.catch(() => {}); // reported where awaited
   let restored;
   let why;
@@ -57,7 +67,7 @@ export async function boot({ post, interruptBuffer, snapshotUnwanted, writeOutpu
       // For developers only: the reader just gets the normal boot.
       console.warn(`attention_py: the Python memory snapshot was not used (${why}); booting Python the normal way`);
     }
-    pyodide = restored ? restored.pyodide : await failingOnAbort(() => loadPlainPyodide(loadPyodide));
+    pyodide = restored ? restored.pyodide : await failingOnAbort(async () => loadPlainPyodide(loadPyodide, await core));
   } finally {
     stopCounting();
   }
@@ -104,14 +114,21 @@ export async function boot({ post, interruptBuffer, snapshotUnwanted, writeOutpu
   }
 }
 
-/** Pyodide loaded the plain way: its files from this site, the standard library at start. */
-function loadPlainPyodide(loadPyodide) {
-  return loadPyodide({
+/**
+ * Pyodide loaded the plain way, its files from this site. With `core` (the URL of the build's
+ * python_stdlib_core.zip) it starts with the part of the standard library the page's code
+ * reads, and fetches the whole archive when code first needs more (worker-stdlib.js).
+ */
+async function loadPlainPyodide(loadPyodide, core) {
+  const pyodide = await loadPyodide({
     indexURL: PYODIDE_DIR.href, // never let Pyodide fall back to its CDN
+    ...(core ? { stdLibURL: core.href } : {}),
     // Startup chatter must not reach the console (and nothing else writes yet).
     stdout: () => {},
     stderr: () => {},
   });
+  if (core) stdlibOnDemand(pyodide);
+  return pyodide;
 }
 
 /** assets/wheels/manifest.json: {attention_py: wheel, snapshot?, snapshot_bytes?, snapshot_memory?, ...}. */

@@ -3,15 +3,14 @@
 // inflated from the build's gzip while it arrives. Anything unexpected ends in the plain boot
 // (worker-boot.js): the reader sees nothing, the console says why.
 import runtimeSource from "./session_runtime.py";
-import stdlibOnDemandSource from "./stdlib_on_demand.py";
 import { describe } from "./worker-describe.js";
 import { canKeepImages, forgetImage, keepImage, keptImage } from "./worker-image-cache.js";
 import { failingOnAbort } from "./worker-network.js";
+import { stdlibOnDemand } from "./worker-stdlib.js";
 import { PYODIDE_DIR, WHEELS_DIR } from "./worker-urls.js";
 
 // An empty zip archive: the end-of-central-directory record and nothing else.
 const EMPTY_ZIP = new Uint8Array([0x50, 0x4b, 0x05, 0x06, ...new Array(18).fill(0)]);
-const STDLIB_URL = new URL("python_stdlib.zip", PYODIDE_DIR);
 
 /**
  * The memory snapshot the manifest names, as {name, url, bytes, from, image, ...}, where
@@ -176,26 +175,4 @@ async function restore(loadPyodide, snapshot) {
   // the same numbers. A fresh seed from the browser's entropy, as a normal boot has.
   pyodide.runPython("import sys\nif 'random' in sys.modules: sys.modules['random'].seed()");
   return { pyodide, runtime };
-}
-
-/**
- * Installs stdlib_on_demand.py's finder in a restored Python: the first import of a module
- * the image does not hold downloads python_stdlib.zip (synchronously: Python is waiting in
- * the middle of an import, and only this worker waits) into the place of the empty archive.
- */
-function stdlibOnDemand(pyodide) {
-  const archive = pyodide.runPython("import sys; next(p for p in sys.path if p.endswith('.zip'))");
-  const install = () => {
-    const request = new XMLHttpRequest();
-    request.open("GET", STDLIB_URL.href, false);
-    request.responseType = "arraybuffer";
-    request.send(null);
-    if (request.status !== 200) throw new Error(`${STDLIB_URL.pathname}: HTTP ${request.status}`);
-    pyodide.FS.writeFile(archive, new Uint8Array(request.response));
-  };
-  pyodide.runPython(stdlibOnDemandSource);
-  const setUp = pyodide.globals.get("_stdlib_on_demand");
-  pyodide.runPython("del _stdlib_on_demand");
-  setUp(install);
-  setUp.destroy();
 }

@@ -6,8 +6,9 @@
 // `_makeSnapshot` option, does what the page's worker does at start (unpacks the attention_py
 // wheel into site-packages, imports the package and every submodule, loads
 // session_runtime.py as the module `_session_runtime` with docs/widgets/session_loader.py), then writes
-// `pyodide.makeMemorySnapshot()` gzipped to FILE.gz. The browser restores it with
-// `loadPyodide({_loadSnapshot})` (docs/widgets/python-worker.js). An image made here loads in
+// `pyodide.makeMemorySnapshot()` gzipped to FILE.gz. Its last line on stdout is JSON: the
+// image's sizes and `stdlib`, the standard library's files imported by then. The browser
+// restores it with `loadPyodide({_loadSnapshot})` (docs/widgets/python-worker.js). An image made here loads in
 // Chromium's module worker (probed 2026-11-30): the heap layout depends on the wasm build,
 // not on the host, and Pyodide refuses an image of another build (BUILD_ID in its header).
 //
@@ -67,7 +68,23 @@ __import__("gc").collect()
 pyodide.runPython("del _skipped");
 if (skipped) process.stderr.write(`submodules not imported into the snapshot:\n${skipped}\n`);
 
+// The standard library's files that Python has read by now: what a normal boot needs of
+// python_stdlib.zip to start the page's Python (site_hooks/assets/stdlib_core.py).
+const stdlib = JSON.parse(
+  pyodide.runPython(`
+import json as _json, sys as _sys
+_archive = next(p for p in _sys.path if p.endswith(".zip")) + "/"
+_read = sorted({
+    m.__spec__.origin[len(_archive):]
+    for m in list(_sys.modules.values())
+    if getattr(m, "__spec__", None) is not None and (m.__spec__.origin or "").startswith(_archive)
+})
+_json.dumps(_read)
+`),
+);
+pyodide.runPython("del _json, _sys, _archive, _read");
+
 const image = pyodide.makeMemorySnapshot();
 const packed = gzipSync(image, { level: 9 });
 writeFileSync(outPath, packed);
-console.log(JSON.stringify({ bytes: packed.length, memory: image.length }));
+console.log(JSON.stringify({ bytes: packed.length, memory: image.length, stdlib }));

@@ -4,7 +4,9 @@
   so the browser can find the wheel without knowing the version;
 - ``assets/snapshot/python-<digest>.gz``, the page's Python as a gzipped memory image
   (site_hooks/assets/snapshot.py), named in the manifest (``snapshot``, ``snapshot_bytes``)
-  and in ``config.extra.python_preload`` for the pages' preload links (docs/overrides/main.html);
+  and in ``config.extra.python_snapshot`` for the pages' preload links (docs/overrides/main.html);
+- ``assets/pyodide/python_stdlib_core.zip``, the standard library a normal boot starts with
+  (site_hooks/assets/stdlib_core.py), named in the manifest (``stdlib_core``);
 - ``assets/pyodide/`` (the Python runtime), ``assets/widgets/`` (whatever
   scripts/build-widgets.mjs produces, subpaths kept), ``assets/katex/``, ``assets/fonts/`` (each built language's
   face and the CSS rule that gives it to the language's pages; the code face, for every page).
@@ -24,7 +26,7 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
 
-from site_hooks.assets import offline, products, snapshot, vendored
+from site_hooks.assets import offline, products, snapshot, stdlib_core, vendored
 from site_hooks.i18n import languages
 
 
@@ -47,12 +49,16 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     image = snapshot.snapshot(wheel)
     if image is not None:
         _publish(files, config, image.dest_uri, path=image.path)
-    manifest = {"attention_py": wheel.name, **snapshot.manifest_entry(image)}
+    core = stdlib_core.core_archive(image)
+    if core is not None:
+        _publish(files, config, stdlib_core.DEST_URI, path=core)
+    manifest = {"attention_py": wheel.name, **snapshot.manifest_entry(image), **stdlib_core.manifest_entry(core)}
     _publish(files, config, "assets/wheels/manifest.json", content=json.dumps(manifest) + "\n")
-    # What pages with a live cell or a figure fetch while they parse (docs/overrides/main.html).
-    # The snapshot boot still fetches the wasm and the standard library (Pyodide's file system
-    # is not part of the image).
-    config.extra["python_preload"] = ["assets/pyodide/pyodide.asm.wasm", "assets/pyodide/python_stdlib.zip"]
+    # What pages with a live cell or a figure fetch while they parse (docs/overrides/main.html):
+    # the wasm, and the standard library a normal boot starts with (the snapshot boot needs
+    # the wasm only: page-boot.js leaves the archive out then).
+    stdlib = stdlib_core.DEST_URI if core is not None else "assets/pyodide/python_stdlib.zip"
+    config.extra["python_preload"] = ["assets/pyodide/pyodide.asm.wasm", stdlib]
     # The image itself only where the worker will use it (a fast connection, no Data Saver).
     config.extra["python_snapshot"] = image.dest_uri if image is not None else ""
 

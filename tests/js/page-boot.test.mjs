@@ -10,7 +10,7 @@ import { workerFactory } from "./fake-worker.mjs";
 
 const CONFIG = {
   worker: "../assets/widgets/python-worker.js",
-  preload: ["../assets/pyodide/pyodide.asm.wasm", "../assets/pyodide/python_stdlib.zip"],
+  preload: ["../assets/pyodide/pyodide.asm.wasm", "../assets/pyodide/python_stdlib_core.zip"],
   snapshot: "../assets/snapshot/python-abc.gz",
 };
 
