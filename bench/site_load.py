@@ -15,7 +15,9 @@ off (first paint only). Cold = a new browser profile (empty cache); warm = the s
 visiting again; 3rd = once more (Chromium keeps compiled WebAssembly in its code cache only
 from the second load on). "click at 1 s": a reader who presses Run on a page open for 1 s,
 timed from the click to the answer. "throttled": cold visits under Chromium's DevTools
-throttling (4x CPU, a Fast-3G-like network: 562.5 ms latency, 180 KB/s down, 84 KB/s up).
+throttling (4x CPU, a Fast-3G-like network: 562.5 ms latency, 180 KB/s down, 84 KB/s up), in
+a browser that rates its connection 3g, as a reader's browser on such a link does: the page
+then boots Python without the memory image (docs/widgets/README.md, "The memory snapshot").
 The server acts like GitHub Pages (Last-Modified, Cache-Control: max-age=600, gzip for text,
 scripts, JSON and WebAssembly: devtools/static_server.py); ``--raw`` sends every file as it is.
 Beside each throttled "Python ready" it prints the physical floor: the visit's bytes on the
@@ -44,6 +46,9 @@ from devtools.static_server import serve
 TIMEOUT_MS = 120_000
 THROTTLED_TIMEOUT_MS = 600_000
 # Chromium DevTools' "Fast 3G" preset (latency and throughput with its 0.9 factor), and 4x CPU.
+# What a browser on such a link tells the page (Network Information API: "3g" from a round
+# trip of 270 ms on), so that the page's connection rule does what it does for such a reader.
+SLOW_BROWSER = ("--force-effective-connection-type=3G",)
 FAST_3G = {"offline": False, "latency": 562.5, "downloadThroughput": 180_000, "uploadThroughput": 84_375}
 CPU_SLOWDOWN = 4
 # The requests one after another before Python runs, each waiting for the one before: the
@@ -146,7 +151,10 @@ def measure(
     for _ in range(runs):
         with tempfile.TemporaryDirectory() as profile:
             context = pw.chromium.launch_persistent_context(
-                profile, executable_path=chromium_path(), args=CHROMIUM_FLAGS, java_script_enabled=scripts
+                profile,
+                executable_path=chromium_path(),
+                args=[*CHROMIUM_FLAGS, *(SLOW_BROWSER if throttled else ())],
+                java_script_enabled=scripts,
             )
             context.add_init_script(MARKS)
             for kind in visits:
@@ -265,8 +273,7 @@ def page_bytes(pw, server, url: str) -> dict[str, object]:
         wait_until_kept(page, started)
         server.reset_count()
         page.reload(wait_until="load", timeout=TIMEOUT_MS)  # a repeat visit, online
-        if started:
-            page.wait_for_function("attentionPy.session.state === 'ready'", timeout=TIMEOUT_MS)
+        repeat_ready = page.evaluate(READY_AT, TIMEOUT_MS) if started else None
         page.wait_for_timeout(1500)
         repeat = sum(size for _, size in list(server.sent))
         context.set_offline(True)
@@ -275,21 +282,25 @@ def page_bytes(pw, server, url: str) -> dict[str, object]:
             text = page.evaluate("Boolean(document.querySelector('article'))")
         except Exception:  # the browser's own offline page, or none
             text = False
-        offline_python = False
-        if text and started:
-            try:
-                page.wait_for_function("attentionPy.session.state === 'ready'", timeout=20_000)
-                offline_python = True
-            except Exception:  # not ready within the time
-                pass
+        offline_ready = page.evaluate(READY_AT, 20_000) if text and started else None
         context.close()
     return {
         "python": started,
         "kinds": kinds,
         "total": sum(kinds.values()),
         "repeat": repeat,
-        "offline": (text, offline_python),
+        "offline": (text, offline_ready is not None),
+        "ready_ms": (repeat_ready, offline_ready),
     }
+
+
+# Milliseconds from the navigation to the page's Python being ready (polled every 5 ms), or
+# null if it is not ready within the given milliseconds.
+READY_AT = """async (limit) => {
+  const ready = () => window.attentionPy?.session?.state === "ready";
+  while (!ready() && performance.now() < limit) await new Promise((done) => setTimeout(done, 5));
+  return ready() ? performance.now() : null;
+}"""
 
 
 def wait_until_kept(page, python: bool) -> None:
@@ -328,6 +339,15 @@ def report_pages(pages: dict[str, dict[str, object]]) -> None:
             f"{name:<28} {'yes' if found['python'] else 'no':>6} {offline:>22} {found['repeat'] / 1024:>7,.0f} "
             f"{found['total'] / 1024:>8,.0f} {cells}"
         )
+    print("\nPython ready after a reload (ms from navigation): online (repeat visit) / offline")
+    for name, found in pages.items():
+        online, cut = found["ready_ms"]  # type: ignore[misc]
+        if found["python"]:
+            print(f"{name:<28} {_ms(online):>8} / {_ms(cut):>8}")
+
+
+def _ms(value: float | None) -> str:
+    return "-" if value is None else f"{value:,.0f}"
 
 
 def hide_snapshot(site: Path) -> dict[str, tuple[str, bytes] | None]:

@@ -206,6 +206,18 @@ async function status() {
   return { type: "apy-offline-status", build: site.build, storage: state.storage, kept, sizes };
 }
 
+// Python's own files that a page's Python needs to start again offline. Not the whole
+// standard library where the build has the core of it: Python starts with the core (or the
+// memory image, which the page's worker keeps itself) and fetches the whole archive only for
+// code that imports more (stdlib_on_demand.py); keeping the site keeps it too.
+const WHOLE_STDLIB = "assets/pyodide/python_stdlib.zip";
+const CORE_STDLIB = "assets/pyodide/python_stdlib_core.zip";
+
+function pythonForAVisit() {
+  const python = Object.keys(site.files).filter((path) => site.files[path][2] === "python");
+  return python.includes(CORE_STDLIB) ? python.filter((path) => path !== WHOLE_STDLIB) : python;
+}
+
 self.addEventListener("message", (event) => {
   const message = event.data || {};
   const client = event.source;
@@ -220,7 +232,7 @@ self.addEventListener("message", (event) => {
       // Material's scripts, which its search worker fetches on its own: the search worker,
       // the stemmers (only the built languages' are listed).
       paths.push(...Object.keys(site.files).filter((path) => path.startsWith("assets/javascripts/")));
-      if (message.python) paths.push(...Object.keys(site.files).filter((path) => site.files[path][2] === "python"));
+      if (message.python) paths.push(...pythonForAVisit());
       await keep(paths, client, "visit", message.id);
     } else if (message.type === "keep" && (message.choice === "all" || message.choice in site.homes)) {
       await keep(pathsFor(site, message.choice), client, "keep", message.id);

@@ -101,6 +101,10 @@ def visit_with_python(page: Page, url: str) -> None:
     page.evaluate("attentionPy.session.start()")
     page.wait_for_function("attentionPy.session.state === 'ready'", timeout=PYTHON_READY_MS)
     wait_until_kept(page, "assets/pyodide/pyodide.asm.wasm", "assets/pyodide/pyodide.asm.mjs")
+    # What a start needs, not the whole standard library: Python starts from the image or the
+    # core, and fetches the rest only for code that imports more (stdlib_on_demand.py).
+    wait_until_kept(page, "assets/pyodide/python_stdlib_core.zip")
+    assert "assets/pyodide/python_stdlib.zip" not in settled_kept(page)
 
 
 def run_first_cell(page: Page) -> str:
