@@ -295,8 +295,11 @@ def page_bytes(pw, server, url: str) -> dict[str, object]:
 
 
 # Milliseconds from the navigation to the page's Python being ready (polled every 5 ms), or
-# null if it is not ready within the given milliseconds.
+# null if it is not ready within the given milliseconds. Started now if the page has not yet
+# (its cells and figures may be further down: a reader scrolls to them).
 READY_AT = """async (limit) => {
+  while (!window.attentionPy?.session && performance.now() < limit) await new Promise((done) => setTimeout(done, 5));
+  if (window.attentionPy?.session?.state === "idle") window.attentionPy.session.start();
   const ready = () => window.attentionPy?.session?.state === "ready";
   while (!ready() && performance.now() < limit) await new Promise((done) => setTimeout(done, 5));
   return ready() ? performance.now() : null;
@@ -368,6 +371,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--runs", type=int, default=5, help="visits of each kind (median is reported)")
     parser.add_argument("--throttled-runs", type=int, default=1, help="cold visits under throttling (0: none)")
     parser.add_argument("--raw", action="store_true", help="no gzip: every file as it is on disk")
+    parser.add_argument("--pages-only", action="store_true", help="only the bytes by kind of page, and offline")
     args = parser.parse_args(argv)
 
     from playwright.sync_api import sync_playwright
@@ -383,6 +387,10 @@ def main(argv: list[str]) -> int:
             sync_playwright() as pw,
         ):
             home, bare = f"{server.url}/", f"{server.url}/__bench__/bare.html"
+            pages = {name: page_bytes(pw, server, server.url + path) for name, path in PAGES.items()}
+            if args.pages_only:
+                report_pages(pages)
+                return 0
             results = {
                 "home page": measure(pw, server, home, "result", args.runs),
                 "home, no snapshot": measure(pw, no_snapshot, f"{no_snapshot.url}/", "result", args.runs),
@@ -405,7 +413,6 @@ def main(argv: list[str]) -> int:
                 results["scripts off, throttled"] = measure(
                     pw, server, home, None, args.throttled_runs, scripts=False, **slow
                 )
-            pages = {name: page_bytes(pw, server, server.url + path) for name, path in PAGES.items()}
     print(
         f"\nChromium headless, {args.runs} runs each ({args.throttled_runs} throttled), medians;"
         " served from 127.0.0.1 (no network latency unless throttled),"
