@@ -45,6 +45,8 @@ assets/    what the pages load, all from this repository
     wheels.py        builds the attention_py wheel (``python -m build`` on a copy of its files)
     snapshot.py      the page's Python as a gzipped Pyodide memory image (made under Node.js
                      by make_snapshot.mjs), named by a digest of what it was made from
+    stdlib_core.py   the part of Pyodide's standard library a normal boot starts with (the
+                     files the image's maker saw Python read)
     vendored.py      the pinned npm packages' files the site ships; the faces offered (@fontsource)
                      and the one code face (CODE_FACE)
 guards/    checks on every written page
