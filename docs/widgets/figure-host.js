@@ -33,6 +33,7 @@ import { FigureFiles } from "./figure-files.js";
 import { FigureInput } from "./figure-input.js";
 import { SavedFigureState } from "./figure-saved-state.js";
 import { FigureStatus } from "./figure-status.js";
+import { MAX_FIGURE_ERROR, cutEnd } from "./message-bounds.js";
 
 export { UPDATE } from "./figure-call.js";
 // Replies that mean "the session went away before answering": the change is sent again.
@@ -280,7 +281,9 @@ export class FigureHost {
     this.lastHtml = null; // the slot and the control's mark are not Python's markup: patch next time
     const slot = this.root.querySelector("[data-role=error]");
     if (slot) {
-      slot.textContent = message;
+      // A figure's own message is a sentence or two; a longer one comes from code in the page.
+      const note = (count) => this.ui.figure_error_cut({ count: this.ui.number(count) });
+      slot.textContent = cutEnd(String(message), MAX_FIGURE_ERROR, note);
       slot.hidden = false;
     }
     if (control && this.root.contains(control)) control.setAttribute("aria-invalid", "true");

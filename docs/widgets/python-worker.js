@@ -15,11 +15,13 @@
 // - a request's output is capped and batched (worker-output.js), whichever way it was
 //   written (sys.stdout, sys.__stdout__, os.write): the page never receives more than the
 //   cap, nor a flood of messages it would spend its time on;
+// - a call's answer and an error are bounded (message-bounds.js) before the page sees them;
 // - code may request files of this site only (guardNetwork);
 // - the channel to the page is the runtime's alone (hideChannel).
 import { boot } from "./worker-boot.js";
 import { describe } from "./worker-describe.js";
 import { forgetImage } from "./worker-image-cache.js";
+import { MAX_CALL_ANSWER, MAX_ERROR, cutMiddle } from "./message-bounds.js";
 import { guardNetwork } from "./worker-network.js";
 import { RequestOutput } from "./worker-output.js";
 
@@ -86,7 +88,7 @@ async function handle(message) {
   let reply;
   let thrown = null;
   try {
-    reply = JSON.parse(execute(booted?.runtime, message, out));
+    reply = JSON.parse(answerWithinBounds(message, execute(booted?.runtime, message, out)));
   } catch (error) {
     // Only a fault of the runtime itself lands here; user errors come back as replies.
     thrown = error;
@@ -100,6 +102,7 @@ async function handle(message) {
     return;
   }
   if (message.type === "run" && typeof reply.value === "string") reply.value = out.fitValue(reply.value);
+  reply.error = cutMiddle(reply.error, MAX_ERROR);
   out.end(reply);
 }
 
@@ -155,6 +158,17 @@ function execute(runtime, message, out) {
     return runtime.call(message.name, args, kwargs, emit);
   }
   return JSON.stringify({ status: "error", error: `unknown request type: ${message.type}` });
+}
+
+/**
+ * The runtime's `reply` (JSON) to `message`, or a refusal in its place when a call's answer is
+ * longer than MAX_CALL_ANSWER: it is not even parsed, and the page never receives it.
+ */
+function answerWithinBounds(message, reply) {
+  if (message.type !== "call" || typeof reply !== "string" || reply.length <= MAX_CALL_ANSWER) return reply;
+  const length = reply.length.toLocaleString("en");
+  const max = MAX_CALL_ANSWER.toLocaleString("en");
+  return JSON.stringify({ status: "error", error: `the answer of ${message.name} is ${length} characters long; at most ${max} are accepted` });
 }
 
 /**

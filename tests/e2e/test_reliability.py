@@ -398,6 +398,59 @@ def test_a_figure_call_that_hangs_is_timed_out_and_sent_again_to_a_fresh_python(
     assert_edit_kept(page, 0, code)
 
 
+# --- 4b. answers of any size (issue 33) --------------------------------------------------------
+
+# Bounds in docs/widgets/message-bounds.js: a call's whole answer, an error, a figure's error.
+MAX_CALL_ANSWER, MAX_ERROR, MAX_FIGURE_ERROR = 500_000, 20_000, 1_000
+ANSWERING = """import attention_py.figures as figures
+
+def answer(*args, **kwargs):
+    return {{"ok": False, "error": "E" * {length}, "key": None}}
+
+figures.update = answer"""
+
+
+@pytest.mark.parametrize("length", [MAX_CALL_ANSWER + 1, 300_000])
+def test_a_figures_error_of_any_length_is_cut_or_refused_and_the_page_stays_free(tab, site_url, length):
+    """Reader code makes the figure function answer with a long error: over a call's bound it
+    never leaves the worker (the figure says it could not be redrawn, the console why); under
+    it the figure shows its start and how many characters it leaves out."""
+    page = tab
+    open_page(page, site_url, "what-matters/")
+    type_code(page, 0, ANSWERING.format(length=length))
+    probe = Responsiveness(page, f"a figure error of {length:,} characters")
+    run_cell(page, 0, probe)
+    if length > MAX_CALL_ANSWER:
+        page.expected_errors.append(re.compile(r"characters long; at most 500,000 are accepted"))
+    root = page.locator(".apy-fig[data-figure='softmax']").first
+    root.locator("input[name='z.0']").focus()
+    page.keyboard.press("ArrowRight")
+    probe.wait("!document.querySelector(\".apy-fig[data-figure='softmax'] [data-role=error]\").hidden")
+    shown = root.locator("[data-role=error]").inner_text()
+    if length > MAX_CALL_ANSWER:
+        assert says("figure_failed_update", shown), shown
+    else:
+        assert shown.startswith("E" * MAX_FIGURE_ERROR), shown[:80]
+        assert shown[MAX_FIGURE_ERROR:] == "… " + STRING("figure_error_cut").replace(
+            "{count}", str(length - MAX_FIGURE_ERROR)
+        )
+    probe.check()
+
+
+def test_an_error_of_any_length_keeps_its_start_and_end_and_the_page_stays_free(tab, site_url):
+    page = tab
+    open_page(page, site_url, "what-matters/")
+    code = 'raise ValueError("x" * 30_000_000 + " the end")'
+    type_code(page, 0, code)
+    probe = Responsiveness(page, "an error of 30 million characters")
+    shown = run_cell(page, 0, probe)
+    assert "Traceback" in shown, shown[:200]
+    assert shown.rstrip().endswith("the end"), shown[-200:]
+    assert re.search(r"\[\.\.\. [\d,]+ characters cut \.\.\.\]", shown), shown[:200]
+    assert len(shown) < MAX_ERROR + 1_000
+    probe.check()
+
+
 # --- 5. other hosts -----------------------------------------------------------------------------
 
 

@@ -14,6 +14,7 @@ import { FakeElement, FakeSession, installPageGlobals } from "./fake-page.mjs";
 
 const { sessionStorage } = installPageGlobals(); // before the import: saved-state.js reads them
 const { FigureHost, UPDATE } = await import("../../docs/widgets/figure-host.js");
+const { MAX_FIGURE_ERROR } = await import("../../docs/widgets/message-bounds.js");
 
 const DRAWN_STATE = '{"z":[1,2]}';
 const SAVED_KEY = "attention_py:figure:/gallery/#figure-1"; // saved-state.js: page path and figure id
@@ -25,6 +26,7 @@ const UI = {
   figure_starting: "Starting Python.",
   figure_restarting: "Restarting Python.",
   number: (value) => String(value),
+  figure_error_cut: ({ count }) => `(${count} more characters not shown)`,
   downloading: ({ loaded, total }) => `${loaded} of ${total} MB`,
 };
 
@@ -152,6 +154,14 @@ describe("other failures are reported, not sent again", () => {
     assert.equal(session.calls.length, 1);
     assert.equal(errorSlot.textContent, "not a number");
     assert.equal(reported().length, 0);
+  });
+
+  test("a figure's error longer than a figure's message is cut, and says so", async () => {
+    const { host, session, errorSlot } = figure();
+    host.queue({ "z.0": "abc" }, null, null);
+    session.last.resolve({ ok: false, error: "E".repeat(MAX_FIGURE_ERROR + 5000), key: null });
+    await settled();
+    assert.equal(errorSlot.textContent, `${"E".repeat(MAX_FIGURE_ERROR)}… (5000 more characters not shown)`);
   });
 });
 
