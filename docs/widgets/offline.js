@@ -84,6 +84,7 @@ class OfflineControl {
     this.root = root;
     this.registration = registration;
     this.strings = pageStrings();
+    this.running = false; // a keep or a remove of the reader's is under way (see show)
     this.root.classList.add("apy-offline");
     this.line = el("p", { class: "apy-offline__status", role: "status" });
     this.buttons = el("p", { class: "apy-offline__buttons" });
@@ -105,8 +106,11 @@ class OfflineControl {
     this.line.textContent = text;
   }
 
-  /** Draws `status`; `settled`: the answer to this visit, a keep or a remove (data-kept). */
-  show(status, settled = true) {
+  /** Draws `status`; `settled`: the answer to this visit, a keep or a remove (data-kept).
+   * While the reader's keep or remove runs, the control shows its progress only: the
+   * visit's own answer arriving then would say "kept" before it is. */
+  show(status, settled = true, ours = false) {
+    if (this.running && !ours) return;
     if (!status) return this.say(this.strings.offline_unavailable({ reason: "no active worker" }));
     const strings = this.strings;
     const { kept, sizes, storage } = status;
@@ -141,7 +145,14 @@ class OfflineControl {
   async run(message, onProgress) {
     for (const button of this.buttons.querySelectorAll("button")) button.disabled = true;
     delete this.root.dataset.kept; // until the worker answers
-    this.show(await ask(this.registration, message, onProgress));
+    this.running = true;
+    let status;
+    try {
+      status = await ask(this.registration, message, onProgress);
+    } finally {
+      this.running = false;
+    }
+    this.show(status, true, true);
   }
 }
 

@@ -155,7 +155,7 @@ def test_a_visited_page_works_offline_in_full(reader, site_url, lang):
 def test_a_page_never_visited_leads_offline_to_the_offline_page_of_its_language(reader, site_url, lang):
     context, page = reader
     home = f"{site_url}/{language(lang).prefix}"
-    page.goto(home)
+    visit_with_python(page, home)  # nothing left in flight: its Python started and is kept
     page.locator("[data-offline-control][data-kept]").wait_for(timeout=KEEP_MS)  # the visit is kept
     context.set_offline(True)
     wanted = f"{site_url}/{language(lang).prefix}what-matters/"
