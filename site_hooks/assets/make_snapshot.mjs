@@ -8,9 +8,10 @@
 // session_runtime.py as the module `_session_runtime` with docs/widgets/session_loader.py), then writes
 // `pyodide.makeMemorySnapshot()` gzipped to FILE.gz. Its last line on stdout is JSON: the
 // image's sizes and `stdlib`, the standard library's files imported by then. The browser
-// restores it with `loadPyodide({_loadSnapshot})` (docs/widgets/python-worker.js). An image made here loads in
-// Chromium's module worker (probed 2026-11-30): the heap layout depends on the wasm build,
-// not on the host, and Pyodide refuses an image of another build (BUILD_ID in its header).
+// restores it with `loadPyodide({_loadSnapshot})` (docs/widgets/python-worker.js). An image
+// made here loads in Chromium's module worker (probed 2026-11-30): the heap layout depends on
+// the wasm build, not on the host, and Pyodide refuses an image of another build (BUILD_ID in
+// its header).
 //
 // The runtime module carries `__snapshot__` = {key, source}: the worker compares `source`
 // with the runtime it was bundled with and boots normally when they differ.

@@ -40,7 +40,7 @@ def _maker(wanted: set[str]):
     def produce(outdir: Path) -> None:
         with zipfile.ZipFile(FULL) as full, zipfile.ZipFile(outdir / NAME, "w", zipfile.ZIP_DEFLATED) as core:
             present = set(full.namelist())
-            missing = sorted(set(wanted) - present)
+            missing = sorted(wanted - present)
             if missing:
                 raise RuntimeError(f"{FULL.name} lacks files the page's Python read: {missing[:5]}")
             for info in full.infolist():
