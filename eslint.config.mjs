@@ -6,10 +6,9 @@ import globals from "globals";
 
 export default [
   {
-    // What is not ours to lint: generated output, installed packages, and two scripts that
-    // are not modules of this kind: site_hooks/i18n/search_text.js is a template (the build
-    // fills in /*RULES*/) run by lunr in Material's search worker, docs/assets/extras/math.js
-    // is Material's page script for KaTeX.
+    // What is not ours to lint: generated output, installed packages, and a script that is
+    // not a module of this kind: site_hooks/i18n/search_text.js is a template (the build
+    // fills in /*RULES*/) run by lunr in Material's search worker.
     ignores: [".venv/", ".cache/", "site/", "build/", "dist/", "site_hooks/i18n/search_text.js", "docs/assets/"],
   },
   js.configs.recommended,

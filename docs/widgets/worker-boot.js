@@ -11,7 +11,7 @@ import { restoreSnapshot, snapshotToRestore } from "./worker-snapshot.js";
 import { stdlibOnDemand } from "./worker-stdlib.js";
 import { PYODIDE_DIR, WHEELS_DIR } from "./worker-urls.js";
 
-// Uncompressed bytes Pyodide fetches while loading (wasm, stdlib zip, lock file); the build
+// Uncompressed bytes Pyodide fetches while loading (the wasm, the stdlib zip); the build
 // script measures them in node_modules/pyodide so the progress bar can say "how far".
 const DOWNLOAD_BYTES = __PYODIDE_DOWNLOAD_BYTES__;
 // The runtime's own requests (the manifest, the wheel): not counted by the progress bar,

@@ -7,7 +7,7 @@
   and in ``config.extra.python_snapshot`` for the pages' preload links (docs/overrides/main.html);
 - ``assets/pyodide/python_stdlib_core.zip``, the standard library a normal boot starts with
   (site_hooks/assets/stdlib_core.py), named in the manifest (``stdlib_core``);
-- ``assets/pyodide/`` (the Python runtime), ``assets/widgets/`` (whatever
+- ``assets/pyodide/`` (the Python runtime; its lock file lists no package, vendored.pyodide_lock), ``assets/widgets/`` (whatever
   scripts/build-widgets.mjs produces, subpaths kept), ``assets/katex/``, ``assets/fonts/`` (each built language's
   face and the CSS rule that gives it to the language's pages; the code face, for every page).
 
@@ -74,6 +74,7 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
         ((lang.locale, lang.face, lang.subsets) for lang in built), (code, languages.code_subsets(built, code))
     )
     _publish(files, config, "assets/fonts/fonts.css", content=font_css)
+    _publish(files, config, f"assets/pyodide/{vendored.PYODIDE_LOCK}", content=vendored.pyodide_lock())
     for group in (vendored.pyodide_assets(), vendored.katex_assets(), font_files):
         for dest_uri, path in group.items():
             _publish(files, config, dest_uri, path=path)

@@ -3,7 +3,7 @@
 Why: nothing at run time may come from a third-party host (readers on filtered networks,
 privacy), so the Python runtime, KaTeX and the fonts are copied from ``node_modules/``
 (pinned by package-lock.json) into ``assets/``. Only what the browser actually fetches is
-copied: the module build of Pyodide, minified KaTeX and woff2 files.
+copied: the module build of Pyodide, KaTeX's stylesheet and woff2 files.
 
 Fonts: each language's text face is its entry's ``extra.font`` (site_hooks/i18n/languages.py);
 code (code blocks, inline code, the live cells' editor and output, notebook cells) is set in
@@ -36,10 +36,12 @@ PYODIDE_FILES = (
     "python_stdlib.zip",
     "pyodide-lock.json",
 )
+PYODIDE_LOCK = "pyodide-lock.json"  # served with no packages listed: pyodide_lock()
 
-# KaTeX is loaded on demand by assets/extras/math.js; its CSS asks for woff2 first, which
-# every browser we support takes, so the woff/ttf fallbacks are never fetched.
-KATEX_FILES = ("katex.min.js", "katex.min.css")
+# KaTeX typesets the math when the site is built (site_hooks/content/formulas.py): pages with
+# math link its stylesheet, which asks for woff2 first, which every browser we support takes,
+# so the woff/ttf fallbacks are never fetched.
+KATEX_FILES = ("katex.min.css",)
 
 
 @dataclass(frozen=True)
@@ -110,13 +112,29 @@ def require(path: Path, why: str) -> Path:
 
 
 def pyodide_assets() -> dict[str, Path]:
-    """``assets/pyodide/<name>`` -> file in node_modules/pyodide."""
+    """``assets/pyodide/<name>`` -> file in node_modules/pyodide, for every file but the lock
+    file (see ``pyodide_lock``)."""
     base = NODE_MODULES / "pyodide"
-    return {f"assets/pyodide/{name}": require(base / name, "the Pyodide runtime") for name in PYODIDE_FILES}
+    files = (name for name in PYODIDE_FILES if name != PYODIDE_LOCK)
+    return {f"assets/pyodide/{name}": require(base / name, "the Pyodide runtime") for name in files}
+
+
+def pyodide_lock() -> str:
+    """The lock file the site serves: Pyodide's own, with its list of packages emptied.
+
+    Pyodide reads the lock file whenever it starts, but the site serves none of the packages
+    it lists (attention_py needs only the standard library), so the whole list (26 KB gzipped
+    of every first visit) would only make ``import numpy`` advise ``micropip.install``, which
+    cannot work here; with the list empty, the error is Python's own ModuleNotFoundError.
+    The rest (the ABI version Pyodide checks) is kept as it is.
+    """
+    path = require(NODE_MODULES / "pyodide" / PYODIDE_LOCK, "the Pyodide runtime")
+    lock = json.loads(path.read_text(encoding="utf-8"))
+    return json.dumps({**lock, "packages": {}}, sort_keys=True) + "\n"
 
 
 def katex_assets() -> dict[str, Path]:
-    """``assets/katex/...`` -> KaTeX's minified script, stylesheet and woff2 fonts."""
+    """``assets/katex/...`` -> KaTeX's stylesheet and woff2 fonts."""
     dist = NODE_MODULES / "katex" / "dist"
     assets = {f"assets/katex/{name}": require(dist / name, "KaTeX") for name in KATEX_FILES}
     fonts = sorted((dist / "fonts").glob("*.woff2")) if (dist / "fonts").is_dir() else []

@@ -11,7 +11,7 @@ Five fixes for mkdocs-jupyter under mkdocs-static-i18n:
    repository root goes on its PYTHONPATH so it imports this attention_py, and the
    rendering cache is keyed by the package sources so changed code means fresh outputs.
 3. mkdocs-jupyter appends a MathJax loader (from a CDN) to every page. It is removed; the
-   site's own KaTeX renderer (assets/extras/math.js) typesets notebook math like any other.
+   build typesets notebook math like any other (site_hooks/content/formulas.py).
 4. With ``markdown_cell_processor: mkdocs`` (Markdown cells get attr_list ids and arithmatex
    math like any page), mkdocs-jupyter 0.27 appends ``<style>`` + the Python repr of a list
    of CSS strings, indented, which Markdown shows as a code block at the end of the

@@ -321,6 +321,19 @@ def test_a_restored_python_downloads_the_standard_library_only_when_code_needs_i
     assert requested.count("/assets/pyodide/python_stdlib.zip") == 1, requested
 
 
+def test_a_package_the_site_does_not_serve_is_pythons_own_missing_module(page, site_url):
+    """The served lock file lists no package (site_hooks/assets/vendored.pyodide_lock): a
+    cell importing numpy gets Python's own error, not advice to install what the site cannot
+    serve."""
+    open_home(page, site_url)
+    wait_for_python(page)
+    reply = page.evaluate("""attentionPy.session.run("import numpy").reply""")
+    assert reply["status"] == "error", reply
+    assert "ModuleNotFoundError: No module named 'numpy'" in reply["error"], reply
+    assert "micropip" not in reply["error"], reply
+    assert "loadPackage" not in reply["error"], reply
+
+
 def test_a_failed_standard_library_download_fails_that_import_only(page, site_url):
     failing = {"now": True}
     page.route(

@@ -9,7 +9,7 @@ import re
 import pytest
 from bs4 import BeautifulSoup
 
-from tests.languages import CODES, language
+from tests.languages import CODES, ROOT, language
 from tests.test_figures_support import strings
 
 
@@ -48,3 +48,33 @@ def test_page_carries_the_strings_of_its_language_for_its_scripts(site_dir, lang
         "digits": prose.digits,
         "decimal": prose.decimal,
     }
+
+
+def test_every_formula_is_typeset_when_the_site_is_built(site_dir):
+    """site_hooks/content/formulas.py: each formula of each page (notebooks too) is KaTeX's
+    markup already, no page loads KaTeX's script, and exactly the pages with math link its
+    stylesheet, once."""
+    opening = re.compile(r'<(span|div) class="arithmatex">(.{0,30})', re.DOTALL)
+    with_math = 0
+    for html in sorted(site_dir.rglob("*.html")):
+        text = html.read_text(encoding="utf-8")
+        where = html.relative_to(site_dir)
+        found = opening.findall(text)
+        assert all(body.startswith(('<span class="katex">', '<span class="katex-display">')) for _, body in found), (
+            where
+        )
+        assert "katex.min.js" not in text, where
+        assert text.count("assets/katex/katex.min.css") == (1 if found else 0), where
+        with_math += bool(found)
+    assert with_math >= 3 * len(CODES), with_math  # the articles, glossary and notebooks of each language
+    assert not (site_dir / "assets" / "katex" / "katex.min.js").exists()
+
+
+def test_the_served_pyodide_lock_file_lists_no_package(site_dir):
+    """The site serves none of Pyodide's packages, so its lock file lists none (26 KB gzipped
+    less per first visit); the ABI version Pyodide checks is Pyodide's own."""
+    served = json.loads((site_dir / "assets" / "pyodide" / "pyodide-lock.json").read_text(encoding="utf-8"))
+    shipped = json.loads((ROOT / "node_modules" / "pyodide" / "pyodide-lock.json").read_text(encoding="utf-8"))
+    assert served["packages"] == {}
+    assert served["info"] == shipped["info"]
+    assert not [p.name for p in (site_dir / "assets" / "pyodide").iterdir() if p.suffix in {".whl", ".tar"}]
