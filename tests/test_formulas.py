@@ -10,7 +10,7 @@ from mkdocs.exceptions import PluginError
 from site_hooks.content import formulas
 
 PAGE = (
-    "<html><head><title>t</title></head><body>"
+    '<html><head><title>t</title><link rel="stylesheet" href="main.css"><script>boot()</script></head><body>'
     '<p>Scores <span class="arithmatex">\\(QK^\\top &lt; \\sqrt{d_k}\\)</span> and</p>'
     '<div class="arithmatex">\\[\\mathrm{softmax}(z)_i = \\frac{e^{z_i}}{\\sum_j e^{z_j}}\\]</div>'
     '<pre><code>&lt;span class="arithmatex"&gt;\\(x\\)&lt;/span&gt;</code></pre>'
@@ -21,7 +21,7 @@ PAGE = (
 def test_formulas_become_katex_markup_with_the_stylesheet_linked_once():
     out = formulas.typeset_page(PAGE, "he/learning/", "he/learning.md")
     assert out.count('<link rel="stylesheet" href="../../assets/katex/katex.min.css">') == 1
-    assert out.index("katex.min.css") < out.index("</head>")
+    assert out.index("main.css") < out.index("katex.min.css") < out.index("<script>boot()")
     inline, display = out.split('class="arithmatex">')[1:3]
     assert inline.startswith('<span class="katex">')  # inline: no display wrapper
     assert display.startswith('<span class="katex-display">')

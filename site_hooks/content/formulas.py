@@ -68,8 +68,17 @@ def typeset_page(output: str, page_url: str, where: str) -> str:
         return output
     markup = iter(typeset([(formula_source(m.group(2)), m.group(1) == "div") for m in found], where))
     output = _FORMULA.sub(lambda m: f'<{m.group(1)} class="arithmatex">{next(markup)}</{m.group(1)}>', output)
-    link = f'<link rel="stylesheet" href="{get_relative_url(STYLESHEET, page_url)}">'
-    return output.replace("</head>", f"{link}\n</head>", 1)
+    return _link_stylesheet(output, get_relative_url(STYLESHEET, page_url))
+
+
+def _link_stylesheet(output: str, href: str) -> str:
+    """Links the stylesheet before the head's first script: after the page's other styles, and
+    before the early boot starts Python's big downloads (page-boot.js preloads the wasm), which
+    would otherwise share a slow connection with a stylesheet the first paint waits for."""
+    head_end = output.find("</head>")
+    script = output.find("<script", 0, head_end)
+    at = script if script >= 0 else head_end
+    return f'{output[:at]}<link rel="stylesheet" href="{href}">\n  {output[at:]}'
 
 
 def on_post_page(output: str, page: Any, config: MkDocsConfig) -> str:
