@@ -186,7 +186,7 @@ def open_gallery(page: Page, base_url: str, lang: str) -> Page:
 
 def wait_until_live(page: Page) -> None:
     page.wait_for_function(
-        """attentionPy.session.state === 'ready'
+        """window.attentionPy?.session?.state === 'ready'
            && [...document.querySelectorAll('.apy-fig[data-figure]')].every((root) => root.hasAttribute('data-live'))""",
         timeout=PYTHON_READY_MS,
     )
