@@ -89,3 +89,21 @@ def test_untouched_it_shows_where_the_builds_recipe_goes(lang):
 
 def test_a_link_opens_a_recipe():
     assert FIGURE.address({**FIGURE.default_state("en"), "layers": 1}, "induction-train") == "#induction-train?layers=1"
+
+
+@pytest.mark.parametrize("name", ["train_live", "induction_live"])
+def test_a_fresh_python_brings_a_run_back_paused_at_step_0(name):
+    """A reload (or a replaced worker) keeps the page's state, `running` and the step
+    reached, but the new Python has no run: the figure comes back paused at step 0, as its
+    docstring says, and Train starts it from there. Train on an untouched figure runs at once."""
+    SESSIONS.clear()
+    figure = FIGURES[name]
+    state = {**figure.default_state("en"), "running": True}
+    answer = update(name, state, {}, "en", strings("en"), "live")
+    assert answer["state"]["running"] is True, "Train on a figure at step 0 runs"
+    SESSIONS.clear()  # the reload: a fresh Python
+    answer = update(name, {**answer["state"], "running": True, "step": 57}, {}, "en", strings("en"), "live")
+    assert (answer["state"]["running"], answer["state"]["step"]) == (False, 0)
+    answer = update(name, answer["state"], {"running": True}, "en", strings("en"), "live")
+    assert answer["state"]["running"] is True
+    SESSIONS.clear()

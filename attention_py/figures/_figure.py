@@ -211,7 +211,7 @@ class RunningFigure(BaseFigure):
     that says how far it goes. Each call: a session whose work was started for other ``key``
     values (a recipe control), is at another step (Reset, or a fresh Python after a reload),
     or is past ``end``, is replaced by new work at step 0 (paused when a ``key`` value
-    changed); while the state says running, the work takes pieces for ``budget`` seconds; then
+    changed, or when the state's step was past 0: that run is gone); while the state says running, the work takes pieces for ``budget`` seconds; then
     ``draw(state, text, session)`` draws the state with the step reached. The figure's own
     code reads no clock and keeps nothing: the session is ``_live.SESSIONS``'.
 
@@ -244,8 +244,11 @@ class RunningFigure(BaseFigure):
         end = clean[self.end]
         session = SESSIONS.get(slot)
         changed = session is not None and session.asked != asked  # a recipe control: start again, paused
-        running = bool(clean["running"]) and not changed
         step = 0 if changed else clean["step"]
+        # The state is past step 0 but this Python has no work there (a reload, a fresh worker):
+        # the run is gone, and it comes back paused at step 0 rather than starting by itself.
+        lost = step != 0 and (session is None or session.work.step != step) and step <= end
+        running = bool(clean["running"]) and not changed and not lost
         if session is None or changed or session.work.step != step or step > end:
             session = SESSIONS.start(slot, asked, self.start(clean, text.lang))
         elif running:

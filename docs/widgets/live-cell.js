@@ -66,7 +66,19 @@ export class LiveCell {
     this.output = new OutputView(outputBox, strings);
 
     this.setBusy(false);
+    // A fresh Python took the place of the one this cell's code last ran in (Restart, a
+    // crash, a flood, code that closed its worker): what the code defined is gone, and the
+    // cell says so, whichever job was running when it happened.
+    this.ranIn = 0; // the session generation the cell's code last ran in (0: none since)
+    session.addEventListener("restart", () => this.sessionReplaced());
     root.classList.add("live-cell--mounted");
+  }
+
+  sessionReplaced() {
+    // A running job hears it in its reply (`restarted`), and a queued one will run afresh.
+    if (!this.ranIn || this.ranIn === this.session.generation || this.job) return;
+    this.ranIn = 0;
+    this.output.note(this.strings.definitions_lost, "warning");
   }
 
   button(bar, name, label, title, onClick) {
@@ -93,12 +105,14 @@ export class LiveCell {
       onOutput: (stream, text) => (stream === "truncated" ? this.output.markTruncated() : this.output.write(stream, text)),
       onStart: () => {
         startedAt = performance.now();
+        this.ranIn = this.session.generation;
         this.setBusy("running");
       },
     }));
     if (!startedAt) this.setBusy(this.session.state === "ready" ? "queued" : "waiting");
     const reply = await job.reply;
     this.job = null;
+    if (reply.restarted) this.ranIn = 0; // the reply says so itself (report)
     this.setBusy(false);
     this.report(reply, (performance.now() - startedAt) / 1000);
   }

@@ -211,6 +211,7 @@ export class PythonSession extends EventTarget {
     this.watchStartup();
     this.interruptBuffer = interruptBuffer;
     this.closing = false;
+    this.window = null; // what a worker may send is counted per worker: a fresh one starts at zero
     this.worker = worker;
     worker.onmessage = (event) => this.receive(worker, event.data);
     worker.onerror = (event) => {

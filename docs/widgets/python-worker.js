@@ -17,7 +17,8 @@
 //   cap, nor a flood of messages it would spend its time on;
 // - a call's answer and an error are bounded (message-bounds.js) before the page sees them;
 // - code may request files of this site only (guardNetwork);
-// - the channel to the page is the runtime's alone (hideChannel).
+// - the channel to the page is the runtime's alone (hideChannel), and only the page's own
+//   messages reach the runtime (the message listener below).
 import { boot } from "./worker-boot.js";
 import { describe } from "./worker-describe.js";
 import { forgetImage } from "./worker-image-cache.js";
@@ -59,18 +60,39 @@ console.error = (...args) => {
   consoleError(...args);
 };
 
+// The runtime reads and writes its replies with the JSON functions as they were when the
+// worker started: code in the page's Python can reach the worker's globals (through `js`),
+// and a replaced JSON.parse would otherwise rewrite every later reply.
+const parseJSON = JSON.parse;
+const toJSON = JSON.stringify;
+
 // Installed before anything is awaited: messages that arrive while Python loads wait in
 // this chain instead of being lost, and requests run strictly one after another. The catch
 // keeps the chain alive whatever one message does.
+//
+// Only the page's messages reach the runtime, and nothing else sees them. The listener is
+// kept in this module's scope, so reader code can neither call it nor wrap it (as it could
+// `self.onmessage`); it is the first listener, for the capture phase, so it runs before any
+// listener added later, and stops the message there (a later one could otherwise rewrite
+// the request before it runs); and it drops events dispatched from inside the worker
+// (`self.dispatchEvent`), which are never trusted, as the browser's delivery of the page's
+// messages is.
 let chain = Promise.resolve();
-self.onmessage = (event) => {
-  const message = event.data;
-  chain = chain.then(() => handle(message)).catch((error) => reportFault(message, error));
-};
+self.addEventListener(
+  "message",
+  (event) => {
+    if (!event.isTrusted) return;
+    event.stopImmediatePropagation();
+    const message = event.data;
+    chain = chain.then(() => handle(message)).catch((error) => reportFault(message, error));
+  },
+  { capture: true },
+);
 
 async function handle(message) {
   const { id, type } = message;
   if (type === "start") {
+    if (python) return; // one Python per worker: the page starts it once
     await start(message);
     return;
   }
@@ -88,7 +110,7 @@ async function handle(message) {
   let reply;
   let thrown = null;
   try {
-    reply = JSON.parse(answerWithinBounds(message, execute(booted?.runtime, message, out)));
+    reply = parseJSON(answerWithinBounds(message, execute(booted?.runtime, message, out)));
   } catch (error) {
     // Only a fault of the runtime itself lands here; user errors come back as replies.
     thrown = error;
@@ -149,15 +171,15 @@ function execute(runtime, message, out) {
     return runtime.run_cell(message.code, message.filename || "<cell>", emit, typeof message.lang === "string" ? message.lang : null);
   }
   if (message.type === "call") {
-    const args = JSON.stringify(message.args || []);
-    const kwargs = JSON.stringify(message.kwargs || {});
+    const args = toJSON(message.args || []);
+    const kwargs = toJSON(message.kwargs || {});
     const depth = Math.max(nesting(args), nesting(kwargs));
     if (depth > MAX_ARGUMENT_DEPTH) {
-      return JSON.stringify({ status: "error", error: `the arguments of ${message.name} are nested ${depth} levels deep; at most ${MAX_ARGUMENT_DEPTH} are accepted` });
+      return toJSON({ status: "error", error: `the arguments of ${message.name} are nested ${depth} levels deep; at most ${MAX_ARGUMENT_DEPTH} are accepted` });
     }
     return runtime.call(message.name, args, kwargs, emit);
   }
-  return JSON.stringify({ status: "error", error: `unknown request type: ${message.type}` });
+  return toJSON({ status: "error", error: `unknown request type: ${message.type}` });
 }
 
 /**
@@ -168,7 +190,7 @@ function answerWithinBounds(message, reply) {
   if (message.type !== "call" || typeof reply !== "string" || reply.length <= MAX_CALL_ANSWER) return reply;
   const length = reply.length.toLocaleString("en");
   const max = MAX_CALL_ANSWER.toLocaleString("en");
-  return JSON.stringify({ status: "error", error: `the answer of ${message.name} is ${length} characters long; at most ${max} are accepted` });
+  return toJSON({ status: "error", error: `the answer of ${message.name} is ${length} characters long; at most ${max} are accepted` });
 }
 
 /**

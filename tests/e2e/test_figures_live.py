@@ -439,6 +439,27 @@ def test_a_figure_comes_back_where_the_reader_left_it_after_a_reload(page, site_
     page.wait_for_function("!Object.keys(sessionStorage).some((k) => k.startsWith('attention_py:figure:'))")
 
 
+def test_training_cut_by_a_reload_comes_back_paused_at_step_0(page, site_url):
+    """The page keeps train_live's state (running, at step N) across the reload, but the
+    run lived in the old Python: the figure comes back paused at step 0 instead of training
+    again by itself (issue 33)."""
+    open_gallery(page, site_url, "en")
+    wait_until_live(page)
+    fid = figure_id(page, "train_live")
+    page.locator(f"#{fid} [data-focus-key='train']").click()
+    page.wait_for_function(
+        "(id) => JSON.parse(document.getElementById(id).dataset.state).step >= 2", arg=fid, timeout=PYTHON_READY_MS
+    )
+    page.reload()
+    page.wait_for_function("window.attentionPy?.figures !== undefined")
+    restored = wait_for_update(page, 0)
+    assert "train_live" in [u["name"] for u in restored if u["ok"]]  # the kept state was sent back
+    page.wait_for_timeout(1500)  # a run that went on by itself would have moved by now
+    shown = state_of(page, fid)
+    assert (shown["running"], shown["step"]) == (False, 0)
+    assert page.locator(f"#{fid} [data-focus-key='train']").get_attribute("aria-pressed") == "false"
+
+
 def test_a_saved_state_this_build_refuses_is_dropped_quietly(page, site_url):
     open_gallery(page, site_url, "en")
     fid = figure_id(page, "softmax")

@@ -261,6 +261,7 @@ def test_storage_refused_falls_back_to_online_with_the_message(reader, site_url)
         "This device has no room left for the site, so nothing more is kept; it works online as usual.",
         timeout=KEEP_MS,
     )
+    page.wait_for_function("window.attentionPy?.session !== undefined")
     page.evaluate("attentionPy.session.start()")
     page.wait_for_function("attentionPy.session.state === 'ready'", timeout=PYTHON_READY_MS)
     assert "Error" not in run_first_cell(page)

@@ -378,6 +378,63 @@ def test_code_cannot_reach_the_workers_channel_to_the_page(tab, site_url, attack
     assert_edit_kept(page, 0, code)
 
 
+# Issue 33: the worker's incoming handler was reachable from reader code. 200,000 injected
+# requests tripped the page's flood guard (fresh workers were replaced too, definitions lost),
+# a wrapped handler rewrote later runs (`assert False` printed "all 12 tests passed"), and an
+# injected "start" booted a second Python in the same worker.
+INJECTED = """import js
+js.eval(\"\"\"
+for (let i = 0; i < 200000; i++) self.dispatchEvent(new MessageEvent('message', {data: {id: 1e9 + i, type: 'run', code: 'x = 0'}}));
+self.dispatchEvent(new MessageEvent('message', {data: {id: 2e9, type: 'start'}}));
+const forge = (event) => { event.data.code = "print('all 12 tests passed')"; };
+self.onmessage = forge;
+self.addEventListener('message', forge, {capture: true});
+\"\"\")
+print(x)"""
+
+
+def test_requests_injected_from_a_cell_never_reach_python(tab, site_url):
+    """Requests dispatched inside the worker are dropped, listeners a cell adds never see the
+    page's requests, and the same Python, with its definitions, goes on."""
+    page = tab
+    open_page(page, site_url, "what-matters/")
+    first = generation(page)
+    probe = Responsiveness(page, "injected requests")
+    type_code(page, 0, "x = 41")
+    run_cell(page, 0, probe)
+    type_code(page, 1, INJECTED)
+    assert run_cell(page, 1, probe).strip() == "41"
+    type_code(page, 0, "assert False, 'the run this cell asked for'")
+    output = run_cell(page, 0, probe)
+    assert "AssertionError: the run this cell asked for" in output, output
+    assert "all 12 tests passed" not in output
+    assert says("error", cell(page, 0).locator(".live-cell__status").inner_text())
+    type_code(page, 1, "print(x)")
+    assert run_cell(page, 1, probe).strip() == "41"
+    assert generation(page) == first, "no flood, no second Python: the same worker goes on"
+    probe.check()
+
+
+def test_a_cell_whose_python_was_replaced_says_so(tab, site_url):
+    """Python replaced while no cell runs (here Restart; a flood or a crash during a figure's
+    call alike): the cell whose definitions went with it says so, a cell that never ran says
+    nothing, and running the cell again clears the note."""
+    page = tab
+    open_page(page, site_url, "what-matters/")
+    first = generation(page)
+    type_code(page, 0, "y = 1")
+    run_cell(page, 0)
+    page.evaluate("attentionPy.session.restart()")
+    page.wait_for_function(
+        f"attentionPy.session.generation > {first} && attentionPy.session.state === 'ready'", timeout=FRESH_WORKER_MS
+    )
+    lost = STRING("definitions_lost")
+    expect(cell(page, 0).locator(".live-cell__note")).to_have_text([lost])
+    expect(cell(page, 1).locator(".live-cell__note")).to_have_count(0)
+    run_cell(page, 0)
+    expect(cell(page, 0).locator(".live-cell__note")).to_have_count(0)
+
+
 def test_a_figure_call_that_hangs_is_timed_out_and_sent_again_to_a_fresh_python(tab, site_url):
     page = tab
     open_page(page, site_url, "what-matters/")

@@ -357,6 +357,22 @@ describe("what a worker may send", () => {
     assert.match(reply.error, /flood of messages/);
   });
 
+  test("a fresh worker is counted from zero: the flood of the one it replaced is not its own", async () => {
+    const { session, workers } = readyPython();
+    const job = session.run("flood()", { onOutput: () => {} });
+    const { id } = workers[0].requests("run")[0];
+    flood(workers[0], id, MAX_MESSAGES_PER_SECOND);
+    assert.equal(workers[0].terminated, true);
+    assert.equal((await job.reply).status, "crashed");
+    // the same second: the fresh worker's first messages are not "more than it may"
+    workers[1].ready();
+    assert.equal(workers[1].terminated, false);
+    assert.equal(session.state, "ready");
+    const next = session.run("x = 1");
+    workers[1].answer(workers[1].requests("run")[0], { value: null });
+    assert.equal((await next.reply).status, "ok");
+  });
+
   test("the bound is per second: the same number spread over two seconds is fine", () => {
     const { session, workers } = readyPython();
     session.run("print_a_lot()", { onOutput: () => {} });
