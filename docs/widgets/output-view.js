@@ -7,7 +7,8 @@
 // per frame, not one per line; and at most FRAME_CHARS characters per frame, in blocks of
 // about CHUNK_CHARS (whole lines), so that a frame lays out only the newest block: 200 KB at
 // once in one text node took a quarter of a second of the page's thread on a slow machine.
-import { MAX_CHARS, MAX_LINES, fitUnderCap } from "./output-cap.js";
+// A line is at most MAX_LINE_CHARS long (output-cap.js), for the same reason.
+import { MAX_CHARS, MAX_LINES, cutLongLines, fitUnderCap } from "./output-cap.js";
 const CHUNK_CHARS = 4_000;
 const FRAME_CHARS = 16_000;
 
@@ -35,6 +36,8 @@ export class OutputView {
     this.lines = 0;
     this.chars = 0;
     this.truncated = false;
+    this.lineChars = 0; // the current line's, for MAX_LINE_CHARS
+    this.lineCut = false;
   }
 
   /** Streamed text: kind is "stdout" or "stderr". */
@@ -104,6 +107,7 @@ export class OutputView {
   block(kind, text) {
     this.render();
     this.endLine();
+    text = cutLongLines(text);
     this.write(kind, text.endsWith("\n") ? text : `${text}\n`);
     this.render();
   }
@@ -129,6 +133,8 @@ export class OutputView {
       this.queue.push([this.queue.at(-1)?.[0] ?? this.last?.kind ?? "stdout", "\n"]);
       this.lastChar = "\n";
     }
+    this.lineChars = 0;
+    this.lineCut = false;
   }
 
   fit(text) {

@@ -23,6 +23,8 @@ export class RequestOutput {
     this.lines = 0;
     this.chars = 0;
     this.truncated = false;
+    this.lineChars = 0; // the current line's, for MAX_LINE_CHARS (output-cap.js)
+    this.lineCut = false;
     this.muted = false;
     this.pending = []; // [stream, text] not yet posted
     this.windowStart = -Infinity;
