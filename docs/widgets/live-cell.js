@@ -25,7 +25,8 @@ export class LiveCell {
     this.original = codeBox.querySelector("code").textContent.replace(/\n$/, "");
     this.job = null;
     const id = `live-cell-${this.index}`;
-    this.saved = new SavedEntry("live-cell", this.index); // the reader's edit, across visits
+    // The reader's edit, across visits; an edit the browser cannot keep says so under the editor.
+    this.saved = new SavedEntry("live-cell", this.index, "local", (kept) => this.notKept && (this.notKept.hidden = kept));
 
     root.setAttribute("role", "group");
     root.setAttribute("aria-label", strings.cell_label({ n: this.index }));
@@ -45,6 +46,12 @@ export class LiveCell {
       onRun: () => this.run(),
       onChange: (text) => this.saved.saveSoon(this.hash, text, this.original),
     });
+    this.notKept = codeBox.appendChild(document.createElement("p"));
+    this.notKept.className = "live-cell__not-kept";
+    this.notKept.dir = strings.dir;
+    this.notKept.setAttribute("role", "status");
+    this.notKept.hidden = true;
+    this.notKept.textContent = strings.edit_not_kept;
 
     const bar = root.querySelector(".live-cell__bar") || root.appendChild(document.createElement("div"));
     bar.className = "live-cell__bar";

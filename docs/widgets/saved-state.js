@@ -16,10 +16,15 @@
 const SAVE_AFTER_MS = 300;
 
 export class SavedEntry {
-  /** `kind` names the entry ("live-cell", "figure"); `where` is "local" or "session". */
-  constructor(kind, id, where = "local") {
+  /**
+   * `kind` names the entry ("live-cell", "figure"); `where` is "local" or "session";
+   * `onKept(kept)`, if given, hears after each write whether the storage took it (false: the
+   * value is too large, or the storage is full), so the page can say a change is not kept.
+   */
+  constructor(kind, id, where = "local", onKept = null) {
     this.key = `attention_py:${kind}:${location.pathname}#${id}`;
     this.where = where;
+    this.onKept = onKept;
     this.pending = null; // arguments of save() not yet written
     this.timer = 0;
     addEventListener("pagehide", () => this.flush());
@@ -66,16 +71,24 @@ export class SavedEntry {
       this.forget();
       return;
     }
+    let kept = true;
     try {
       this.storage()?.setItem(this.key, JSON.stringify({ base, value }));
     } catch {
-      // full or blocked storage: the value simply is not kept
+      kept = false; // too large, or the storage is full: the value is not kept
+      this.forgetStored(); // nor is an older value, which would come back on reload as if it were
     }
+    this.onKept?.(kept);
   }
 
   forget() {
     clearTimeout(this.timer);
     this.pending = null;
+    this.forgetStored();
+    this.onKept?.(true); // back to the original: nothing needs keeping
+  }
+
+  forgetStored() {
     try {
       this.storage()?.removeItem(this.key);
     } catch {

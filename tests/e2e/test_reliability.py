@@ -547,6 +547,29 @@ def test_a_line_of_any_length_keeps_its_start_and_the_page_stays_free(tab, site_
     probe.check(longest_task_ms=BOUNDED_TASK_MS)
 
 
+def test_an_edit_too_large_to_keep_says_so(tab, site_url):
+    """A 6 MB paste is more than localStorage holds: the cell says the edit is not kept, no
+    older edit is left to come back on reload, and a smaller edit is kept again."""
+    page = tab
+    open_page(page, site_url, "playground/")
+    type_code(page, 0, "x = 1")
+    assert_edit_kept(page, 0, "x = 1")
+    note = cell(page, 0).locator(".live-cell__not-kept")
+    expect(note).to_be_hidden()
+    page.evaluate(
+        """() => {
+          const view = attentionPy.cells[0].editor;
+          view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: "# " + "z".repeat(6_000_000) } });
+        }"""
+    )
+    expect(note).to_be_visible()
+    assert says("edit_not_kept", note.inner_text())
+    assert page.evaluate("Object.values(localStorage).every((v) => !v.includes('x = 1'))")
+    type_code(page, 0, "y = 2")
+    assert_edit_kept(page, 0, "y = 2")
+    expect(note).to_be_hidden()
+
+
 # --- 5. other hosts -----------------------------------------------------------------------------
 
 
