@@ -17,7 +17,7 @@ class SmallStorage extends MemoryStorage {
 }
 
 test("an edit the storage refuses is reported, and no older edit is left to come back", () => {
-  window.localStorage = new SmallStorage();
+  globalThis.window.localStorage = new SmallStorage();
   const heard = [];
   const entry = new SavedEntry("live-cell", 1, "local", (kept) => heard.push(kept));
   entry.save("base", "x = 1", "original");
