@@ -129,6 +129,9 @@ export class LiveCell {
     const { strings, output } = this;
     output.render();
     const say = (text) => (this.status.textContent = text);
+    // Code an earlier run left running held Python when this cell's turn came (python-session.js).
+    if (reply.leftover === "interrupted") output.note(strings.leftover_interrupted, "warning");
+    if (reply.leftover === "replaced") output.note(strings.leftover_replaced, "warning");
     switch (reply.status) {
       case "ok":
         if (reply.value != null) output.block("value", reply.value);

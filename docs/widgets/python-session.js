@@ -11,6 +11,9 @@
 // with the worker replaced if Python does not unwind. A worker whose Pyodide suffered a
 // fatal error, or that was closed by the code it ran, is replaced at once; the job it was
 // running says so (status "crashed", or `restarted: true`), and queued jobs run in the new one.
+// The worker says when it takes a job up ("started"): a job whose time runs out before that
+// was held by code an earlier request left running, which is stopped instead of the job
+// (freeFromLeftover).
 
 import { earlyWorker } from "./early-worker.js";
 
@@ -113,6 +116,10 @@ export class PythonSession extends EventTarget {
       return;
     }
     if (job !== this.running || job.stopReason) return;
+    if (reason === "timeout" && !job.started) {
+      if (!job.held) this.freeFromLeftover(job);
+      return;
+    }
     job.stopReason = reason;
     if (this.interruptBuffer && this.state === "ready") {
       this.interruptBuffer[0] = 2; // SIGINT: Python raises KeyboardInterrupt at the next check
@@ -120,6 +127,46 @@ export class PythonSession extends EventTarget {
     } else {
       this.replaceWorker(reason);
     }
+  }
+
+  /**
+   * `job` reached its time limit without the worker taking it up: code an earlier request
+   * left running (a timer, an asyncio task) holds the worker, and this job is not to blame.
+   * The leftover is interrupted (or, when it does not unwind, its worker replaced) and the
+   * job then runs with its full time, its reply saying what happened (`leftover`:
+   * "interrupted" or "replaced").
+   */
+  freeFromLeftover(job) {
+    job.held = true;
+    clearTimeout(job.timer);
+    if (this.interruptBuffer && this.state === "ready") {
+      this.interruptBuffer[0] = 2;
+      job.graceTimer = setTimeout(() => {
+        if (!job.done && !job.started && job === this.running) this.replaceLeftover(job);
+      }, INTERRUPT_GRACE_MS);
+    } else {
+      this.replaceLeftover(job);
+    }
+  }
+
+  /** A fresh worker for the job a leftover held: the job goes first in the new one. */
+  replaceLeftover(job) {
+    job.held = true;
+    job.leftover = "replaced";
+    clearTimeout(job.graceTimer);
+    this.running = null; // not finished with the old worker: it runs again in the new one
+    this.queue.unshift(job);
+    this.replaceWorker("leftover");
+  }
+
+  /** The worker took up the running job: its time limit counts from now if a leftover held it. */
+  jobStarted(job) {
+    job.started = true;
+    if (!job.held) return;
+    job.leftover ??= "interrupted";
+    clearTimeout(job.graceTimer);
+    clearTimeout(job.timer);
+    if (job.timeoutMs > 0) job.timer = setTimeout(() => this.stop(job, "timeout"), job.timeoutMs);
   }
 
   /** The interrupted job has not answered in time: wait a little more, or replace the worker. */
@@ -166,6 +213,7 @@ export class PythonSession extends EventTarget {
     }
     if (!this.queue.length) return;
     const job = (this.running = this.queue.shift());
+    job.started = false; // until the worker says it took the job up ("started")
     // A Stop that came too late for the previous job must not hit this one. Cleared here,
     // before the job is sent, so that a Stop of this job is never lost.
     if (this.interruptBuffer) this.interruptBuffer[0] = 0;
@@ -218,7 +266,10 @@ export class PythonSession extends EventTarget {
       event.preventDefault(); // reported on the page instead of as an uncaught error
       if (worker !== this.worker) return;
       // Before "ready" the worker could not start; after, it broke: a fresh one takes over.
-      if (this.state === "ready") this.replaceWorker("crashed", event.message || "the Python worker stopped");
+      // Code an earlier request left running that throws (a timer's callback, interrupted)
+      // before the worker took up the running job: that job is not the one that broke.
+      if (this.state === "ready" && this.running && !this.running.started) this.replaceLeftover(this.running);
+      else if (this.state === "ready") this.replaceWorker("crashed", event.message || "the Python worker stopped");
       else this.fail(event.message || "the Python worker could not start");
     };
     worker.onmessageerror = () => {
@@ -259,8 +310,11 @@ export class PythonSession extends EventTarget {
       this.closing = true;
       if (!this.running) this.replaceWorker("closed");
     } else if (this.running && id === this.running.id) {
-      if (type === "result") {
+      if (type === "started") {
+        this.jobStarted(this.running);
+      } else if (type === "result") {
         const { type: _, id: __, ...reply } = message;
+        if (this.running.leftover) reply.leftover = this.running.leftover;
         if (reply.status === "interrupted") reply.status = this.running.stopReason || "stopped";
         if (this.closing) reply.restarted = true; // its session ends with it
         this.finish(this.running, reply);

@@ -106,6 +106,9 @@ async function handle(message) {
     post({ id, type: "fatal", error: fatal });
     return;
   }
+  // The page times a job from here: code an earlier request left running (a timer, an
+  // asyncio task) may have kept the worker from reaching this message until now.
+  post({ id, type: "started" });
   const out = (output = new RequestOutput(id, post));
   let reply;
   let thrown = null;

@@ -547,6 +547,35 @@ def test_a_line_of_any_length_keeps_its_start_and_the_page_stays_free(tab, site_
     probe.check(longest_task_ms=BOUNDED_TASK_MS)
 
 
+@pytest.mark.parametrize(
+    "leftover",
+    [
+        pytest.param('import js\njs.eval("setTimeout(() => { for (;;); }, 0)")', id="javascript"),
+        pytest.param(
+            "import asyncio\n\nasync def spin():\n    while True:\n        pass\n\nasyncio.ensure_future(spin())", id="asyncio"
+        ),
+    ],
+)
+def test_code_an_earlier_run_left_running_does_not_blame_the_next_cell(tab, site_url, leftover):
+    """The first cell ends at once but leaves a loop scheduled; the next, innocent cell is not
+    stopped at its limit: the leftover is stopped (or its worker replaced) and the cell runs,
+    saying what happened."""
+    page = tab
+    open_page(page, site_url, "playground/")
+    type_code(page, 0, leftover)
+    run_cell(page, 0)
+    type_code(page, 1, "print('innocent')")
+    page.evaluate("attentionPy.cells[1].timeoutSeconds = 3")
+    probe = Responsiveness(page, f"a {leftover.split()[1]} leftover")
+    output = run_cell(page, 1, probe)
+    assert "innocent" in output, output
+    status = cell(page, 1).locator(".live-cell__status").inner_text()
+    assert says("done", status), status
+    notes = cell(page, 1).locator(".live-cell__note").all_inner_texts()
+    assert any(says("leftover_replaced", n) or says("leftover_interrupted", n) for n in notes), notes
+    probe.check()
+
+
 def test_an_edit_too_large_to_keep_says_so(tab, site_url):
     """A 6 MB paste is more than localStorage holds: the cell says the edit is not kept, no
     older edit is left to come back on reload, and a smaller edit is kept again."""

@@ -10,6 +10,7 @@ export class FakeWorker {
     this.options = options;
     this.posted = []; // what the page sent, in order
     this.terminated = false;
+    this.held = false; // true: code an earlier request left running keeps the worker busy
     this.onmessage = null;
     this.onerror = null;
     this.onmessageerror = null;
@@ -17,6 +18,13 @@ export class FakeWorker {
 
   postMessage(message) {
     this.posted.push(structuredClone(message));
+    // The worker takes a job up at once and says so, unless code left running holds it.
+    if ((message.type === "run" || message.type === "call") && !this.held) this.begin(message);
+  }
+
+  /** The worker takes `request` up (it says "started"); `held` keeps it from doing so by itself. */
+  begin(request) {
+    this.send({ id: request.id, type: "started" });
   }
 
   terminate() {

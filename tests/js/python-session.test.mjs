@@ -152,6 +152,76 @@ describe("time limits", () => {
   });
 });
 
+describe("code an earlier request left running", () => {
+  test("holds the worker past a job's limit: the leftover is interrupted, the job gets its full time", async () => {
+    const { session, workers } = readyPython({ isolated: true });
+    const [worker] = workers;
+    const buffer = worker.posted[0].interruptBuffer;
+    session.run("js.setTimeout(loop, 0)");
+    worker.answer(worker.requests("run")[0]);
+    worker.held = true; // the loop the first run scheduled runs now
+    const job = session.run("innocent()", { timeoutMs: 5000 });
+    mock.timers.tick(5000);
+    assert.equal(buffer[0], 2, "the leftover is interrupted");
+    assert.equal(worker.terminated, false);
+    buffer[0] = 0; // Pyodide raised KeyboardInterrupt in the leftover
+    worker.begin(worker.requests("run")[1]);
+    mock.timers.tick(INTERRUPT_GRACE_MS + 4999);
+    assert.equal(worker.terminated, false, "the job's own limit counts from when it started");
+    worker.answer(worker.requests("run")[1]);
+    assert.deepEqual(await job.reply, { status: "ok", value: null, error: null, truncated: false, leftover: "interrupted" });
+  });
+
+  test("a leftover that does not unwind: a fresh worker, the job runs first in it", async () => {
+    const { session, workers } = readyPython({ isolated: true });
+    session.run("js.setTimeout(loop_in_js, 0)");
+    workers[0].answer(workers[0].requests("run")[0]);
+    workers[0].held = true;
+    const job = session.run("innocent()", { timeoutMs: 5000 });
+    const after = session.run("after()");
+    mock.timers.tick(5000);
+    mock.timers.tick(INTERRUPT_GRACE_MS);
+    assert.equal(workers[0].terminated, true);
+    workers[1].ready();
+    assert.deepEqual(workers[1].requests("run").map((r) => r.code), ["innocent()"], "the held job first, alone");
+    workers[1].answer(workers[1].requests("run")[0]);
+    assert.equal((await job.reply).leftover, "replaced");
+    assert.equal((await job.reply).status, "ok");
+    workers[1].answer(workers[1].requests("run")[1]);
+    assert.equal((await after.reply).leftover, undefined);
+  });
+
+  test("without isolation the worker is replaced at the job's limit, and the job is not blamed", async () => {
+    const { session, workers } = readyPython();
+    workers[0].held = true;
+    const job = session.run("innocent()", { timeoutMs: 5000 });
+    mock.timers.tick(5000);
+    assert.equal(workers[0].terminated, true);
+    workers[1].ready();
+    mock.timers.tick(4999);
+    workers[1].answer(workers[1].requests("run")[0]);
+    assert.deepEqual(await job.reply, { status: "ok", value: null, error: null, truncated: false, leftover: "replaced" });
+  });
+
+  test("a leftover that throws before the job started: the job runs in a fresh worker, not blamed", async () => {
+    const { session, workers } = readyPython({ isolated: true });
+    workers[0].held = true;
+    const job = session.run("innocent()", { timeoutMs: 5000 });
+    workers[0].crash("KeyboardInterrupt in a timer's callback");
+    assert.equal(workers[0].terminated, true);
+    workers[1].ready();
+    workers[1].answer(workers[1].requests("run")[0]);
+    assert.deepEqual(await job.reply, { status: "ok", value: null, error: null, truncated: false, leftover: "replaced" });
+  });
+
+  test("a job that started and then runs too long is timed out as before", async () => {
+    const { session } = readyPython();
+    const job = session.run("while True: pass", { timeoutMs: 5000 });
+    mock.timers.tick(5000);
+    assert.deepEqual(await job.reply, { status: "timeout", restarted: true });
+  });
+});
+
 describe("Stop with an interrupt buffer (cross-origin isolated)", () => {
   test("the interrupt is tried first: Python unwinds and the session lives on", async () => {
     const { session, workers } = readyPython({ isolated: true });
@@ -348,7 +418,7 @@ describe("what a worker may send", () => {
     const { session, workers } = readyPython();
     const job = session.run("flood()", { onOutput: () => {} });
     const { id } = workers[0].requests("run")[0];
-    flood(workers[0], id, MAX_MESSAGES_PER_SECOND - 1); // with "ready": exactly the bound
+    flood(workers[0], id, MAX_MESSAGES_PER_SECOND - 2); // with "ready" and "started": exactly the bound
     assert.equal(workers[0].terminated, false);
     flood(workers[0], id, 1);
     assert.equal(workers[0].terminated, true);
