@@ -15,6 +15,25 @@ const ADDRESS_VALUE_MAX_CHARS = 40;
 // What a figure's own address looks like (attention_py/figures/_figure.py, Figure.address).
 const ADDRESS = /^#[a-z][a-z0-9-]*(\?[\w.~%=&+-]*)?$/;
 
+// A refused setting is quoted in the page's sentence: at most this many of its characters.
+const EXCERPT_MAX_CHARS = 32;
+// Controls and invisible formatting (bidi overrides and isolates, zero-width spaces) that a
+// crafted link could use to reorder or hide the page's own words; the joiners Persian words
+// need stay.
+const HIDDEN = /[\p{Cc}\p{Cf}]/gu;
+const JOINERS = new Set(["\u200c", "\u200d"]);
+
+/**
+ * What a page's sentence may quote of `text`, an address's setting: its start, without
+ * controls or invisible formatting, cut with "…" past EXCERPT_MAX_CHARS, and isolated
+ * (U+2068 … U+2069) so that neither its direction nor the sentence's reorders the other.
+ */
+export function excerpt(text) {
+  const visible = Array.from(String(text).replace(HIDDEN, (c) => (JOINERS.has(c) ? c : "")));
+  const cut = visible.length > EXCERPT_MAX_CHARS ? `${visible.slice(0, EXCERPT_MAX_CHARS).join("")}…` : visible.join("");
+  return `\u2068${cut}\u2069`;
+}
+
 export class FigureAddress {
   /** The address of `root` (with its id `instance`); `ui` gives the link's words. */
   constructor(root, instance, ui) {

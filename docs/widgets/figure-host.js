@@ -26,7 +26,7 @@
 // preventScroll), so prefers-reduced-motion has nothing to turn off here. A figure changes
 // exactly when the reader acts on it, and only as far as Python's new drawing says.
 
-import { FigureAddress, arrivedByLink } from "./figure-address.js";
+import { FigureAddress, arrivedByLink, excerpt } from "./figure-address.js";
 import { Batch } from "./figure-batch.js";
 import { FigureCall } from "./figure-call.js";
 import { FigureFiles } from "./figure-files.js";
@@ -90,7 +90,7 @@ export class FigureHost {
   openAddress(scroll) {
     const asked = this.address.asked(location.hash);
     if (!asked) return false;
-    if (asked.refused) this.showError(this.ui.figure_address_refused({ setting: asked.refused }));
+    if (asked.refused) this.showError(this.ui.figure_address_refused({ setting: excerpt(asked.refused) }));
     else this.queue(asked.change, null, null, "address");
     if (scroll) this.root.scrollIntoView({ block: "start" }); // no element has the id "train?...": the browser did not
     return true;
@@ -160,7 +160,7 @@ export class FigureHost {
     if (!result.ok && batch.address) {
       // the figure stays as drawn; the value refused is named as the address wrote it
       this.stats.errors += 1;
-      this.showError(this.ui.figure_address_refused({ setting: `${result.key}=${batch.changes[result.key] ?? ""}` }));
+      this.showError(this.ui.figure_address_refused({ setting: excerpt(`${result.key}=${batch.changes[result.key] ?? ""}`) }));
     } else if (!result.ok && batch.restore) {
       this.saved.forget(); // a saved state this build refuses: the figure stays as drawn
     } else if (!result.ok) {

@@ -101,8 +101,10 @@ describe("an address the figure refuses keeps the drawing and says so", () => {
     "a key the figure does not share": ["#train?running=true", "running=true"],
     "a key of the object prototype": ["#train?__proto__=x", "__proto__=x"],
     "a key given twice": ["#train?seed=1&seed=2", "seed=2"],
-    "an overlong value": [`#train?positions=${"n".repeat(41)}`, `positions=${"n".repeat(41)}`],
+    "an overlong value": [`#train?positions=${"n".repeat(41)}`, `positions=${"n".repeat(22)}…`],
     "markup in a key": ["#train?%3Cimg%20src=x%3E=1", "<img src=x>=1"],
+    "bidi controls and invisible characters": ["#train?%E2%80%AEseed%E2%80%8B=%E2%81%A67%00", "seed=7"],
+    "a Persian word keeps its joiner": ["#train?%D9%85%DB%8C%E2%80%8C%D8%B1%D9%88%D8%AF=1", "می\u200cرود=1"],
   };
   for (const [what, [hash, named]] of Object.entries(refusedHere)) {
     test(`${what}: refused before Python`, () => {
@@ -110,7 +112,8 @@ describe("an address the figure refuses keeps the drawing and says so", () => {
       const { session, errorSlot } = figure();
       assert.equal(session.calls.length, 0);
       assert.equal(errorSlot.hidden, false);
-      assert.equal(errorSlot.textContent, `The address asks for ${named}.`, "shown as text, never as markup");
+      // shown as text, never as markup; a short excerpt, isolated from the sentence's direction
+      assert.equal(errorSlot.textContent, `The address asks for \u2068${named}\u2069.`);
     });
   }
 
@@ -118,7 +121,7 @@ describe("an address the figure refuses keeps the drawing and says so", () => {
     page.location.hash = `#train?${"seed=1&".repeat(200)}`;
     const { session, errorSlot } = figure();
     assert.equal(session.calls.length, 0);
-    assert.match(errorSlot.textContent, /^The address asks for seed=1&seed=1&/);
+    assert.match(errorSlot.textContent, /^The address asks for \u2068seed=1&seed=1&[^\u2069]{0,20}…\u2069\.$/);
   });
 
   test("a value Python refuses: named as the address wrote it, not sent again, not drawn", async () => {
@@ -128,7 +131,7 @@ describe("an address the figure refuses keeps the drawing and says so", () => {
     await settled();
     assert.equal(session.calls.length, 1);
     assert.deepEqual(morphed, []);
-    assert.equal(errorSlot.textContent, "The address asks for seed=7.");
+    assert.equal(errorSlot.textContent, "The address asks for \u2068seed=7\u2069.");
     assert.deepEqual(page.history.replaced, [], "the address is left for the reader to read");
   });
 });
