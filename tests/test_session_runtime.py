@@ -245,16 +245,17 @@ CAP_CELLS = {
     "2000 lines, then a partial line": "import sys\nfor i in range(2000):\n    print(i)\nsys.stdout.write('tail')",
     "1999 lines, then two at once": "for i in range(1999):\n    print(i)\nprint('a\\nb')",
     "one write of 3000 lines": "print('\\n'.join(map(str, range(3000))))",
-    "one write of 300,000 characters": "print('x' * 300_000)",
+    "one write of 300,000 characters": "print(('x' * 999 + '\\n') * 300)",
+    "one line of 300,000 characters": "print('x' * 300_000)",
     "300 lines of 1,000 characters": "for i in range(300):\n    print('y' * 999)",
-    "exactly 200,000 characters": "import sys\nsys.stdout.write('z' * 200_000)",
-    "200,000 characters, then one more": "import sys\nsys.stdout.write('z' * 200_000)\nsys.stdout.write('!')",
+    "exactly 200,000 characters": "import sys\nsys.stdout.write(('z' * 999 + '\\n') * 200)",
+    "200,000 characters, then one more": "import sys\nsys.stdout.write(('z' * 999 + '\\n') * 200)\nsys.stdout.write('!')",
     "stdout and stderr": "import sys\nfor i in range(1500):\n    print(i)\n    print(-i, file=sys.stderr)",
-    "stderr alone": "import sys\nsys.stderr.write('e' * 250_000)",
-    "output past the cap, then a value": "print('x' * 300_000)\nprint('after')\ndone = True\n'value'",
+    "stderr alone": "import sys\nsys.stderr.write(('e' * 999 + '\\n') * 250)",
+    "output past the cap, then a value": "print(('x' * 999 + '\\n') * 300)\nprint('after')\ndone = True\n'value'",
     "a fresh request after it": "print('fresh')",
     "a huge value": "'v' * 300_000",
-    "stopped past the cap": f"print('x' * 300_000)\n{STOP}",
+    "stopped past the cap": f"print(('x' * 999 + '\\n') * 300)\n{STOP}",
 }
 
 WORKER_REPLAY = """
@@ -274,7 +275,7 @@ for (const [name, { emits, reply, run }] of Object.entries(requests)) {
   // As python-worker.js ends a request.
   if (run && typeof reply.value === "string") reply.value = out.fitValue(reply.value);
   out.end(reply);
-  const view = { lines: 0, chars: 0, truncated: false };
+  const view = { lines: 0, chars: 0, truncated: false, lineChars: 0, lineCut: false };
   const shown = messages.filter((m) => m.text !== undefined).map((m) => OutputView.prototype.fit.call(view, m.text));
   results[name] = { messages, closedAt, viewShowsAll: shown.join("") === messages.map((m) => m.text ?? "").join("") };
 }
@@ -381,8 +382,15 @@ def test_one_write_of_many_lines_is_cut_after_its_2000th_line(received):
 def test_a_single_huge_write_is_cut_at_200_000_characters(received):
     cell = received["one write of 300,000 characters"]
     assert result_of(cell) == {"status": "ok", "value": None, "truncated": True}
-    assert text_of(cell, "stdout") == "x" * 200_000
+    assert text_of(cell, "stdout") == ("x" * 999 + "\n") * 200
     assert truncation_said(cell)
+
+
+def test_a_line_past_10_000_characters_keeps_its_start_and_says_the_rest_is_cut(received):
+    cell = received["one line of 300,000 characters"]
+    assert result_of(cell) == {"status": "ok", "value": None, "truncated": False}
+    cut = " [... the rest of this line is cut: a line shows at most 10,000 characters ...]"
+    assert text_of(cell, "stdout") == "x" * 10_000 + cut + "\n"
 
 
 def test_characters_add_up_over_many_small_writes(received):
@@ -394,7 +402,7 @@ def test_characters_add_up_over_many_small_writes(received):
 def test_exactly_200_000_characters_are_not_truncated(received):
     cell = received["exactly 200,000 characters"]
     assert result_of(cell)["truncated"] is False
-    assert text_of(cell, "stdout") == "z" * 200_000
+    assert text_of(cell, "stdout") == ("z" * 999 + "\n") * 200
     assert result_of(received["200,000 characters, then one more"])["truncated"] is True
 
 
@@ -408,7 +416,7 @@ def test_stdout_and_stderr_share_one_cap_and_keep_their_order(received):
 def test_stderr_alone_is_capped_too(received):
     cell = received["stderr alone"]
     assert result_of(cell)["truncated"] is True
-    assert text_of(cell, "stderr") == "e" * 200_000
+    assert text_of(cell, "stderr") == ("e" * 999 + "\n") * 200
     assert text_of(cell, "stdout") == ""
 
 
