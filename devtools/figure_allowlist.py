@@ -90,8 +90,20 @@ _TAG = re.compile(r'<(/?)([a-zA-Z][a-zA-Z0-9-]*)((?:\s+[^\s"\'<>/=]+(?:="[^"]*")
 _ATTR = re.compile(r'\s+([^\s"\'<>/=]+)(?:="([^"]*)")?')
 
 
+# The page refuses a figure's markup longer than the sanitiser's MAX_MARKUP (its cost to lay
+# out on every update is what the bound limits); a real figure stays well under it.
+_MAX_MARKUP = int(
+    re.search(r"export const MAX_MARKUP = ([\d_]+);", (ROOT / "docs/widgets/figure-sanitise.js").read_text()).group(1)
+)
+MARKUP_BUDGET = _MAX_MARKUP * 3 // 4
+
+
 def _collect_markup(html: str, names: dict[str, dict[str, set[str]]], problems: list[str], where: str) -> None:
     """Adds the element and attribute names of one figure's markup, per namespace."""
+    if len(html) > MARKUP_BUDGET:
+        problems.append(
+            f"{where}: {len(html):,} characters of markup, over {MARKUP_BUDGET:,} (3/4 of the page's bound)"
+        )
     svg_depth = 0  # open <svg> elements: inside one, the HTML parser makes SVG elements
     first = True
     read = 0

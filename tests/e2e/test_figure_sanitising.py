@@ -430,6 +430,56 @@ def test_huge_figure_markup_is_refused_without_stalling_the_page(live_page):
     expect(root.locator("[data-role=error]")).to_be_hidden()
 
 
+MAX_MARKUP = 160_000  # docs/widgets/figure-sanitise.js
+LONG_TASKS = """() => { window.__longestTask = 0;
+  window.__taskObserver = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) window.__longestTask = Math.max(window.__longestTask, entry.duration);
+  });
+  window.__taskObserver.observe({ type: "longtask" }); }"""
+
+
+@pytest.mark.parametrize("over", [False, True], ids=["just-under-the-bound", "just-over-the-bound"])
+def test_markup_at_the_bound_on_every_update_leaves_the_page_free(live_page, over):
+    """Reader code pads every answer of the figure's to one character under or over
+    MAX_MARKUP (as one could on every training step): under it, ten updates in a row are
+    drawn, each costing the page about as much as the largest real figure twice over; over
+    it, each is refused before it is parsed. The page's longest task is printed; over the
+    bound it must stay under 50 ms."""
+    page, _ = live_page
+    page.expected_figure_errors = over
+    filler = '<span class="apy-muted">x</span>'
+    replace_update(
+        page,
+        f"""from _session_runtime import _without_strings  # what the page gets: the root's strings go
+
+
+def change(html):
+    start = html.index(">") + 1
+    room = {MAX_MARKUP + 1 if over else MAX_MARKUP} - len(_without_strings(html))
+    pad = {filler!r} * (room // {len(filler)}) + "x" * (room % {len(filler)})
+    return html[:start] + pad + html[start:]""",
+    )
+    page.evaluate(GAPS)
+    page.evaluate(LONG_TASKS)
+    for _ in range(10):
+        move_and_wait(page)
+    gap = page.evaluate("clearInterval(window.__gapTimer), window.__maxGap")
+    longest = page.evaluate("window.__taskObserver.disconnect(), window.__longestTask")
+    print(
+        f"\nmarkup {'over' if over else 'under'} the bound, 10 updates: longest task {longest:.0f} ms, timer gap {gap:.0f} ms"
+    )
+    root = page.locator('.apy-fig[data-figure="softmax"]')
+    if over:
+        expect(root.locator("[data-role=error]")).to_be_visible()
+        assert longest < 50, f"a task of {longest:.0f} ms"
+    else:
+        expect(root.locator("[data-role=error]")).to_be_hidden()
+        assert root.locator("span.apy-muted").count() > 4000
+    assert gap < 600, f"the main thread stalled {gap:.0f} ms"
+    run_cell(page, RESTORE_UPDATE)
+    assert all(detail["ok"] for detail in move_and_wait(page))
+
+
 def test_a_reply_without_a_valid_state_is_refused_and_the_figure_stays_usable(live_page):
     """A figure whose new root has no data-state (or not a JSON object) is refused with the
     figure's error; the next input still works."""
