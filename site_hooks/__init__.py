@@ -28,6 +28,8 @@ i18n/      languages
                      the i18n plugin's entries (``i18n_languages``)
     language_checks.py  hook: stops the build on a language without a face covering its script,
                      warns about a missing text, fills in English for it
+    line_breaks.py   hook: a source line break between two Chinese or Japanese characters
+                     joins them with no space
     translations.py  hook: every page in every language with the same anchors; the note on
                      an untranslated page; explicit heading ids
     translation_checks.py  a translation against English: missing pages, pages still the
