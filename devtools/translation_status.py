@@ -5,7 +5,13 @@ outdated pages, headings whose anchors differ from English, and broken figure st
     .venv/bin/python -m devtools.translation_status --lang he   # one language
     .venv/bin/python -m devtools.translation_status --docs DIR  # another docs tree
 
-Exit status 0 when every language checked is complete and current, 1 otherwise.
+    .venv/bin/python -m devtools.translation_status --all      # every string still English, not the first few
+
+Exit status 0 when every language checked is complete and current, or is a language in
+progress (its entry in the mkdocs.yml beside the docs folder says
+``extra: {translation_in_progress: true}``) with nothing broken: missing, copied and partly
+English pages are what a language in progress has. Anchors out of step, broken figure
+strings or puzzle, or a history too shallow to check exit 1 for every language.
 
 **Pages** are the Markdown files and notebooks under ``docs/en/``; a translation of
 ``docs/en/X`` is ``docs/<lang>/X``. Missing pages, copies and heading anchors are checked by
@@ -32,6 +38,10 @@ Details:
 **Copied, not translated** and **anchors**: the build's own checks, explained in
 site_hooks/i18n/translation_checks.py.
 
+**Partly English**: a translated page some of whose sections (a heading and the prose up to
+the next one) are still word for word an English section of the same page; a section that
+is only code or a figure, the same in every language, does not count.
+
 **Puzzle**: a language whose learning page is translated needs ``docs/puzzles/<lang>.yml``
 (the build stops without it: ``site_hooks.content.training.missing_puzzle``); a puzzle file
 that does not read as a puzzle is named with the reason, and the steps and learning rate it
@@ -55,8 +65,18 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import yaml
+
 from site_hooks import ROOT
-from site_hooks.i18n.translation_checks import SOURCE_LANG, anchor_problems, copied_pages, is_copy, missing_pages, pages
+from site_hooks.i18n.translation_checks import (
+    SOURCE_LANG,
+    anchor_problems,
+    copied_pages,
+    is_copy,
+    missing_pages,
+    pages,
+    sections,
+)
 
 DEFAULT_DOCS = ROOT / "docs"
 SHOWN = 12  # strings the same as English named in the report (the count says how many in all)
@@ -75,6 +95,46 @@ def languages(docs: Path) -> list[str]:
         for child in docs.iterdir()
         if child.is_dir() and _LOCALE_FOLDER.match(child.name) and child.name != SOURCE_LANG
     )
+
+
+class _IgnoreTags(yaml.SafeLoader):
+    """mkdocs.yml with its ``!ENV`` and ``!!python/name`` tags read as nothing: only the languages are wanted."""
+
+
+_IgnoreTags.add_multi_constructor("!", lambda loader, suffix, node: None)
+_IgnoreTags.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
+
+
+def in_progress_languages(docs: Path) -> set[str]:
+    """The languages whose entry in the mkdocs.yml beside ``docs`` says ``translation_in_progress``."""
+    path = docs.parent / "mkdocs.yml"
+    if not path.is_file():
+        return set()
+    config = yaml.load(path.read_text(encoding="utf-8"), Loader=_IgnoreTags) or {}
+    for plugin in config.get("plugins") or []:
+        if isinstance(plugin, dict) and isinstance(plugin.get("i18n"), dict):
+            entries = plugin["i18n"].get("languages") or []
+            return {
+                str(entry.get("locale"))
+                for entry in entries
+                if isinstance(entry, dict) and (entry.get("extra") or {}).get("translation_in_progress")
+            }
+    return set()
+
+
+def partly_english(docs: Path, lang: str) -> list[tuple[str, int, int]]:
+    """(page, sections still English, sections) of each translated page with English sections."""
+    found = []
+    for page in pages(docs / lang):
+        source = docs / SOURCE_LANG / page
+        if not source.is_file() or is_copy(docs, lang, page):
+            continue
+        english = {text for _, text in sections(source) if re.search(r"[^\W\d_]", text)}
+        own = sections(docs / lang / page)
+        still = sum(1 for _, text in own if text in english)
+        if still:
+            found.append((page, still, len(own)))
+    return found
 
 
 # --------------------------------------------------------------------------- history
@@ -228,20 +288,24 @@ class LanguageStatus:
     puzzle: list[str] = field(default_factory=list)  # the learning article's puzzle file
     same_strings: list[str] = field(default_factory=list)  # figure strings still the English ones: a reminder
     copied: list[str] = field(default_factory=list)  # in docs/<lang>/ but still the English text
+    partly: list[tuple[str, int, int]] = field(default_factory=list)  # (page, English sections, sections)
+    in_progress: bool = False  # its entry says translation_in_progress: unfinished pages are expected
     notes: list[str] = field(default_factory=list)
     history_missing: bool = False  # a shallow clone: outdated pages could not be looked for
 
     @property
+    def broken(self) -> bool:
+        """Something to fix whatever the language's progress."""
+        return bool(self.anchors or self.strings or self.puzzle or self.history_missing)
+
+    @property
     def ok(self) -> bool:
-        return not (
-            self.missing
-            or self.copied
-            or self.outdated
-            or self.anchors
-            or self.strings
-            or self.puzzle
-            or self.history_missing
-        )
+        return not (self.broken or self.missing or self.copied or self.partly or self.outdated)
+
+    @property
+    def passes(self) -> bool:
+        """The exit status's verdict: all good, or in progress with nothing broken."""
+        return self.ok or (self.in_progress and not self.broken)
 
 
 def puzzle_training(docs: Path, lang: str) -> str | None:
@@ -259,7 +323,7 @@ def puzzle_training(docs: Path, lang: str) -> str | None:
     return f"the learning article's model trains with its own settings: {settings} (docs/puzzles/{lang}.yml)"
 
 
-def status(docs: Path, lang: str) -> LanguageStatus:
+def status(docs: Path, lang: str, in_progress: bool = False) -> LanguageStatus:
     notes, fatal = [], False
     training = puzzle_training(docs, lang)
     if training:
@@ -273,6 +337,8 @@ def status(docs: Path, lang: str) -> LanguageStatus:
         lang,
         missing=missing_pages(docs, lang),
         copied=copied_pages(docs, lang),
+        partly=partly_english(docs, lang),
+        in_progress=in_progress,
         outdated=[item for item in outdated if not is_copy(docs, lang, item.page)],
         anchors=anchor_problems(docs, lang),
         strings=figure_string_problems(docs, lang),
@@ -283,12 +349,15 @@ def status(docs: Path, lang: str) -> LanguageStatus:
     )
 
 
-def report(result: LanguageStatus, total: int) -> str:
+def report(result: LanguageStatus, total: int, every_string: bool = False) -> str:
     lang = result.lang
-    done = total - len(result.missing) - len(result.copied)
+    done = total - len(result.missing) - len(result.copied) - len(result.partly)
+    verdict = "  (all good)" if result.ok else "  (in progress: nothing broken)" if result.passes else ""
     lines = [
-        f"== {lang}: {done}/{total} pages translated, {len(result.outdated)} outdated"
-        + ("  (all good)" if result.ok else "")
+        f"== {lang}: {done}/{total} pages translated"
+        + (f", {len(result.partly)} partly English" if result.partly else "")
+        + f", {len(result.outdated)} outdated"
+        + verdict
     ]
     if result.missing:
         lines.append(f"  missing pages ({len(result.missing)}), shown in English until translated:")
@@ -299,6 +368,9 @@ def report(result: LanguageStatus, total: int) -> str:
             "(translate, or delete until you do):"
         )
         lines += [f"    docs/{lang}/{page}" for page in result.copied]
+    if result.partly:
+        lines.append(f"  partly English ({len(result.partly)}), sections still word for word the English ones:")
+        lines += [f"    docs/{lang}/{page}: {still} of {count} sections" for page, still, count in result.partly]
     if result.outdated:
         lines.append(f"  outdated pages ({len(result.outdated)}):")
         lines += ["    " + item.describe(lang) for item in result.outdated]
@@ -309,13 +381,13 @@ def report(result: LanguageStatus, total: int) -> str:
         lines.append(f"  figure strings ({len(result.strings)}):")
         lines += [f"    {problem}" for problem in result.strings]
     if result.same_strings:
-        shown = result.same_strings[:SHOWN]
+        shown = result.same_strings if every_string else result.same_strings[:SHOWN]
         more = len(result.same_strings) - len(shown)
         lines.append(
             f"  figure strings still the same as in English ({len(result.same_strings)}; fine where that "
             "is the word in your language, or on pages not translated yet):"
         )
-        lines.append("    " + ", ".join(shown) + (f" ... and {more} more" if more else ""))
+        lines.append("    " + ", ".join(shown) + (f" ... and {more} more (--all lists them all)" if more else ""))
     if result.puzzle:
         lines.append("  the learning article's puzzle:")
         lines += [f"    {problem}" for problem in result.puzzle]
@@ -330,15 +402,17 @@ def main(argv: Iterable[str] | None = None) -> int:
     )
     parser.add_argument("--lang", action="append", help="a language code (repeatable); default: every docs/<lang>/")
     parser.add_argument("--docs", type=Path, default=DEFAULT_DOCS, help=f"the docs folder (default: {DEFAULT_DOCS})")
+    parser.add_argument("--all", action="store_true", help="list every figure string still English, not the first few")
     args = parser.parse_args(list(argv) if argv is not None else None)
     docs = args.docs.resolve()
     if not (docs / SOURCE_LANG).is_dir():
         parser.error(f"{docs} has no {SOURCE_LANG}/ folder")
     wanted = args.lang or languages(docs)
     total = len(pages(docs / SOURCE_LANG))
-    results = [status(docs, lang) for lang in wanted]
-    print("\n".join(report(result, total) for result in results))
-    return 0 if all(result.ok for result in results) else 1
+    unfinished = in_progress_languages(docs)
+    results = [status(docs, lang, lang in unfinished) for lang in wanted]
+    print("\n".join(report(result, total, args.all) for result in results))
+    return 0 if all(result.passes for result in results) else 1
 
 
 if __name__ == "__main__":

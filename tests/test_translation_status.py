@@ -233,7 +233,7 @@ def test_figure_strings_still_english_are_listed_as_a_reminder(
     ts.main(["--docs", str(scratch), "--lang", "xx"])
     out = capsys.readouterr().out
     assert f"figure strings still the same as in English ({len(same)};" in out
-    assert f"... and {len(same) - ts.SHOWN} more" in out
+    assert f"... and {len(same) - ts.SHOWN} more (--all lists them all)" in out
     path = scratch / "figure-strings" / "xx.yml"
     text, count = re.subn(r'^(  run: )"Run"$', r'\1"Ausführen"', path.read_text(encoding="utf-8"), flags=re.MULTILINE)
     assert count == 1
@@ -425,3 +425,59 @@ def test_a_copied_page_of_a_language_in_progress_gets_the_untranslated_note(scra
 def test_no_real_translation_is_a_copy_of_english() -> None:
     for lang in ts.languages(ts.DEFAULT_DOCS):
         assert checks.copied_pages(ts.DEFAULT_DOCS, lang) == []
+
+
+# --------------------------------------------------------------------------- languages in progress
+
+
+PAGE_A_XX_HALF = "# Seite A { #page-a }\n\nErst ein Satz.\n\n## First { #first }\n\nSome text.\n"
+
+
+def test_a_page_with_english_sections_is_counted_as_partly_english(
+    scratch: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The first section is translated, the second is still the English one: the page is not
+    counted as translated, and the report says how many of its sections are English."""
+    write(scratch / "xx" / "a.md", PAGE_A_XX_HALF)
+    assert ts.partly_english(scratch, "xx") == [("a.md", 1, 2)]
+    assert ts.main(["--docs", str(scratch), "--lang", "xx"]) == 1
+    out = capsys.readouterr().out
+    assert "== xx: 1/3 pages translated, 1 partly English, 0 outdated" in out
+    assert "docs/xx/a.md: 1 of 2 sections" in out
+
+
+def test_sections_that_are_only_code_front_matter_or_directives_do_not_count(scratch: Path) -> None:
+    same = "---\nsearch:\n  exclude: true\n---\n\n# Seite { #page-a }\n\n::: attention_py.softmax\n\n<div data-x></div>\n\n## First { #first }\n\n```python\nx = 1\n```\n"
+    write(scratch / "en" / "a.md", same.replace("Seite", "Page"))
+    write(scratch / "xx" / "a.md", same)
+    assert ts.partly_english(scratch, "xx") == []
+
+
+def test_a_language_in_progress_exits_0_unless_something_is_broken(
+    scratch: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """xx lacks a page and has a copied one: a failure for a shipped language, expected for a
+    language whose entry says translation_in_progress; broken anchors fail either way."""
+    shutil.copy(scratch / "en" / "a.md", scratch / "xx" / "a.md")
+    assert ts.main(["--docs", str(scratch), "--lang", "xx"]) == 1
+    write(
+        scratch.parent / "mkdocs.yml",
+        "site_url: !ENV [SITE_URL, '']\nplugins:\n  - search\n  - i18n:\n      languages:\n"
+        "        - locale: en\n          default: true\n        - locale: xx\n"
+        "          extra: {font: noto-sans, translation_in_progress: true}\n",
+    )
+    assert ts.in_progress_languages(scratch) == {"xx"}
+    assert ts.main(["--docs", str(scratch), "--lang", "xx"]) == 0
+    assert "(in progress: nothing broken)" in capsys.readouterr().out
+    write(scratch / "xx" / "index.md", "# Start { #start }\n\nWillkommen.\n")
+    assert ts.main(["--docs", str(scratch), "--lang", "xx"]) == 1
+
+
+def test_all_lists_every_string_still_english(scratch: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    same = ts.strings_same_as_english(scratch, "xx")
+    ts.main(["--docs", str(scratch), "--lang", "xx"])
+    assert "(--all lists them all)" in capsys.readouterr().out
+    ts.main(["--docs", str(scratch), "--lang", "xx", "--all"])
+    out = capsys.readouterr().out
+    assert "more (--all" not in out
+    assert all(key in out for key in same)

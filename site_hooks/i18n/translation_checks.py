@@ -80,6 +80,41 @@ def copied_pages(docs: Path, lang: str) -> list[str]:
     return [page for page in pages(docs / lang) if is_copy(docs, lang, page)]
 
 
+# Lines of a page that are the same in every language: an API reference's ``::: name`` and a
+# line that is only HTML tags (a widget's placeholder).
+_NOT_PROSE = re.compile(r"^\s*(:::|(<[^>]*>\s*)+$)")
+_FRONT_MATTER = re.compile(r"\A---\n.*?\n---\n", re.S)
+
+
+def sections(path: Path) -> list[tuple[str | None, str]]:
+    """(anchor, prose) of each section of a page: a heading's anchor and the text from the
+    heading to the next one, without the front matter, fenced code, API directives or
+    tag-only lines (the same in every language) or the heading line itself, normalised as
+    ``_prose`` normalises a page. A notebook's Markdown cells are read as one page."""
+    text = _FRONT_MATTER.sub("", _prose(path) + "\n")
+    anchors = iter(markdown_anchors(text))
+    found: list[tuple[str | None, list[str]]] = [(None, [])]
+    fence: str | None = None
+    for line in text.splitlines():
+        match = _FENCE.match(line)
+        if match:
+            marker = match.group(1)
+            if fence is None:
+                fence = marker
+            elif marker[0] == fence[0] and len(marker) >= len(fence) and not line.strip()[len(marker) :].strip():
+                fence = None
+            continue
+        if fence is not None:
+            continue
+        if _HEADING.match(line):
+            found.append((next(anchors, None), []))
+        elif not _NOT_PROSE.match(line):
+            found[-1][1].append(line)
+    return [
+        (anchor, "\n".join(lines).strip()) for anchor, lines in found if anchor is not None or "".join(lines).strip()
+    ]
+
+
 # --------------------------------------------------------------------------- anchors
 
 
