@@ -149,9 +149,12 @@ export class PythonSession extends EventTarget {
     }
   }
 
-  /** A fresh worker for the job a leftover held: the job goes first in the new one. */
+  /**
+   * A fresh worker for the job a leftover held: the job goes first in the new one, timed from
+   * there as any job (no longer held: a fresh worker has no leftover).
+   */
   replaceLeftover(job) {
-    job.held = true;
+    job.held = false;
     job.leftover = "replaced";
     clearTimeout(job.graceTimer);
     this.running = null; // not finished with the old worker: it runs again in the new one

@@ -524,9 +524,11 @@ def test_the_status_command_sees_one_page_translated(new_language):
         capture_output=True,
         text=True,
     )
-    assert result.returncode == 1, result.stdout + result.stderr
+    # A language in progress with nothing broken: its missing pages are expected (issue 34).
+    assert result.returncode == 0, result.stdout + result.stderr
     total = len([p for p in (new_language.repo / "docs" / "en").rglob("*") if p.suffix in (".md", ".ipynb")])
-    assert result.stdout.startswith(f"== {CODE}: 1/{total} pages translated, 0 outdated\n"), result.stdout
+    header = f"== {CODE}: 1/{total} pages translated, 0 outdated  (in progress: nothing broken)\n"
+    assert result.stdout.startswith(header), result.stdout
     assert "  figure strings (" not in result.stdout, "no problem in its strings file"
     assert "figure strings still the same as in English" in result.stdout, "a reminder: only Run is translated"
     assert "copied, not translated" not in result.stdout
