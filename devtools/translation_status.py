@@ -65,9 +65,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import yaml
-
 from site_hooks import ROOT
+from site_hooks.i18n.languages import read_mkdocs_yml
 from site_hooks.i18n.translation_checks import (
     SOURCE_LANG,
     anchor_problems,
@@ -97,20 +96,12 @@ def languages(docs: Path) -> list[str]:
     )
 
 
-class _IgnoreTags(yaml.SafeLoader):
-    """mkdocs.yml with its ``!ENV`` and ``!!python/name`` tags read as nothing: only the languages are wanted."""
-
-
-_IgnoreTags.add_multi_constructor("!", lambda loader, suffix, node: None)
-_IgnoreTags.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
-
-
 def in_progress_languages(docs: Path) -> set[str]:
     """The languages whose entry in the mkdocs.yml beside ``docs`` says ``translation_in_progress``."""
     path = docs.parent / "mkdocs.yml"
     if not path.is_file():
         return set()
-    config = yaml.load(path.read_text(encoding="utf-8"), Loader=_IgnoreTags) or {}
+    config = read_mkdocs_yml(path)
     for plugin in config.get("plugins") or []:
         if isinstance(plugin, dict) and isinstance(plugin.get("i18n"), dict):
             entries = plugin["i18n"].get("languages") or []

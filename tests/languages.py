@@ -26,7 +26,7 @@ from functools import cache, cached_property
 from pathlib import Path
 from typing import Any
 
-import yaml
+from site_hooks.i18n.languages import read_mkdocs_yml
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -35,17 +35,9 @@ class MissingLanguageData(AssertionError):
     """A built language lacks something a test needs; the message says what to add, where."""
 
 
-class _IgnoreTags(yaml.SafeLoader):
-    """mkdocs.yml has ``!ENV`` and ``!!python/name:`` tags; the tests need neither's value."""
-
-
-_IgnoreTags.add_multi_constructor("!", lambda loader, suffix, node: None)
-_IgnoreTags.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
-
-
 @cache
 def read_config(path: Path) -> dict[str, Any]:
-    return yaml.load(path.read_text(encoding="utf-8"), Loader=_IgnoreTags) or {}
+    return read_mkdocs_yml(path)
 
 
 def config_path() -> Path:

@@ -302,7 +302,7 @@ def received(loaded):
     with tempfile.TemporaryDirectory() as folder:
         folder = Path(folder)
         (folder / "package.json").write_text('{"type": "module"}')  # the repo's package.json does not say it
-        for name in ("worker-output.js", "output-cap.js", "output-view.js"):
+        for name in ("worker-output.js", "output-cap.js", "output-view.js", "message-bounds.js"):
             (folder / name).write_text((WIDGETS / name).read_text(encoding="utf-8"), encoding="utf-8")
         (folder / "replay.mjs").write_text(WORKER_REPLAY, encoding="utf-8")
         done = subprocess.run(
@@ -457,7 +457,7 @@ def test_the_worker_posts_only_output_streams(tmp_path):
     if node is None:
         pytest.skip("Node.js is needed to run the worker's output module")
     (tmp_path / "package.json").write_text('{"type": "module"}')
-    for name in ("worker-output.js", "output-cap.js"):
+    for name in ("worker-output.js", "output-cap.js", "message-bounds.js"):
         (tmp_path / name).write_text((WIDGETS / name).read_text(encoding="utf-8"), encoding="utf-8")
     (tmp_path / "forge.mjs").write_text(
         'import { RequestOutput } from "./worker-output.js";\n'

@@ -14,15 +14,15 @@ export const MAX_ERROR = 20_000;
 export const MAX_FIGURE_ERROR = 1_000;
 
 /**
- * `text` if it has at most `max` characters; else its first and last parts around a line that
+ * `text` if it has at most `max` characters; else its first and last parts around a note that
  * says how many characters were left out (a traceback's frames and its final message both
- * stay).
+ * stay). The note is on a line of its own, or with `apart` " " inside the line.
  */
-export function cutMiddle(text, max) {
+export function cutMiddle(text, max, apart = "\n") {
   if (typeof text !== "string" || text.length <= max) return text;
   const cut = text.length - max;
   const head = Math.ceil(max / 2);
-  return `${text.slice(0, head)}\n[... ${cut.toLocaleString("en")} characters cut ...]\n${text.slice(text.length - (max - head))}`;
+  return `${text.slice(0, head)}${apart}[... ${cut.toLocaleString("en")} characters cut ...]${apart}${text.slice(text.length - (max - head))}`;
 }
 
 /**

@@ -2,6 +2,8 @@
 // writes by meets (worker-output.js; session_runtime.py only buffers); the output view applies
 // it again to what it shows (output-view.js), so the view never depends on the worker for it,
 // and its "Output truncated" note states these numbers.
+import { cutMiddle } from "./message-bounds.js";
+
 export const MAX_LINES = 2000;
 export const MAX_CHARS = 200_000;
 // One line's length: the browser lays out a line as one piece, and a line of 200,000
@@ -77,10 +79,6 @@ export function cutLongLines(text) {
   const keep = MAX_LINE_CHARS - 100; // room for the note, so the line fits once cut
   return text
     .split("\n")
-    .map((line) => {
-      if (line.length <= MAX_LINE_CHARS) return line;
-      const head = Math.ceil(keep / 2);
-      return `${line.slice(0, head)} [... ${(line.length - keep).toLocaleString("en")} characters cut ...] ${line.slice(line.length - (keep - head))}`;
-    })
+    .map((line) => (line.length <= MAX_LINE_CHARS ? line : cutMiddle(line, keep, " ")))
     .join("\n");
 }

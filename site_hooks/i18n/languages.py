@@ -35,6 +35,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import yaml
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import get_plugin_logger
@@ -42,6 +43,21 @@ from mkdocs.plugins import get_plugin_logger
 from site_hooks.assets.vendored import FontFace, offered_faces
 
 log = get_plugin_logger("languages")
+
+
+class _IgnoreTags(yaml.SafeLoader):
+    """mkdocs.yml's ``!ENV`` and ``!!python/name:`` tags read as nothing."""
+
+
+_IgnoreTags.add_multi_constructor("!", lambda loader, suffix, node: None)
+_IgnoreTags.add_multi_constructor("tag:yaml.org,2002:python/", lambda loader, suffix, node: None)
+
+
+def read_mkdocs_yml(path: Path) -> dict[str, Any]:
+    """mkdocs.yml as plain data, for tools that want its settings (the languages) without a
+    build: its tags (environment variables, Python names) read as None."""
+    return yaml.load(path.read_text(encoding="utf-8"), Loader=_IgnoreTags) or {}
+
 
 # The @fontsource subsets a face needs to cover a script. Latin needs latin-ext too (Polish,
 # Czech, Turkish...); Vietnamese is Latin with stacked accents, which fonts ship apart.

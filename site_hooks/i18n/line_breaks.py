@@ -16,6 +16,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from site_hooks.i18n.translation_checks import fenced_lines
+
 # Characters of scripts written without spaces between words, and their punctuation: CJK
 # symbols and punctuation, Hiragana, Katakana, Bopomofo, CJK ideographs (with extension A and
 # the compatibility block), halfwidth and fullwidth forms, and the supplementary ideograph
@@ -26,7 +28,6 @@ _UNSPACED = (
     "\U00020000-\U0003134f"
 )
 _JOIN = re.compile(f"(?<=[{_UNSPACED}])[ \\t]*\\n[ \\t]*(?=[{_UNSPACED}])")
-_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 
 
 def join_unspaced_lines(markdown: str) -> str:
@@ -36,18 +37,10 @@ def join_unspaced_lines(markdown: str) -> str:
         return markdown  # the common case: nothing to join, the text is returned as it is
     parts: list[str] = []
     prose: list[str] = []
-    fence: str | None = None
-    for line in markdown.splitlines(keepends=True):
-        opened = _FENCE.match(line)
-        if fence is None and opened:
-            parts.append(_JOIN.sub("", "".join(prose)))
+    for line, code in fenced_lines(markdown.splitlines(keepends=True)):
+        if code:
+            parts += [_JOIN.sub("", "".join(prose)), line]
             prose = []
-            fence = opened.group(1)
-            parts.append(line)
-        elif fence is not None:
-            parts.append(line)
-            if line.strip().startswith(fence[0] * len(fence)) and not line.strip().strip(fence[0]):
-                fence = None
         else:
             prose.append(line)
     parts.append(_JOIN.sub("", "".join(prose)))

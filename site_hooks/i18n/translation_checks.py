@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 SOURCE_LANG = "en"
@@ -92,23 +92,12 @@ def sections(path: Path) -> list[tuple[str | None, str]]:
     tag-only lines (the same in every language) or the heading line itself, normalised as
     ``_prose`` normalises a page. A notebook's Markdown cells are read as one page."""
     text = _FRONT_MATTER.sub("", _prose(path) + "\n")
-    anchors = iter(markdown_anchors(text))
     found: list[tuple[str | None, list[str]]] = [(None, [])]
-    fence: str | None = None
-    for line in text.splitlines():
-        match = _FENCE.match(line)
-        if match:
-            marker = match.group(1)
-            if fence is None:
-                fence = marker
-            elif marker[0] == fence[0] and len(marker) >= len(fence) and not line.strip()[len(marker) :].strip():
-                fence = None
-            continue
-        if fence is not None:
-            continue
-        if _HEADING.match(line):
-            found.append((next(anchors, None), []))
-        elif not _NOT_PROSE.match(line):
+    for line, code in fenced_lines(text.splitlines()):
+        heading = None if code else _HEADING.match(line)
+        if heading:
+            found.append((_anchor(heading), []))
+        elif not code and not _NOT_PROSE.match(line):
             found[-1][1].append(line)
     return [
         (anchor, "\n".join(lines).strip()) for anchor, lines in found if anchor is not None or "".join(lines).strip()
@@ -118,14 +107,12 @@ def sections(path: Path) -> list[tuple[str | None, str]]:
 # --------------------------------------------------------------------------- anchors
 
 
-def markdown_anchors(text: str) -> list[str | None]:
-    """The explicit ``{ #id }`` of every ATX heading, in order (None for a heading without one).
-
-    Headings inside fenced code blocks (Python comments!) are not headings.
-    """
-    anchors: list[str | None] = []
+def fenced_lines(lines: Iterable[str]) -> Iterator[tuple[str, bool]]:
+    """Each line, with whether it belongs to a fenced code block (its fences included): a
+    block opened by ``` or ~~~ ends at a line of the same character, at least as many, and
+    nothing else."""
     fence: str | None = None
-    for line in text.splitlines():
+    for line in lines:
         match = _FENCE.match(line)
         if match:
             marker = match.group(1)
@@ -133,14 +120,24 @@ def markdown_anchors(text: str) -> list[str | None]:
                 fence = marker
             elif marker[0] == fence[0] and len(marker) >= len(fence) and not line.strip()[len(marker) :].strip():
                 fence = None
-            continue
-        if fence is not None:
-            continue
-        heading = _HEADING.match(line)
-        if heading:
-            attrs = _ATTR_ID.search(heading.group(2))
-            anchors.append(attrs.group(1) if attrs else None)
-    return anchors
+            yield line, True
+        else:
+            yield line, fence is not None
+
+
+def _anchor(heading: re.Match[str]) -> str | None:
+    """The explicit ``{ #id }`` of a heading matched by _HEADING, if it has one."""
+    attrs = _ATTR_ID.search(heading.group(2))
+    return attrs.group(1) if attrs else None
+
+
+def markdown_anchors(text: str) -> list[str | None]:
+    """The explicit ``{ #id }`` of every ATX heading, in order (None for a heading without one).
+
+    Headings inside fenced code blocks (Python comments!) are not headings.
+    """
+    headings = (_HEADING.match(line) for line, code in fenced_lines(text.splitlines()) if not code)
+    return [_anchor(heading) for heading in headings if heading]
 
 
 def page_anchors(path: Path) -> list[str | None]:
