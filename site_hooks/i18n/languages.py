@@ -72,8 +72,18 @@ SCRIPT_SUBSETS: dict[str, tuple[str, ...]] = {
     "arabic": ("arabic",),
     "devanagari": ("devanagari",),
     "thai": ("thai",),
+    # The CJK faces (@fontsource/noto-sans-sc, -tc, -jp, -kr) name one such subset and ship it
+    # as about a hundred numbered unicode-range slices (assets/vendored.py).
+    "han-simplified": ("chinese-simplified",),
+    "han-traditional": ("chinese-traditional",),
+    "kana": ("japanese",),
+    "hangul": ("korean",),
 }
 RIGHT_TO_LEFT_SCRIPTS = frozenset({"hebrew", "arabic"})
+# Scripts whose languages write no space between words (Chinese, Japanese; Korean does):
+# search segments their text into words (i18n/search.py) and a line break of their Markdown
+# source joins with no space (i18n/line_breaks.py).
+UNSPACED_SCRIPTS = frozenset({"han-simplified", "han-traditional", "kana"})
 
 # Every page shows some Latin (code, names, the words of formulas): a face's Latin subsets are
 # shipped whenever it has them. unicode-range keeps a page from downloading what it never shows.
@@ -143,6 +153,10 @@ LANGUAGE_SCRIPTS: dict[str, str] = {
     **dict.fromkeys(["ar", "fa", "ku-IQ", "ps", "sd", "ug", "ur"], "arabic"),
     **dict.fromkeys(["hi", "mr", "ne", "sa"], "devanagari"),
     "th": "thai",
+    "zh": "han-simplified",
+    **dict.fromkeys(["zh-Hant", "zh-TW"], "han-traditional"),
+    "ja": "kana",
+    "ko": "hangul",
 }
 
 # What an entry's `extra` may hold besides the texts: the language's settings.
