@@ -109,3 +109,11 @@ def test_groups_by_home():
     assert group_of("learning/index.html", HOMES) == "en"
     assert group_of("search/search_index.json", HOMES) == "en"
     assert group_of("assets/fonts/fonts.css", HOMES) == "shared"
+
+
+def test_a_cjk_face_one_language_uses_is_kept_with_that_language():
+    owned = {"assets/fonts/noto-sans-sc/": "zh"}
+    homes = {**HOMES, "zh": "zh/"}
+    assert group_of("assets/fonts/noto-sans-sc/noto-sans-sc-57-400-normal.woff2", homes, owned) == "zh"
+    assert group_of("assets/fonts/noto-sans-sc/noto-sans-sc.css", homes, owned) == "zh"
+    assert group_of("assets/fonts/noto-sans-latin-400-normal.woff2", homes, owned) == "shared"

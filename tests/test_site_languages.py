@@ -15,9 +15,9 @@ import pytest
 from mkdocs.config import load_config
 from mkdocs.exceptions import PluginError
 
-from site_hooks.assets.vendored import CODE_FACE, FontFace, code_face, font_assets, offered_faces
+from site_hooks.assets.vendored import CODE_FACE, FontFace, code_face, code_points, font_assets, offered_faces
 from site_hooks.content.figures import check_strings_file, strings_for
-from site_hooks.i18n import languages
+from site_hooks.i18n import languages, script_coverage
 from site_hooks.i18n.languages import LanguageError, direction_of, face_of, resolve, script_of, text_problems
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -268,7 +268,7 @@ def test_the_build_stops_on_an_entry_without_a_face(config):
 
 def test_the_generated_css_gives_each_language_its_face_and_no_hand_written_rule_does(config):
     built = languages.site_languages(config)
-    files, css = font_assets((lang.locale, lang.face, lang.subsets) for lang in built)
+    files, css, _ = font_assets((lang.locale, lang.face, lang.subsets) for lang in built)
     for lang in built:
         assert f':root[lang="{lang.locale}"]{{--md-text-font:"{lang.face.family}"}}' in css
         assert f"assets/fonts/{lang.face.name}-{lang.subsets[0]}-400-normal.woff2" in files
@@ -280,7 +280,7 @@ def test_the_generated_css_sets_materials_code_font_to_the_code_face_in_every_we
     built = languages.site_languages(config)
     face = code_face()
     subsets = languages.code_subsets(built, face)
-    files, css = font_assets(((lang.locale, lang.face, lang.subsets) for lang in built), (face, subsets))
+    files, css, _ = font_assets(((lang.locale, lang.face, lang.subsets) for lang in built), (face, subsets))
     assert f':root{{--md-code-font:"{face.family}"}}' in css
     for subset in subsets:
         for weight in face.weights:
@@ -296,3 +296,94 @@ def test_the_languages_comment_in_mkdocs_yml_names_no_python_or_css():
     assert "vendored.py" not in comment
     assert "site.css" not in comment
     assert "404.html" not in comment
+
+
+def sliced_face() -> FontFace:
+    face = offered_faces().get("noto-sans-sc")
+    assert face is not None, "package.json pins @fontsource/noto-sans-sc, the face of Simplified Chinese"
+    return face
+
+
+def test_a_cjk_face_ships_its_script_as_numbered_slices_in_a_stylesheet_of_its_own():
+    face = sliced_face()
+    assert languages.covered_scripts(face) == ["latin", "vietnamese", "han-simplified"]
+    subsets = ("chinese-simplified", "latin", "latin-ext")
+    files, css, sheets = font_assets([("zh", face, subsets)])
+    sheet = sheets["assets/fonts/noto-sans-sc/noto-sans-sc.css"]
+    assert "@font-face" not in css, "pages of other languages do not download the face's hundreds of rules"
+    assert ':root[lang="zh"]{--md-text-font:"Noto Sans SC"}' in css, "the rule that chooses the face stays shared"
+    rules = re.findall(r"@font-face\{[^}]*\}", sheet)
+    slices = {re.search(r"noto-sans-sc-(\d+)-400", rule).group(1) for rule in rules if re.search(r"-\d+-400-", rule)}
+    assert len(slices) >= 90, len(slices)
+    assert all("unicode-range:U+" in rule for rule in rules), "a rule without a range downloads for every page"
+    assert not any("chinese-simplified" in name for name in files), "the 1.1 MB unsliced file is never shipped"
+    assert all(name.startswith("assets/fonts/noto-sans-sc/") for name in files)
+    assert len(files) == len(rules) == (len(slices) + 2) * len(face.weights)
+    # 注 (U+6CE8) and the full stop 。 (U+3002) each fall in a slice
+    ranges = [rule.split("unicode-range:")[1].rstrip("}") for rule in rules]
+    for char in "注。":
+        assert any(_in_range(ord(char), text) for text in ranges), char
+
+
+def _in_range(code: int, unicode_range: str) -> bool:
+    for part in unicode_range.split(","):
+        low, _, high = part.strip().removeprefix("U+").partition("-")
+        if int(low, 16) <= code <= int(high or low, 16):
+            return True
+    return False
+
+
+def test_a_face_without_slices_keeps_the_shared_stylesheet_byte_for_byte():
+    face = offered_faces()["heebo"]
+    files, css, sheets = font_assets([("he", face, ("hebrew", "latin", "latin-ext"))])
+    assert sheets == {}
+    assert all(name.count("/") == 2 for name in files), "flat under assets/fonts/"
+    assert css.count("@font-face") == 3 * len(face.weights)
+
+
+def test_a_subset_a_face_lacks_stops_the_build():
+    with pytest.raises(PluginError, match="has no 'korean' subset"):
+        font_assets([("ko", sliced_face(), ("korean",))])
+
+
+CHINESE_PAGE = """# 注意力 { #attention }
+
+注意力机制让模型决定看哪里。每个词都问一个问题，再用 `softmax` 把分数变成权重。
+
+```python
+print("code is not prose")
+```
+"""
+
+
+def zh(script: str, font: str) -> languages.SiteLanguage:
+    return resolve(SimpleNamespace(locale="zh", default=False, extra={"script": script, "font": font}), offered_faces())
+
+
+def test_a_false_script_is_refused_by_the_letters_of_the_pages(tmp_path):
+    (tmp_path / "index.md").write_text(CHINESE_PAGE, encoding="utf-8")
+    problem = script_coverage.problem(zh("latin", "noto-sans"), tmp_path)
+    assert problem is not None
+    assert problem.startswith("zh: 100% of the letters of index.md (CJK: 注意力"), problem
+    assert "`extra: {script: ...}`" in problem
+    assert script_coverage.problem(zh("han-simplified", "noto-sans-sc"), tmp_path) is None
+
+
+def test_a_page_half_in_english_is_still_checked_for_its_own_letters(tmp_path):
+    english = (ROOT / "docs" / "en" / "learning.md").read_text(encoding="utf-8")
+    (tmp_path / "learning.md").write_text(english, encoding="utf-8")
+    (tmp_path / "index.md").write_text(CHINESE_PAGE * 20, encoding="utf-8")
+    assert script_coverage.problem(zh("latin", "noto-sans"), tmp_path) is not None
+    assert script_coverage.problem(zh("han-simplified", "noto-sans-sc"), tmp_path) is None
+
+
+def test_code_math_and_tags_are_not_the_pages_letters():
+    text = "Word `код` $\\alpha$ <span title='שלום'>x</span> [a](http://例え.jp) { #anchor }\n```\nкод\n```\n"
+    assert script_coverage.prose_letters(text) == "Wordx" + "a"
+
+
+def test_every_built_language_draws_every_letter_of_its_pages(config):
+    for lang in languages.site_languages(config):
+        for page, letters in script_coverage.pages_letters(ROOT / "docs" / lang.locale).items():
+            missing = script_coverage.undrawn(letters, code_points(lang.face, lang.subsets))
+            assert not missing, (lang.locale, page, missing.most_common(10))

@@ -10,7 +10,8 @@ size and its group:
   default language's is the site root, outside ``assets/``): its pages, its search index;
 - ``python`` for what the page's Python worker fetches (assets/pyodide/, assets/wheels/ and
   the worker's script), which the page cannot list itself;
-- ``shared`` for everything else (styles, scripts, fonts, data).
+- ``shared`` for everything else (styles, scripts, fonts, data), but for a CJK face's folder
+  that one language alone uses, which is that language's (``owned_folders``).
 
 Pages (``index.html``) also get their title, for the offline page's list of what is kept.
 Not listed, so never kept: Material's search stemmers for languages not built, source maps, notebook downloads (``.ipynb``), the sitemap, the
@@ -25,14 +26,16 @@ import hashlib
 import html
 import json
 import re
+from collections.abc import Iterable, Mapping
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 
-from site_hooks.assets import products
+from site_hooks.assets import products, vendored
 from site_hooks.i18n import languages
 
 WORKER = "sw.js"  # at the site root, so that its scope is the whole site
@@ -48,10 +51,13 @@ def revision(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()[:16]
 
 
-def group_of(path: str, homes: dict[str, str]) -> str:
-    """The group of the file at ``path`` (relative to the site root): see the module's docstring."""
+def group_of(path: str, homes: dict[str, str], owned: Mapping[str, str] = MappingProxyType({})) -> str:
+    """The group of the file at ``path`` (relative to the site root): see the module's docstring.
+    ``owned`` maps folders of assets only one language uses to its code (``owned_folders``)."""
     if path.startswith(PYTHON_FILES):
         return "python"
+    if owner := next((code for folder, code in owned.items() if path.startswith(folder)), None):
+        return owner
     if path.startswith("assets/"):
         return "shared"
     return next((code for code, home in homes.items() if home and path.startswith(home)), _default(homes))
@@ -70,7 +76,19 @@ def _other_lunr(path: str, homes: dict[str, str]) -> bool:
     return bool(re.fullmatch(r"[a-z]{2,3}", language)) and language not in homes  # not support, multi, normalised
 
 
-def site_files(site_dir: Path, homes: dict[str, str], site_name: str = "") -> dict[str, Any]:
+def owned_folders(built: Iterable[languages.SiteLanguage]) -> dict[str, str]:
+    """The folders of sliced (CJK) faces that one built language alone uses, to that language's
+    code: a reader who keeps Hebrew for offline reading does not download 10 MB of Chinese."""
+    users: dict[str, list[str]] = {}
+    for lang in built:
+        if vendored.is_sliced(lang.face):
+            users.setdefault(vendored.face_folder(lang.face), []).append(lang.locale)
+    return {folder: codes[0] for folder, codes in users.items() if len(codes) == 1}
+
+
+def site_files(
+    site_dir: Path, homes: dict[str, str], site_name: str = "", owned: Mapping[str, str] = MappingProxyType({})
+) -> dict[str, Any]:
     """The list ``sw.js`` carries: files (path -> [revision, bytes, group]), page titles,
     each language's home and offline page, and the build's id."""
     files: dict[str, list[Any]] = {}
@@ -80,7 +98,7 @@ def site_files(site_dir: Path, homes: dict[str, str], site_name: str = "") -> di
         if not path.is_file() or name == WORKER or _NOT_KEPT.search(name) or _other_lunr(name, homes):
             continue
         data = path.read_bytes()
-        files[name] = [revision(data), len(data), group_of(name, homes)]
+        files[name] = [revision(data), len(data), group_of(name, homes, owned)]
         if name.endswith("index.html") and (title := _TITLE.search(data)):
             text = html.unescape(title.group(1).decode("utf-8")).strip()
             titles[name] = text.removesuffix(f" - {site_name}") if site_name and text != site_name else text
@@ -103,7 +121,9 @@ def on_post_build(config: MkDocsConfig) -> None:
     if i18n is not None and getattr(i18n, "building", False):
         return  # a language built inside static-i18n's loop: the whole site comes later
     site_dir = Path(config.site_dir)
-    homes = {lang.locale: lang.home for lang in languages.site_languages(config)}
+    built = languages.site_languages(config)
+    homes = {lang.locale: lang.home for lang in built}
     code = products.widget_files()[WORKER_SOURCE].read_text(encoding="utf-8")
-    listing = json.dumps(site_files(site_dir, homes, config.site_name), ensure_ascii=False, separators=(",", ":"))
-    (site_dir / WORKER).write_text(f"self.__APY_SITE = {listing};\n{code}", encoding="utf-8")
+    listing = site_files(site_dir, homes, config.site_name, owned_folders(built))
+    text = json.dumps(listing, ensure_ascii=False, separators=(",", ":"))
+    (site_dir / WORKER).write_text(f"self.__APY_SITE = {text};\n{code}", encoding="utf-8")

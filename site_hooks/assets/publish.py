@@ -9,7 +9,8 @@
   (site_hooks/assets/stdlib_core.py), named in the manifest (``stdlib_core``);
 - ``assets/pyodide/`` (the Python runtime; its lock file lists no package, vendored.pyodide_lock), ``assets/widgets/`` (whatever
   scripts/build-widgets.mjs produces, subpaths kept), ``assets/katex/``, ``assets/fonts/`` (each built language's
-  face and the CSS rule that gives it to the language's pages; the code face, for every page).
+  face and the CSS rule that gives it to the language's pages; the code face, for every page;
+  a CJK face's rules in a stylesheet of its own, linked by its languages' pages only).
 
 Why ``on_files`` at priority -200: the files must be added after static-i18n has rebuilt the
 file list (it runs at -100 and crashes on generated files); added then, they land once at
@@ -70,12 +71,19 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     # and the code face in the subsets those languages need
     built = languages.site_languages(config)
     code = vendored.code_face()
-    font_files, font_css = vendored.font_assets(
+    fonts = vendored.font_assets(
         ((lang.locale, lang.face, lang.subsets) for lang in built), (code, languages.code_subsets(built, code))
     )
-    _publish(files, config, "assets/fonts/fonts.css", content=font_css)
+    _publish(files, config, "assets/fonts/fonts.css", content=fonts.stylesheet)
+    # a sliced (CJK) face's own stylesheet, which docs/overrides/main.html links on the pages
+    # of the languages whose entry names that face (extra.font)
+    config.extra["face_stylesheets"] = {
+        lang.face.name: sheet for lang in built if (sheet := vendored.face_sheet(lang.face)) in fonts.face_sheets
+    }
+    for sheet, css in fonts.face_sheets.items():
+        _publish(files, config, sheet, content=css)
     _publish(files, config, f"assets/pyodide/{vendored.PYODIDE_LOCK}", content=vendored.pyodide_lock())
-    for group in (vendored.pyodide_assets(), vendored.katex_assets(), font_files):
+    for group in (vendored.pyodide_assets(), vendored.katex_assets(), fonts.files):
         for dest_uri, path in group.items():
             _publish(files, config, dest_uri, path=path)
     return files

@@ -41,6 +41,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import get_plugin_logger
 
 from site_hooks.assets.vendored import FontFace, offered_faces
+from site_hooks.i18n import script_coverage
 
 log = get_plugin_logger("languages")
 
@@ -389,7 +390,10 @@ def check(config: MkDocsConfig) -> None:
         raise PluginError("mkdocs.yml lacks English texts at the top level:\n  " + "\n  ".join(missing))
     if config.theme.get("direction"):
         raise PluginError("mkdocs.yml sets theme.direction: remove it; each language's direction comes from its code")
-    site_languages(config)
+    built = site_languages(config)
+    drawn = [script_coverage.problem(lang, Path(config.docs_dir) / lang.locale) for lang in built]
+    if any(drawn):
+        raise PluginError("languages in mkdocs.yml need fixing:\n  " + "\n  ".join(filter(None, drawn)))
     for problem in text_problems(_english, built_entries(config)):
         log.warning(problem)
 
