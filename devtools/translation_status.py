@@ -64,9 +64,12 @@ import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from site_hooks import ROOT
-from site_hooks.i18n.languages import read_mkdocs_yml
+from site_hooks.assets.vendored import offered_faces
+from site_hooks.i18n import script_coverage
+from site_hooks.i18n.languages import LanguageError, SiteLanguage, face_of, read_mkdocs_yml, script_of
 from site_hooks.i18n.translation_checks import (
     SOURCE_LANG,
     anchor_problems,
@@ -96,21 +99,41 @@ def languages(docs: Path) -> list[str]:
     )
 
 
-def in_progress_languages(docs: Path) -> set[str]:
-    """The languages whose entry in the mkdocs.yml beside ``docs`` says ``translation_in_progress``."""
+def language_settings(docs: Path) -> dict[str, dict[str, Any]]:
+    """Each language's ``extra`` in the mkdocs.yml beside ``docs`` (its entry in the i18n
+    plugin's list), by code; empty when there is no such file."""
     path = docs.parent / "mkdocs.yml"
     if not path.is_file():
-        return set()
+        return {}
     config = read_mkdocs_yml(path)
     for plugin in config.get("plugins") or []:
         if isinstance(plugin, dict) and isinstance(plugin.get("i18n"), dict):
             entries = plugin["i18n"].get("languages") or []
             return {
-                str(entry.get("locale"))
-                for entry in entries
-                if isinstance(entry, dict) and (entry.get("extra") or {}).get("translation_in_progress")
+                str(entry.get("locale")): dict(entry.get("extra") or {}) for entry in entries if isinstance(entry, dict)
             }
-    return set()
+    return {}
+
+
+def in_progress_languages(docs: Path) -> set[str]:
+    """The languages whose entry in the mkdocs.yml beside ``docs`` says ``translation_in_progress``."""
+    return {code for code, extra in language_settings(docs).items() if extra.get("translation_in_progress")}
+
+
+def lettering(docs: Path, lang: str, extra: dict[str, Any] | None) -> tuple[str, list[str]]:
+    """The script and face the build sets ``lang``'s pages in, as a line of the report, and the
+    problems the build would stop on: an unknown script, a face that does not cover it, or
+    pages whose letters the face does not draw (site_hooks/i18n/script_coverage.py)."""
+    if extra is None:
+        return "", []
+    try:
+        script = script_of(lang, extra.get("script"))
+        face = face_of(lang, extra.get("font"), script, offered_faces())
+    except LanguageError as error:
+        return "", [str(error)]
+    shown = SiteLanguage(locale=lang, default=False, script=script, direction="", face=face)
+    problem = script_coverage.problem(shown, docs / lang)
+    return f"written in {script}, set in {face.name} ({face.family})", [problem] if problem else []
 
 
 def partly_english(docs: Path, lang: str) -> list[tuple[str, int, int]]:
@@ -281,13 +304,15 @@ class LanguageStatus:
     copied: list[str] = field(default_factory=list)  # in docs/<lang>/ but still the English text
     partly: list[tuple[str, int, int]] = field(default_factory=list)  # (page, English sections, sections)
     in_progress: bool = False  # its entry says translation_in_progress: unfinished pages are expected
+    lettering: str = ""  # the script and face its pages are set in
+    face: list[str] = field(default_factory=list)  # why the build cannot set its pages in a face
     notes: list[str] = field(default_factory=list)
     history_missing: bool = False  # a shallow clone: outdated pages could not be looked for
 
     @property
     def broken(self) -> bool:
         """Something to fix whatever the language's progress."""
-        return bool(self.anchors or self.strings or self.puzzle or self.history_missing)
+        return bool(self.anchors or self.strings or self.puzzle or self.face or self.history_missing)
 
     @property
     def ok(self) -> bool:
@@ -314,8 +339,10 @@ def puzzle_training(docs: Path, lang: str) -> str | None:
     return f"the learning article's model trains with its own settings: {settings} (docs/puzzles/{lang}.yml)"
 
 
-def status(docs: Path, lang: str, in_progress: bool = False) -> LanguageStatus:
+def status(docs: Path, lang: str, in_progress: bool = False, extra: dict[str, Any] | None = None) -> LanguageStatus:
+    """Where ``lang`` stands; ``extra`` is its entry's in mkdocs.yml, if it has one."""
     notes, fatal = [], False
+    shown, face_problems = lettering(docs, lang, extra)
     training = puzzle_training(docs, lang)
     if training:
         notes.append(training)
@@ -330,6 +357,8 @@ def status(docs: Path, lang: str, in_progress: bool = False) -> LanguageStatus:
         copied=copied_pages(docs, lang),
         partly=partly_english(docs, lang),
         in_progress=in_progress,
+        lettering=shown,
+        face=face_problems,
         outdated=[item for item in outdated if not is_copy(docs, lang, item.page)],
         anchors=anchor_problems(docs, lang),
         strings=figure_string_problems(docs, lang),
@@ -350,6 +379,11 @@ def report(result: LanguageStatus, total: int, every_string: bool = False) -> st
         + f", {len(result.outdated)} outdated"
         + verdict
     ]
+    if result.lettering:
+        lines.append(f"  {result.lettering}")
+    if result.face:
+        lines.append("  script and face:")
+        lines += [f"    {problem}" for problem in result.face]
     if result.missing:
         lines.append(f"  missing pages ({len(result.missing)}), shown in English until translated:")
         lines += [f"    docs/{lang}/{page}" for page in result.missing]
@@ -400,8 +434,11 @@ def main(argv: Iterable[str] | None = None) -> int:
         parser.error(f"{docs} has no {SOURCE_LANG}/ folder")
     wanted = args.lang or languages(docs)
     total = len(pages(docs / SOURCE_LANG))
-    unfinished = in_progress_languages(docs)
-    results = [status(docs, lang, lang in unfinished) for lang in wanted]
+    settings = language_settings(docs)
+    results = [
+        status(docs, lang, bool((settings.get(lang) or {}).get("translation_in_progress")), settings.get(lang))
+        for lang in wanted
+    ]
     print("\n".join(report(result, total, args.all) for result in results))
     return 0 if all(result.passes for result in results) else 1
 

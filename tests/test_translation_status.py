@@ -464,11 +464,13 @@ def test_a_language_in_progress_exits_0_unless_something_is_broken(
         scratch.parent / "mkdocs.yml",
         "site_url: !ENV [SITE_URL, '']\nplugins:\n  - search\n  - i18n:\n      languages:\n"
         "        - locale: en\n          default: true\n        - locale: xx\n"
-        "          extra: {font: noto-sans, translation_in_progress: true}\n",
+        "          extra: {font: noto-sans, script: latin, translation_in_progress: true}\n",
     )
     assert ts.in_progress_languages(scratch) == {"xx"}
     assert ts.main(["--docs", str(scratch), "--lang", "xx"]) == 0
-    assert "(in progress: nothing broken)" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "(in progress: nothing broken)" in out
+    assert "  written in latin, set in noto-sans (Noto Sans)\n" in out
     write(scratch / "xx" / "index.md", "# Start { #start }\n\nWillkommen.\n")
     assert ts.main(["--docs", str(scratch), "--lang", "xx"]) == 1
 
@@ -481,3 +483,20 @@ def test_all_lists_every_string_still_english(scratch: Path, capsys: pytest.Capt
     out = capsys.readouterr().out
     assert "more (--all" not in out
     assert all(key in out for key in same)
+
+
+def test_a_script_the_pages_are_not_written_in_is_broken(scratch: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A Chinese page under ``script: latin`` passes no check: the report names the page's
+    letters, and the language fails even though it is in progress."""
+    write(scratch / "xx" / "a.md", "# 页面 { #page-a }\n\n注意力机制让模型决定看哪里。\n\n## 第一 { #first }\n\n每个词都问一个问题。\n")
+    entry = "        - locale: xx\n          extra: {{font: {font}, script: {script}, translation_in_progress: true}}\n"
+    head = "plugins:\n  - i18n:\n      languages:\n        - locale: en\n          default: true\n"
+    write(scratch.parent / "mkdocs.yml", head + entry.format(font="noto-sans", script="latin"))
+    assert ts.main(["--docs", str(scratch), "--lang", "xx"]) == 1
+    out = capsys.readouterr().out
+    assert "  script and face:\n    xx: 100% of the letters of a.md (CJK: " in out
+    write(scratch.parent / "mkdocs.yml", head + entry.format(font="noto-sans-sc", script="han-simplified"))
+    code = ts.main(["--docs", str(scratch), "--lang", "xx"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "  written in han-simplified, set in noto-sans-sc (Noto Sans SC)\n" in out
