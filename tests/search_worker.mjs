@@ -5,9 +5,10 @@
 //        (against vocabulary as the index's terms), computed by the plugin's own functions;
 //        given Material's worker (lunr inside) and so lunr's stemmer support loaded before
 //        the plugin, also stem: the word normalised, then stemmed by the plugin's stemmer.
-//   node tests/search_worker.mjs worker <material worker.js> <plugin.js> <index.json>  < ["query", ...]
+//   node tests/search_worker.mjs worker <material worker.js> <plugin.js> <index.json> [--no-segmenter]  < ["query", ...]
 //     -> Material's search worker itself (lunr inside), set up with the index as Material's
-//        page does, answering each query: [{location, title, text, terms}] per result group.
+//        page does, answering each query: [{location, title, text, terms}] per result group;
+//        with --no-segmenter, in a worker whose platform has no Intl.Segmenter.
 //
 // Both print one JSON document on stdout.
 import fs from "node:fs"
@@ -44,8 +45,9 @@ if (mode === "text") {
   }))
   console.log(JSON.stringify(out))
 } else if (mode === "worker") {
-  const [workerFile, pluginFile, indexFile] = args
+  const [workerFile, pluginFile, indexFile, flag] = args
   const ctx = context()
+  if (flag === "--no-segmenter") vm.runInContext("delete Intl.Segmenter", ctx)
   const listeners = []
   let answer = null
   ctx.addEventListener = (type, fn) => { if (type === "message") listeners.push(fn) }

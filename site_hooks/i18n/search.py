@@ -42,11 +42,22 @@ Stemming, per language (``index_config``), so that a query word finds the word's
 A stemmed index holds each word and its stem, and a query word searches its stem as a whole
 word beside the word as typed (search_text.js): a query finds at least what it found without
 stemming.
+
+Segmentation, for a language written without spaces (its script in languages.UNSPACED_SCRIPTS:
+Chinese, Japanese; ``search_text.segmenter_for``): separators alone made a whole clause one
+word, so 注意力 found a page only where it began a run of text. Its index names
+``normalised-segmented-<locale>`` (the plugin segments with ``Intl.Segmenter(locale)``), adds
+U+200B to its separator, and holds its pages' titles and texts with U+200B between their words
+(``search_text.separate_words``: one Node process for the index, the plugin's own function, as
+Material's search plugin does with jieba for Chinese). In the page the plugin cuts the query and
+each piece of the pages again with the browser's segmenter. Every other index is written byte
+for byte as before (tests/test_search_segmentation.py).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -56,6 +67,10 @@ from mkdocs.structure.files import File, Files
 
 from site_hooks.i18n import search_text
 from site_hooks.i18n.languages import built_entries, script_of
+
+WORD_SEPARATOR = "\\u200b"
+"""What a segmented index's separator adds (as a regular expression: the character is
+invisible): the zero-width space the build puts between words (search_text.separate_words)."""
 
 # lunr processing kept per stemmer (Material removes the others): English keeps Material's
 # default, the stop word filter, and the stemmer; any other stemmed language its stemmer only;
@@ -68,43 +83,86 @@ UNSTEMMED: list[str] = []
 LUNR_LANGUAGE = search_text.PLUGIN_NAME
 
 
-def plugin_uri(stemmer: str | None = None) -> str:
+def plugin_uri(stemmer: str | None = None, segmenter: str | None = None) -> str:
     """Where Material's search worker looks for the plugin of a language named in the index
     (``importScripts("../lunr/min/lunr.<lang>.min.js")``, relative to the worker)."""
-    return f"assets/javascripts/lunr/min/lunr.{search_text.plugin_name(stemmer)}.min.js"
+    return f"assets/javascripts/lunr/min/lunr.{search_text.plugin_name(stemmer, segmenter)}.min.js"
 
 
 PLUGIN_URI = plugin_uri()
 
 
-def stemmers(config: MkDocsConfig) -> dict[str, str | None]:
-    """Each built language's stemmer (None: normalisation only), by the script it is written in."""
-    return {
-        entry.locale: search_text.stemmer_for(entry.locale, script_of(entry.locale, (entry.extra or {}).get("script")))
-        for entry in built_entries(config)
-    }
+Reading = tuple[str | None, str | None]
+"""How a language's index reads words: its stemmer and its segmenter (search_text's
+``stemmer_for`` and ``segmenter_for``; None: none)."""
+
+
+def readings(config: MkDocsConfig) -> dict[str, Reading]:
+    """Each built language's stemmer and segmenter, by the script it is written in."""
+    found = {}
+    for entry in built_entries(config):
+        script = script_of(entry.locale, (entry.extra or {}).get("script"))
+        found[entry.locale] = (
+            search_text.stemmer_for(entry.locale, script),
+            search_text.segmenter_for(entry.locale, script),
+        )
+    return found
 
 
 @event_priority(-200)  # after static-i18n has rebuilt the file list (see assets/publish.py)
 def on_files(files: Files, config: MkDocsConfig) -> Files:
-    for stemmer in sorted(set(stemmers(config).values()) | {None}, key=str):
-        uri = plugin_uri(stemmer)
+    for stemmer, segmenter in sorted(set(readings(config).values()) | {(None, None)}, key=str):
+        uri = plugin_uri(stemmer, segmenter)
         existing = files.get_file_from_path(uri)
         if existing is not None:
             files.remove(existing)
-        files.append(File.generated(config, uri, content=search_text.javascript(stemmer)))
+        files.append(File.generated(config, uri, content=search_text.javascript(stemmer, segmenter)))
     return files
 
 
-def index_config(merged: dict[str, Any], stemmer: str | None = None) -> dict[str, Any]:
-    """The ``config`` of one language's index, from the merged index's; ``stemmer`` is the
-    language's (``stemmers``)."""
+def index_config(merged: dict[str, Any], stemmer: str | None = None, segmenter: str | None = None) -> dict[str, Any]:
+    """The ``config`` of one language's index, from the merged index's; ``stemmer`` and
+    ``segmenter`` are the language's (``readings``)."""
+    separators = search_text.SEPARATORS + (WORD_SEPARATOR if segmenter is not None else "")
     return {
         **merged,
-        "lang": [search_text.plugin_name(stemmer)],
-        "separator": f"{merged['separator']}|[{search_text.SEPARATORS}]",
+        "lang": [search_text.plugin_name(stemmer, segmenter)],
+        "separator": f"{merged['separator']}|[{separators}]",
         "pipeline": UNSTEMMED if stemmer is None else PIPELINES.get(stemmer, STEMMED),
     }
+
+
+def _places(doc: dict[str, Any], name: str) -> list[tuple[Any, Any]]:
+    """Where ``doc``'s field ``name`` holds text: (the dict or list holding a string, its key)."""
+    value = doc.get(name)
+    if isinstance(value, str):
+        return [(doc, name)]
+    if isinstance(value, list):
+        return [(value, i) for i, item in enumerate(value) if isinstance(item, str)]
+    return []
+
+
+def separated_docs(docs: list[dict[str, Any]], fields: Iterable[str], segmenter: str) -> list[dict[str, Any]]:
+    """Copies of ``docs`` with U+200B between the words of each string lunr indexes (the
+    index's ``fields``: title, text, each tag), in one Node process (search_text.separate_words)."""
+    copies = [{**doc, **{name: list(doc[name]) for name in fields if isinstance(doc.get(name), list)}} for doc in docs]
+    places = [place for doc in copies for name in fields for place in _places(doc, name)]
+    texts = search_text.separate_words([holder[key] for holder, key in places], segmenter)
+    for (holder, key), text in zip(places, texts, strict=True):
+        holder[key] = text
+    return copies
+
+
+def language_index(
+    merged: dict[str, Any], docs: list[dict[str, Any]], stemmer: str | None = None, segmenter: str | None = None
+) -> str:
+    """The text of one language's ``search_index.json``: its ``docs`` (from the merged index),
+    read with its ``stemmer`` and ``segmenter`` (``readings``); ``merged`` is the merged index's
+    config."""
+    config = index_config(merged, stemmer, segmenter)
+    if segmenter is not None:
+        docs = separated_docs(docs, config.get("fields") or ["title", "text"], segmenter)
+    return json.dumps({"config": config, "docs": docs}, ensure_ascii=False, separators=(",", ":"))
 
 
 def _i18n(config: MkDocsConfig) -> Any:
@@ -144,12 +202,9 @@ def on_post_build(config: MkDocsConfig) -> None:
     docs_by_language: dict[str, list[dict[str, Any]]] = {lang: [] for lang in languages}
     for doc in merged["docs"]:
         docs_by_language.setdefault(_language_of(doc["location"], languages, default), []).append(doc)
-    stemmer_of = stemmers(config)
+    reading_of = readings(config)
     for lang, docs in docs_by_language.items():
-        index = {
-            "config": index_config(merged["config"], stemmer_of.get(lang)),
-            "docs": docs,
-        }
+        text = language_index(merged["config"], docs, *reading_of.get(lang, (None, None)))
         target = merged_path if lang == default else Path(config.site_dir) / lang / "search" / "search_index.json"
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(json.dumps(index, ensure_ascii=False, separators=(",", ":")), encoding="utf-8")
+        target.write_text(text, encoding="utf-8")

@@ -22,14 +22,24 @@
      весов* and вес, and «веса» was indexed веса and вес. (lunr does not stem a query word
      with a wildcard, and Material gives every word one: a stemmed index alone would miss
      весов*.) What a word beginning found before stemming it still finds: add* finds added,
-     which lunr's Porter stems ad. */
+     which lunr's Porter stems ad.
+   - Words of a language written without spaces (Chinese, Japanese: "segmented" below; the
+     file is lunr.normalised-segmented-<locale>.min.js, PLUGIN.segmenter the locale, and the
+     index names it): the platform's word segmenter, Intl.Segmenter, cuts the text
+     where a word that is written without spaces begins or ends. The build has done it once to
+     every page (search.py runs separated() below under Node: U+200B between the words, a
+     separator of the index), Material's tokenizer does it again in the worker to each piece
+     (the same segmenter as the query's, for a query typed as the page writes it), and the
+     index's search() cuts each query word so: 链式法则 searches 链式* and 法则*. */
 (function (root) {
   "use strict"
 
   const RULES = /*RULES*/null
-  /* The lunr "language" this file defines and the lunr-languages stemmer it applies:
-     {name: "normalised", stemmer: null} (lunr's English stemmer, kept only where the index
-     says so) or {name: "normalised-ru", stemmer: "ru"}. */
+  /* The lunr "language" this file defines, the lunr-languages stemmer it applies and the
+     locale whose words it segments: {name: "normalised", stemmer: null, segmenter: null}
+     (lunr's English stemmer, kept only where the index says so), {name: "normalised-ru",
+     stemmer: "ru", segmenter: null} or {name: "normalised-segmented-zh", stemmer: null,
+     segmenter: "zh"}. */
   const PLUGIN = /*PLUGIN*/null
 
   const inRanges = (ranges, code) => {
@@ -80,7 +90,46 @@
     return primary ? [primary, ...candidates.filter(term => terms.has(term))] : []
   }
 
-  const api = root.attentionSearchText = { rules: RULES, plugin: PLUGIN, normalise, variants, indexTerms, queryTerms }
+  /* A character of a script written without spaces between words: Han, hiragana, katakana
+     (and the katakana prolonged sound mark, of no script of its own). */
+  const UNSPACED = "\\p{sc=Han}\\p{sc=Hiragana}\\p{sc=Katakana}\\u30fc"
+  const unspacedStart = new RegExp(`^[${UNSPACED}]`, "u"), unspacedEnd = new RegExp(`[${UNSPACED}]$`, "u")
+  const unspaced = new RegExp(`[${UNSPACED}]`, "u")
+  /* The language's word segmenter where it is written without spaces and the platform has one
+     (every current browser; Node). Without one, the page searches as Material does (below). */
+  const segmenter = PLUGIN.segmenter && typeof Intl.Segmenter === "function"
+    ? new Intl.Segmenter(PLUGIN.segmenter, { granularity: "word" }) : null
+
+  /* ``text`` cut at the segmenter's word boundaries that have a character of a script written
+     without spaces on one side and no white space on either: the pieces, in order (joined, they
+     are ``text``). Other boundaries are left to the index's separators, so text in other
+     scripts is read as on any page: softmax(x) stays one piece, softmax函数 is softmax and 函数. */
+  function pieces(text) {
+    if (!segmenter) return [text]
+    const cut = (before, after) => (unspacedEnd.test(before) || unspacedStart.test(after)) &&
+      !/\s$/u.test(before) && !/^\s/u.test(after)
+    const found = []
+    for (const { segment } of segmenter.segment(text)) {
+      if (found.length && !cut(found[found.length - 1], segment)) found[found.length - 1] += segment
+      else found.push(segment)
+    }
+    return found
+  }
+
+  /* A page's field (HTML, as in the index) with U+200B between the pieces of its text, outside
+     tags: what the build stores in a segmented index (see search.py). */
+  const separated = html => html.split(/(<[^>]*>)/).map((part, i) => i % 2 ? part : pieces(part).join("\u200b")).join("")
+
+  /* The words a query word searches for: its pieces that have something searchable. */
+  function queryWords(word) {
+    const words = pieces(word).filter(piece => normalise(piece))
+    return words.length ? words : [word]
+  }
+
+  const api = root.attentionSearchText = {
+    rules: RULES, plugin: PLUGIN, normalise, variants, indexTerms, queryTerms,
+    segments: segmenter !== null, pieces, separated, queryWords,
+  }
 
   const lunr = root.lunr
   if (typeof lunr === "undefined") return  // outside the search worker (tests under Node)
@@ -118,15 +167,17 @@
 
   /* Material's result analysis takes a query word as found when a matched term starts with
      it as typed; when only its normalised form or a form without a clitic matched, it is
-     recorded as found too (with no positions: nothing more to highlight). Positions are
-     kept once per field, or Material would wrap a word in two <mark>s. */
+     recorded as found too (with no positions: nothing more to highlight); so is a word of a
+     segmented language whose every piece was found (链式法则 as 链式 and 法则). ``asked``:
+     per query word, the forms searched for each of its pieces. Positions are kept once per
+     field, or Material would wrap a word in two <mark>s. */
   function analysable(results, asked) {
     for (const { matchData } of results) {
       const metadata = matchData.metadata
       const terms = Object.keys(metadata)
       for (const { typed, searched } of asked)
         if (!terms.some(term => term.startsWith(typed)) &&
-            terms.some(term => searched.some(form => term.startsWith(form))))
+            searched.every(forms => terms.some(term => forms.some(form => term.startsWith(form)))))
           metadata[typed] = Object.create(null)
       const seen = Object.create(null)
       for (const term of terms) {
@@ -142,7 +193,9 @@
   }
 
   /* index.search, reading each query word as search_text says; ``stemmed`` is stem where the
-     index's terms are stemmed, else the identity. */
+     index's terms are stemmed, else the identity. In a segmented language each query word is
+     cut into pieces as the pages were (queryWords), and each piece is searched as a word of
+     its own with the word's presence and wildcard. */
   function searchable(index, stemmed) {
     const terms = new Set(Object.keys(index.invertedIndex))
     const indexed = { has: term => terms.has(stemmed(term)) }  // a candidate form's indexed term
@@ -153,19 +206,24 @@
         for (const clause of query.clauses.slice()) {
           const [, lead, typed, trail] = /^(\*?)([\s\S]*?)(\*?)$/.exec(clause.term)
           const optional = clause.presence === lunr.Query.presence.OPTIONAL
-          const [primary, ...candidates] = optional ? queryTerms(typed, indexed) : variants(typed).slice(0, 1)
-          if (!primary) continue
-          // the word as typed (a word beginning, as Material sends it; a word typed +/- has no
-          // wildcard, and lunr's search pipeline normalises and stems it), then as whole words:
-          // its stem (its other forms) and its forms without a clitic, stemmed
-          clause.term = lead + primary + trail
-          const whole = new Set(candidates.map(stemmed))
-          if (optional && stemmed(primary) !== primary) whole.add(stemmed(primary))
-          whole.delete("")
-          for (const form of whole)
-            query.clause({ ...clause, term: lead + form, wildcard: lunr.Query.wildcard.NONE, usePipeline: false })
-          if (clause.presence !== lunr.Query.presence.PROHIBITED)
-            asked.push({ typed, searched: [primary, stemmed(primary), ...whole] })
+          const searched = []
+          for (const word of queryWords(typed)) {
+            const [primary, ...candidates] = optional ? queryTerms(word, indexed) : variants(word).slice(0, 1)
+            if (!primary) continue
+            // the word as typed (a word beginning, as Material sends it; a word typed +/- has no
+            // wildcard, and lunr's search pipeline normalises and stems it), then as whole words:
+            // its stem (its other forms) and its forms without a clitic, stemmed
+            if (searched.length) query.clause({ ...clause, term: lead + primary + trail })
+            else clause.term = lead + primary + trail
+            const whole = new Set(candidates.map(stemmed))
+            if (optional && stemmed(primary) !== primary) whole.add(stemmed(primary))
+            whole.delete("")
+            for (const form of whole)
+              query.clause({ ...clause, term: lead + form, wildcard: lunr.Query.wildcard.NONE, usePipeline: false })
+            searched.push([primary, stemmed(primary), ...whole])
+          }
+          if (searched.length && clause.presence !== lunr.Query.presence.PROHIBITED)
+            asked.push({ typed, searched })
         }
       })
       return analysable(results, asked)
@@ -173,7 +231,18 @@
     return index
   }
 
+  /* Material's tokenizer cuts a text between separators with ``lunr.segmenter`` where one is
+     loaded: its worker makes it from ``lunr.TinySegmenter`` (lunr-languages' segmenter for
+     Japanese), asks ``ctype_(text)`` for TinySegmenter's class of the text (cut if M, H, I
+     or K: kanji, hiragana, katakana) and takes ``segment(text)``'s pieces in order (their
+     lengths place the highlights). A segmented language's plugin offers the platform's
+     segmenter under that name, so every page's pieces are cut as a query is. */
+  function WordSegmenter() {}
+  WordSegmenter.prototype.ctype_ = text => unspaced.test(text) ? "H" : "O"
+  WordSegmenter.prototype.segment = pieces
+
   function plugin(builder) {
+    if (segmenter) lunr.TinySegmenter = WordSegmenter
     builder.pipeline.reset()
     builder.pipeline.add(indexToken, lunr.trimmer, lunr.stopWordFilter, stemmedToo)
     builder.searchPipeline.reset()
@@ -200,7 +269,14 @@
       const stems = this.pipeline.toJSON().includes(stemmedToo.label)
       if (!stems) this.searchPipeline.remove(stemmer)
       for (const [doc, attributes] of pending) add.call(this, doc, attributes)
-      return searchable(build.call(this), stems ? stem : term => term)
+      const index = searchable(build.call(this), stems ? stem : term => term)
+      /* Before the query reaches search(), Material cuts each run of Han characters in it
+         greedily at the index's terms (its "experimental Chinese segmentation", which never
+         tries the whole run: 掷硬币 became 掷 alone), asking ``term in invertedIndex``. Where
+         the query is cut as the pages were, that question is answered no, so Material leaves
+         the run whole; lunr reads the terms without ``in``. */
+      if (segmenter) index.invertedIndex = new Proxy(index.invertedIndex, { has: () => false })
+      return index
     }
   }
   /* Material removes the functions a search index's config.pipeline does not name, looking

@@ -34,6 +34,13 @@ through the same two steps, chosen by the characters of the word, never by the p
     algorithms; ``stem`` here calls the reference implementation (the ``snowballstemmer``
     package, a test requirement), which the tests compare them with.
 
+Words of a language written without spaces (``segmenter_for``: Chinese, Japanese, the scripts
+of languages.UNSPACED_SCRIPTS) are what the platform's word segmenter, ``Intl.Segmenter``, finds
+(the browser's and Node's, ICU's dictionary): separators alone would make a whole clause one
+word, found only by a query that starts it. ``separate_words`` puts U+200B between them in the
+pages' text at build time, under Node, with the browser side's own function; in the page the
+same plugin cuts each query word, and each piece of a page again, with the browser's segmenter.
+
 Only letters that readers and keyboards swap for one another are merged; see LETTERS for
 each choice. The browser side (``search_text.js``, published as a lunr language plugin by
 search.py) reads ``rules()`` as JSON and implements the same steps; tests/test_search_text.py
@@ -46,13 +53,19 @@ from __future__ import annotations
 import itertools
 import json
 import re
+import subprocess
 import unicodedata
 from collections.abc import Callable, Iterable
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+from mkdocs.exceptions import PluginError
+
+from site_hooks.i18n.languages import UNSPACED_SCRIPTS
+
 JS_SOURCE = Path(__file__).with_name("search_text.js")
+SEPARATE_WORDS = Path(__file__).with_name("separate_words.mjs")
 
 ZWNJ = "\u200c"
 MIN_REMAINDER = 3
@@ -187,11 +200,15 @@ LUNR_STEMMER = "en"
 index keeps it."""
 
 
-def plugin_name(stemmer: str | None = None) -> str:
-    return PLUGIN_NAME if stemmer in (None, LUNR_STEMMER) else f"{PLUGIN_NAME}-{stemmer}"
+def plugin_name(stemmer: str | None = None, segmenter: str | None = None) -> str:
+    """The lunr "language" of an index: ``normalised``, ``normalised-<stemmer>`` for one of
+    lunr-languages' stemmers, ``normalised-segmented-<locale>`` for a language whose words the
+    locale's segmenter finds (``segmenter_for``)."""
+    name = PLUGIN_NAME if stemmer in (None, LUNR_STEMMER) else f"{PLUGIN_NAME}-{stemmer}"
+    return name if segmenter is None else f"{name}-segmented-{segmenter}"
 
 
-def javascript(stemmer: str | None = None) -> str:
+def javascript(stemmer: str | None = None, segmenter: str | None = None) -> str:
     """search_text.js with the rules filled in: the lunr plugin the search worker loads.
 
     The plugin ``normalised`` stems with lunr's own (English) stemmer where an index keeps
@@ -199,9 +216,15 @@ def javascript(stemmer: str | None = None) -> str:
     is ``normalised-<stemmer>`` and its file starts with lunr-languages' file for it from
     Material's bundle: Material's worker loads one file per language an index names, and calls
     a language's plugin only when the index names one language (with several it merges their
-    stemmers and stop word filters through lunr.multiLanguage and never calls this plugin)."""
+    stemmers and stop word filters through lunr.multiLanguage and never calls this plugin).
+    With a ``segmenter`` (a locale, ``segmenter_for``) the plugin segments that language's
+    words (``normalised-segmented-<locale>``)."""
     of_lunr_languages = stemmer not in (None, LUNR_STEMMER)
-    plugin = {"name": plugin_name(stemmer), "stemmer": stemmer if of_lunr_languages else None}
+    plugin = {
+        "name": plugin_name(stemmer, segmenter),
+        "stemmer": stemmer if of_lunr_languages else None,
+        "segmenter": segmenter,
+    }
     own = JS_SOURCE.read_text(encoding="utf-8").replace("/*RULES*/null", rules_json(), 1)
     own = own.replace("/*PLUGIN*/null", json.dumps(plugin, separators=(",", ":")), 1)
     if not of_lunr_languages:
@@ -256,6 +279,38 @@ def stemmer_for(code: str, script: str) -> str | None:
     stemmer = STEMMER_CODES.get(code, code.split("-")[0])
     found = SNOWBALL_STEMMERS.get(stemmer)
     return stemmer if found is not None and found[1] == script else None
+
+
+def segmenter_for(locale: str, script: str) -> str | None:
+    """The locale whose word segmenter finds the words of a language written in ``script``:
+    ``locale`` itself where the script is written without spaces (languages.UNSPACED_SCRIPTS:
+    Chinese, Japanese; not Korean), else None (words are what the separators split)."""
+    return locale if script in UNSPACED_SCRIPTS else None
+
+
+def separate_words(texts: list[str], segmenter: str) -> list[str]:
+    """Each text (HTML, as a search index holds it) with U+200B between the words of a script
+    written without spaces, as ``segmenter``'s Intl.Segmenter finds them, outside tags.
+
+    One Node process for all the texts (separate_words.mjs), running the browser side's own
+    function (``separated`` of search_text.js) on the platform's segmenter: the build and
+    the page cut words alike."""
+    if not texts:
+        return []
+    where = f"segmenting the search index's words ({segmenter})"
+    request = json.dumps({"plugin": javascript(segmenter=segmenter), "texts": texts}, ensure_ascii=False)
+    try:
+        result = subprocess.run(
+            ["node", str(SEPARATE_WORDS)], input=request, capture_output=True, text=True, encoding="utf-8"
+        )
+    except FileNotFoundError as error:
+        raise PluginError(f"{where} needs Node.js ({error})") from error
+    if result.returncode:
+        raise PluginError(f"{where} failed:\n{result.stderr.strip()}")
+    separated = json.loads(result.stdout)
+    if len(separated) != len(texts):
+        raise PluginError(f"{where}: {len(texts)} texts in, {len(separated)} out")
+    return [str(text) for text in separated]
 
 
 def lunr_language_file(stemmer: str) -> Path:
