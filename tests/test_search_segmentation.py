@@ -25,6 +25,7 @@ import json
 import re
 import subprocess
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -171,6 +172,32 @@ def test_tags_are_separated_too():
     (doc,) = search.separated_docs(docs, MERGED["fields"], "zh")
     assert doc == {"location": "zh/", "title": f"注意力{ZWSP}机制", "text": "", "tags": [f"注意力{ZWSP}机制", 3]}
     assert docs[0]["tags"] == ["注意力机制", 3], "the merged index's docs are not changed"
+
+
+def test_the_build_writes_a_segmented_index_for_chinese_and_the_others_as_before(tmp_path):
+    """search.on_post_build, after static-i18n merged every language's pages into one index:
+    the Chinese pages go to zh/search/, segmented, the English ones stay, unchanged."""
+    english = UNSEGMENTED_DOCS["en"]
+    merged = tmp_path / "search" / "search_index.json"
+    merged.parent.mkdir()
+    merged.write_text(json.dumps({"config": MERGED, "docs": [*english, *zh_docs()]}), encoding="utf-8")
+    entries = [
+        SimpleNamespace(locale="en", default=True, build=True, extra={}),
+        SimpleNamespace(locale="zh", default=False, build=True, extra={}),
+    ]
+    i18n = SimpleNamespace(
+        building=False,
+        build_languages=["en", "zh"],
+        default_language="en",
+        current_language=None,
+        config=SimpleNamespace(languages=entries),
+    )
+    search.on_post_build(SimpleNamespace(site_dir=str(tmp_path), plugins={"i18n": i18n}))
+    assert merged.read_text(encoding="utf-8") == WRITTEN_BEFORE["en"]
+    chinese = json.loads((tmp_path / "zh" / "search" / "search_index.json").read_text(encoding="utf-8"))
+    assert chinese["config"]["lang"] == ["normalised-segmented-zh"]
+    assert [doc["location"] for doc in chinese["docs"]] == [location for location, _, _ in ZH_DOCS]
+    assert f"{ZWSP}注意力{ZWSP}" in chinese["docs"][1]["text"]
 
 
 # --------------------------------------------------------------------------- Material's worker
