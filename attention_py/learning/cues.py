@@ -12,6 +12,8 @@ So the two groups of reasons must have the same *form*:
   other word hidden) must do no better than always guessing the larger side.
 
 Words used by one reason only are its meaning: those are what the model should read.
+A reason's words are its tokens, cut at spaces, also in a language written without spaces
+(``spaces: false``, where a space marks a boundary that is not shown).
 
     cues(puzzle)        # [] for a fair puzzle, else one Cue per cue: its kind, words and numbers
     form_cues(puzzle)   # the same cues as English sentences (what the build prints)
@@ -171,7 +173,8 @@ def giveaway_puzzle(data: dict[str, Any]) -> Puzzle:
         rest = list(extra)
         for word in words:  # the fair reason's words, in order, with one word more
             if word not in rest:
-                raise ValueError(f"the give-away reason {marked!r} does not contain the reason {reason!r}")
+                hint = "" if fair.spaced else " (without spaces between words, put a space around the added word)"
+                raise ValueError(f"the give-away reason {marked!r} does not contain the reason {reason!r}{hint}")
             rest.remove(word)
         if len(rest) != 1:
             raise ValueError(f"the give-away reason {marked!r} must add exactly one word to {reason!r}")

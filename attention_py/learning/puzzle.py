@@ -10,6 +10,13 @@ answers must find that person in the sentence and pass on who it is.
 Tokens are the words between spaces. Every pair of different people occurs in both orders,
 so the same words can mean either answer: the position of a word matters.
 
+Languages written without spaces between words (Chinese, Japanese, Thai) say so with
+``spaces: false``. A slot is then a token boundary wherever it stands
+(``{first}{action}{second}，因为{pronoun}{reason}``), a space in the file still marks a
+boundary (``很 生气`` is two tokens) but is not shown, and ``Sentence.text`` joins the
+tokens with nothing between them: 老师骂了学生，因为她很生气. ``Puzzle.shown`` writes an
+action or a reason the same way.
+
 Grammar: a person may have a form per role (``{first: учительница, second: учительницу}``,
 nominative and accusative), and punctuation may be attached to a slot (``{second},``). Each
 distinct word is one token, so a person written two ways is two tokens, and a comma attached
@@ -22,6 +29,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, NamedTuple
@@ -30,6 +38,32 @@ SLOTS = ("{first}", "{second}", "{pronoun}", "{reason}")
 ROLES = ("first", "second")  # the roles a person's forms are given for
 # A word of the template that is a slot, with punctuation attached before or after it.
 SLOT_WORD = re.compile(r"^([^\w{}]*)(\{(?:first|second|pronoun|reason)\})([^\w{}]*)$")
+# Any slot, kept by ``re.split``: where an unspaced language's words are cut.
+SLOT = re.compile(r"(\{(?:first|action|second|pronoun|reason)\})")
+BRACED = re.compile(r"\{[^{}]*\}")  # anything in braces, a slot or a misspelt one
+WHO = {  # what a slot stands for, to say where to write it
+    "{first}": "the one who acts",
+    "{second}": "the one acted upon",
+    "{pronoun}": "the pronoun",
+    "{reason}": "the reason",
+}
+
+
+def split_words(text: str, spaced: bool = True) -> list[str]:
+    """The words (tokens) of ``text``: a template, an action or a reason.
+
+    Words are cut at spaces; in a language written without spaces (``spaced`` false) also
+    on both sides of every slot, wherever it stands, so ``{first}骂了{second}`` is three words.
+    """
+    words = text.split()
+    if spaced:
+        return words
+    return [piece for word in words for piece in SLOT.split(word) if piece]
+
+
+def join_words(words: Iterable[str], spaced: bool = True) -> str:
+    """Words as a reader sees them: one space between them, or none in an unspaced language."""
+    return (" " if spaced else "").join(words)
 
 
 @dataclass(frozen=True)
@@ -51,10 +85,13 @@ class Sentence:
     action: str
     reason: str
     points_at: str  # "actor" or "patient": whom the reason points at
+    spaced: bool = True  # False: the language writes no spaces between words
 
     @property
     def text(self) -> str:
-        return " ".join(self.tokens)
+        """The sentence as a reader writes it: its tokens with a space between them, or with
+        nothing between them in a language written without spaces."""
+        return join_words(self.tokens, self.spaced)
 
 
 def _people(data: dict[str, Any], minimum: int) -> tuple[tuple[str, ...], tuple[dict[str, str], ...]]:
@@ -100,9 +137,12 @@ class Puzzle:
         reasons_actor: tuple[str, ...],
         reasons_patient: tuple[str, ...],
         forms: tuple[dict[str, str], ...] | None = None,
+        *,
+        spaced: bool = True,
     ) -> None:
         """``forms``: each person's word per role (``{"first": ..., "second": ...}``); by
-        default its name in both."""
+        default its name in both. ``spaced``: False for a language written without spaces
+        between words (``split_words``)."""
         self.template = " ".join(template.split())
         self.pronoun = pronoun
         self.people = people
@@ -110,6 +150,7 @@ class Puzzle:
         self.actions = actions
         self.reasons_actor = reasons_actor
         self.reasons_patient = reasons_patient
+        self.spaced = spaced
         if len(self.forms) != len(people) or any(f["first"] != p for f, p in zip(self.forms, people)):
             raise ValueError("each person's name must be its form in the first role")
         owner: dict[str, int] = {}
@@ -125,16 +166,42 @@ class Puzzle:
             raise ValueError(f"the pronoun {pronoun!r} is also a person's word")
         if set(reasons_actor) & set(reasons_patient):
             raise ValueError(f"a reason cannot point at both people: {set(reasons_actor) & set(reasons_patient)}")
+        for text in (self.template, *actions):
+            unknown = [b for b in BRACED.findall(text) if not SLOT.fullmatch(b)]
+            if unknown:
+                raise ValueError(
+                    f"{text!r} has {unknown[0]}, which is not a slot: the slots are "
+                    "{first}, {action}, {second}, {pronoun} and {reason}"
+                )
         for action in actions:  # every action must give a sentence with each slot exactly once
-            words = self.template.replace("{action}", action).split()
+            words = self._template_words(action)
             slots = [m.group(2) for m in map(SLOT_WORD.match, words) if m]
             for slot in SLOTS:
                 if slots.count(slot) != 1:
-                    raise ValueError(
-                        f"with the action {action!r} the sentence {' '.join(words)!r} has "
-                        f"{slots.count(slot)} {slot} slots; it needs exactly one, as a word of its own"
-                        " (punctuation may be attached: '{second},')"
-                    )
+                    raise ValueError(self._slot_problem(slot, slots.count(slot), words, action))
+
+    def _template_words(self, action: str) -> list[str]:
+        """The template's words with ``action`` in its place (a boundary on both sides of it
+        in an unspaced language, as every slot is)."""
+        return split_words(self.template.replace("{action}", action if self.spaced else f" {action} "), self.spaced)
+
+    def _slot_problem(self, slot: str, count: int, words: list[str], action: str) -> str:
+        """Why ``slot``, found ``count`` times as a word of its own in ``words``, is not
+        there exactly once: what was found, and what to write instead."""
+        sentence = f"with the action {action!r} the sentence {join_words(words)!r}"
+        if count > 1:
+            return f"{sentence} has {count} {slot} slots; it needs exactly one"
+        glued = [word for word in words if slot in word]
+        if glued:  # only in a spaced language: an unspaced one cuts every slot out
+            apart = " ".join(glued[0].replace(slot, f" {slot} ").split())
+            return (
+                f"{sentence} has 0 {slot} slots as a word of its own: it is glued to letters in "
+                f"{glued[0]!r}. Write a space between them ({apart!r}; punctuation may stay attached, "
+                "as in '{second},'), or, if your language writes no spaces between words, "
+                "declare it with 'spaces: false'"
+            )
+        where = " (in the sentence, or in every action when the verb goes around it)" if slot == "{second}" else ""
+        return f"{sentence} has no {slot} slot; write {slot} where {WHO[slot]} stands{where}"
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Puzzle:
@@ -147,6 +214,12 @@ class Puzzle:
         template, pronoun = data.get("sentence"), data.get("pronoun")
         if not isinstance(template, str) or not isinstance(pronoun, str):
             raise ValueError("the puzzle needs a 'sentence' template and a 'pronoun' (strings)")
+        spaces = data.get("spaces", True)
+        if not isinstance(spaces, bool):
+            raise ValueError(
+                f"'spaces' is true (words are written apart, the default) or false (the language "
+                f"writes no spaces between words), got {spaces!r}"
+            )
         names, forms = _people(data, 2)
         return cls(
             template,
@@ -156,17 +229,26 @@ class Puzzle:
             _words(reasons, "actor", 1),
             _words(reasons, "patient", 1),
             forms,
+            spaced=spaces,
         )
 
     def to_dict(self) -> dict[str, Any]:
         """The dict ``from_dict`` reads (what docs/puzzles/<lang>.yml holds, without comments)."""
-        return {
+        data: dict[str, Any] = {
             "sentence": self.template,
             "pronoun": self.pronoun,
             "people": [f["first"] if f["first"] == f["second"] else dict(f) for f in self.forms],
             "actions": list(self.actions),
             "reasons": {"actor": list(self.reasons_actor), "patient": list(self.reasons_patient)},
         }
+        if not self.spaced:  # said only when not the default, so older files read the same
+            data["spaces"] = False
+        return data
+
+    def shown(self, text: str) -> str:
+        """An action or a reason as a reader sees it: without the spaces that only mark token
+        boundaries in a language written without spaces, as it is otherwise."""
+        return join_words(text.split(), self.spaced)
 
     @property
     def reasons(self) -> tuple[str, ...]:
@@ -188,7 +270,7 @@ class Puzzle:
             raise ValueError(f"the two people must differ, got {self.people[first_i]!r} twice")
         action_text = self.actions[self._index(self.actions, action, "action")]
         reason_text = self.reasons[self._index(self.reasons, reason, "reason")]
-        words = self.template.replace("{action}", action_text).split()
+        words = self._template_words(action_text)
         tokens: list[str] = []
         where: dict[str, int] = {}
         fill = {
@@ -223,6 +305,7 @@ class Puzzle:
             action=action_text,
             reason=reason_text,
             points_at=points_at,
+            spaced=self.spaced,
         )
 
     @staticmethod

@@ -1,6 +1,7 @@
 """The real puzzle files, docs/puzzles/<lang>.yml, read natively (PyYAML). Inside Pyodide there
 is no YAML parser, so this module is allowed to skip there (tests/pyodide)."""
 
+import re
 from pathlib import Path
 
 import pytest
@@ -89,3 +90,45 @@ def test_hebrew_people_are_definite_and_the_pronoun_is_feminine():
     he = load("he")
     assert he.pronoun == "היא"
     assert all(person.startswith("ה") for person in he.people)
+
+
+# The tokens of a spaced puzzle as they were made before languages without spaces existed
+# (issue 34): the template with its action in, cut at spaces, a slot's attached punctuation
+# kept on its word, a reason's punctuation on its first and last words.
+SLOT_AS_BEFORE = re.compile(r"^([^\w{}]*)(\{(?:first|second|pronoun|reason)\})([^\w{}]*)$")
+
+
+def tokens_as_before(puzzle, s):
+    fill = {
+        "{first}": puzzle.forms[s.first]["first"],
+        "{second}": puzzle.forms[s.second]["second"],
+        "{pronoun}": puzzle.pronoun,
+    }
+    tokens = []
+    for word in puzzle.template.replace("{action}", s.action).split():
+        slot = SLOT_AS_BEFORE.match(word)
+        if slot is None:
+            tokens.append(word)
+            continue
+        before, name, after = slot.groups()
+        if name == "{reason}":
+            words = s.reason.split()
+            words[0], words[-1] = before + words[0], words[-1] + after
+            tokens.extend(words)
+        else:
+            tokens.append(before + fill[name] + after)
+    return tuple(tokens)
+
+
+@pytest.mark.parametrize("lang", [lang for lang in EVERY_FILE if data(lang).get("spaces", True)])
+def test_a_spaced_language_reads_exactly_as_before_unspaced_languages_existed(lang):
+    """en, he, fa (every file without ``spaces: false``): the same tokens, the same text, the
+    same dict, so the same vocabulary and the same trained model."""
+    for make in (load, lambda lang: giveaway_puzzle(data(lang)) if "giveaway" in data(lang) else load(lang)):
+        puzzle = make(lang)
+        assert puzzle.spaced
+        assert "spaces" not in puzzle.to_dict()
+        for s in puzzle.sentences():
+            assert s.tokens == tokens_as_before(puzzle, s)
+            assert s.text == " ".join(s.tokens)
+        assert all(puzzle.shown(text) == text for text in (*puzzle.actions, *puzzle.reasons))
