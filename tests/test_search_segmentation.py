@@ -14,8 +14,9 @@ platform's word segmenter, Intl.Segmenter (site_hooks/i18n/search.py, search_tex
 - Material's own search worker, run under Node with the plugin and a Chinese index built from
   a few pages (tests/search_worker.mjs), finds 注意力 in the middle of a sentence, 链式法则 and
   掷硬币, each typed without spaces, with every piece highlighted and no "Missing: ..."; and
-  still a Latin word of a Chinese page. It cuts the pages itself when the build has not, and
-  without Intl.Segmenter in the page falls back to Material's own segmentation of the query.
+  still a Latin word of a Chinese page. It cuts the pages itself when the build has not, finds
+  a page whose words were cut finer than the query (another ICU), and without Intl.Segmenter in
+  the page falls back to Material's own segmentation of the query.
 - Before segmentation, the same queries found what the issue reported.
 """
 
@@ -266,6 +267,18 @@ def test_a_query_is_cut_as_the_pages_were_whatever_the_index_holds(zh_plugin, tm
     groups = {group[0]["location"]: group[0] for group in found["掷硬币"]}
     assert next(iter(groups)) == "zh/coins/", "the page with both pieces ranks first"
     assert groups["zh/coins/"]["terms"] == {"掷硬币": True}
+
+
+def test_a_query_finds_pages_whose_words_were_cut_finer_than_the_query(zh_plugin, tmp_path):
+    """Node's ICU at build time and the reader's browser may cut a word differently (another
+    version, or the word in a sentence and alone): a query piece no indexed term begins with
+    is cut again at the index's terms (注意力 at 注意|力). A word no page writes stays whole."""
+    cut = f"<p>模型{ZWSP}用{ZWSP}注意{ZWSP}力{ZWSP}机制{ZWSP}。</p>"
+    index = {"config": search.index_config(MERGED, None, "zh"), "docs": zh_docs([("zh/cut/", "页", cut)])}
+    found = worker(zh_plugin, index, ["注意力", "量子力学"], tmp_path)
+    assert found_pages(found["注意力"]) == {"zh/cut/"}
+    assert found["注意力"][0][0]["terms"] == {"注意力": True}
+    assert found["量子力学"] == []
 
 
 def test_material_worker_cuts_the_pages_itself_when_the_build_has_not(zh_plugin, tmp_path):

@@ -30,7 +30,8 @@
      every page (search.py runs separated() below under Node: U+200B between the words, a
      separator of the index), Material's tokenizer does it again in the worker to each piece
      (the same segmenter as the query's, for a query typed as the page writes it), and the
-     index's search() cuts each query word so: 链式法则 searches 链式* and 法则*. */
+     index's search() cuts each query word so: 链式法则 searches 链式* and 法则* (and a piece
+     no indexed word begins with again at the index's words: piecesAtTerms). */
 (function (root) {
   "use strict"
 
@@ -192,6 +193,39 @@
     return results
   }
 
+  /* queryWords for an index of a segmented language whose ``terms`` are given: a piece that no
+     term begins with is cut again at the terms, longest first, if it is made of terms alone.
+     The build cut the pages in their sentences, maybe with another version of ICU than the
+     reader's browser, and a segmenter may cut a word finer in a sentence than alone: the
+     query 注意力 still finds a page cut 注意|力. A word the pages do not write stays whole. */
+  function piecesAtTerms(terms) {
+    const sorted = [...terms].sort()
+    function begins(prefix) {  // whether a term begins with prefix
+      let lo = 0, hi = sorted.length
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1
+        if (sorted[mid] < prefix) lo = mid + 1
+        else hi = mid
+      }
+      return lo < sorted.length && sorted[lo].startsWith(prefix)
+    }
+    function atTerms(word) {  // the word cut at terms, longest first; null if a part is none
+      const chars = Array.from(word), cut = []
+      for (let i = 0; i < chars.length;) {
+        let j = chars.length
+        while (j > i && !terms.has(chars.slice(i, j).join(""))) j--
+        if (j === i) return null
+        cut.push(chars.slice(i, j).join(""))
+        i = j
+      }
+      return cut
+    }
+    return typed => queryWords(typed).flatMap(word => {
+      const term = normalise(word)
+      return begins(term) ? [word] : atTerms(term) ?? [word]
+    })
+  }
+
   /* index.search, reading each query word as search_text says; ``stemmed`` is stem where the
      index's terms are stemmed, else the identity. In a segmented language each query word is
      cut into pieces as the pages were (queryWords), and each piece is searched as a word of
@@ -199,6 +233,7 @@
   function searchable(index, stemmed) {
     const terms = new Set(Object.keys(index.invertedIndex))
     const indexed = { has: term => terms.has(stemmed(term)) }  // a candidate form's indexed term
+    const words = segmenter ? piecesAtTerms(terms) : queryWords
     index.search = function (queryString) {
       const asked = []
       const results = this.query(query => {
@@ -207,7 +242,7 @@
           const [, lead, typed, trail] = /^(\*?)([\s\S]*?)(\*?)$/.exec(clause.term)
           const optional = clause.presence === lunr.Query.presence.OPTIONAL
           const searched = []
-          for (const word of queryWords(typed)) {
+          for (const word of words(typed)) {
             const [primary, ...candidates] = optional ? queryTerms(word, indexed) : variants(word).slice(0, 1)
             if (!primary) continue
             // the word as typed (a word beginning, as Material sends it; a word typed +/- has no
