@@ -36,7 +36,12 @@ the example, read in the page's language as its strings file says it writes a nu
 ``prose_format``): "۱۴٫۰٪" in Persian and "14,0 %" in a language of a decimal comma are one
 number each, 14.0%, like "14.0%" in English. Digits of any script count, Python's own "." and
 "%" (and LaTeX's "\\%") are read in every language, and signs are ignored (Persian may write
-"منفی ۶٫۱۰"). The report names those lines, so the prose is fixed together with the code. ``--update`` refuses
+"منفی ۶٫۱۰"). Numbers are matched like with like (``quotes``): a percentage quotes a percentage
+and a decimal a decimal, rounded to the prose's decimals ("0.44" for 0.438), while a fraction
+written the other way keeps its digits ("52.2%" for 0.522, not "52%"), so that "79% by
+step 20" is no quote of a cell's 0.793. The report names those lines, so the prose is fixed
+together with the code; a language's page whose output is still English's (no ``<name>.<lang>.out``
+yet) is compared with English's file, and ``--update`` creates its own. ``--update`` refuses
 to store an output while such lines remain, unless ``--force`` (a number that only looks
 the same, such as a line number).
 
@@ -171,12 +176,24 @@ def expected_path(name: str, lang: str = SOURCE_LANG) -> Path:
     return EXAMPLES_DIR / (f"{name}.out" if lang == SOURCE_LANG else f"{name}.{lang}.out")
 
 
-def stored_output(name: str, lang: str = SOURCE_LANG) -> str | None:
-    """What ``name`` prints on ``lang``'s page, as stored: its own file, else English's."""
+def stored_path(name: str, lang: str = SOURCE_LANG) -> Path | None:
+    """The file that holds what ``name`` prints on ``lang``'s page: its own, else English's
+    (``None`` when neither exists yet)."""
     for path in (expected_path(name, lang), expected_path(name)):
         if path.exists():
-            return path.read_text(encoding="utf-8")
+            return path
     return None
+
+
+def stored_output(name: str, lang: str = SOURCE_LANG) -> str | None:
+    """What ``name`` prints on ``lang``'s page, as stored: its own file, else English's."""
+    path = stored_path(name, lang)
+    return path.read_text(encoding="utf-8") if path else None
+
+
+def shown(path: Path) -> str:
+    """An example's file as messages name it: ``docs/examples/learning/loss.he.out``."""
+    return f"docs/examples/{path.relative_to(EXAMPLES_DIR).as_posix()}"
 
 
 LANGUAGE_AWARE = "page_language("
@@ -324,52 +341,88 @@ def normalise_numbers(text: str, written: NumberFormat = LATIN) -> str:
     return _number_pattern(written).sub(lambda match: _as_python_prints(match[0], written), text)
 
 
+# A printed decimal with at least this many significant digits is a float Python printed in
+# full (its repr, up to 17 digits): no reader quotes it whole, so prose may round it, even as a
+# percentage. A cell that formats its numbers ("0.793", "52.2%") chose their precision.
+IN_FULL = 12
+
+
 @dataclass(frozen=True)
 class Number:
-    """A number as written (``"۱۴٫۰٪"``) and the values it may stand for, without its sign:
-    ``(value, decimals)`` pairs, ``14.0%`` standing for both (14.0, 1) and (0.140, 3)."""
+    """A number as written (``raw``: ``"۱۴٫۰٪"``) and as Python prints it (``text``: ``"14.0%"``)."""
 
     raw: str
     text: str  # as Python prints it, with its sign and percent sign: "-6.10", "14.0%"
-    forms: tuple[tuple[Decimal, int], ...]
+
+    @property
+    def percent(self) -> bool:
+        return self.text.endswith("%")
+
+    @property
+    def digits(self) -> str:
+        """Without sign and percent sign: "14.0"."""
+        return self.text.rstrip("%").lstrip("-")
+
+    @property
+    def value(self) -> Decimal:
+        """As written, without its sign: 14.0 for "14.0%"."""
+        return Decimal(self.digits)
+
+    @property
+    def decimals(self) -> int:
+        return len(self.digits.partition(".")[2])
 
     @property
     def rounds(self) -> bool:
         """Whether it may quote a longer number rounded: a decimal or a percentage, not "3"."""
-        return "." in self.text or self.text.endswith("%")
+        return "." in self.text or self.percent
+
+    @property
+    def fraction(self) -> tuple[Decimal, int]:
+        """``(value, decimals)`` as a plain number: "14.0%" is (0.140, 3), "0.77" is (0.77, 2)."""
+        if self.percent:
+            return self.value.scaleb(-2), self.decimals + 2
+        return self.value, self.decimals
+
+    @property
+    def in_full(self) -> bool:
+        """Whether it is a float printed in full (see ``IN_FULL``), not a formatted number."""
+        return not self.percent and len(self.digits.replace(".", "").lstrip("0")) >= IN_FULL
 
 
 def numbers(text: str, written: NumberFormat = LATIN) -> list[Number]:
     """Every number in ``text``, read as ``written`` writes them (a page's language: see
     ``prose_format``) and as Python prints them (a cell's output: the default)."""
-    found = []
-    for match in _number_pattern(written).finditer(text):
-        normal = _as_python_prints(match[0], written)
-        digits = normal.rstrip("%").lstrip("-")
-        value = Decimal(digits)
-        decimals = len(digits.partition(".")[2])
-        forms = [(value, decimals)]
-        if normal.endswith("%"):
-            forms.append((value / 100, decimals + 2))
-        found.append(Number(match[0], normal, tuple(forms)))
-    return found
+    return [Number(match[0], _as_python_prints(match[0], written)) for match in _number_pattern(written).finditer(text)]
+
+
+def _rounded(value: Decimal, decimals: int) -> Decimal:
+    return value.quantize(Decimal(1).scaleb(-decimals), ROUND_HALF_EVEN)
 
 
 def quotes(prose: Number, printed: Number) -> bool:
-    """Whether ``prose`` can be a quote of ``printed``: the same value, or (for a decimal or a
-    percentage in the prose) the printed value rounded to the prose's decimals. ``14.0%``
-    quotes ``0.14024438316608848`` and ``14.0%``; ``0.522`` quotes ``52.2%``; ``3`` only ``3``."""
-    for value, decimals in prose.forms:
-        for printed_value, printed_decimals in printed.forms:
-            if not prose.rounds:
-                if printed_decimals == 0 and printed_value == value:
-                    return True
-            elif printed_decimals <= decimals:
-                if printed_value == value:
-                    return True
-            elif printed_value.quantize(Decimal(1).scaleb(-decimals), ROUND_HALF_EVEN) == value:
-                return True
-    return False
+    """Whether ``prose`` can be a quote of ``printed``, matching like with like (signs ignored).
+
+    A percentage quotes a percentage and a decimal a decimal: the same value, or the printed
+    one rounded to the prose's decimals ("0.44" quotes "0.438", "79%" quotes "79.3%"); a bare
+    integer quotes only itself ("3" not "2.996"). Across kinds, a decimal fraction written as
+    a percentage or the other way round ("0.522" for "52.2%", "77%" for "0.77"), the digits
+    must be the same: "79%" is no quote of "0.793" (that would be "79.3%"), and an integer is
+    a count, not a fraction ("2" is no quote of "2%", "100%" none of "1"). Only a float
+    printed in full may be rounded across kinds: "14.0%" quotes "0.14024438316608848"."""
+    if prose.percent == printed.percent:
+        if not prose.rounds:
+            return printed.decimals == 0 and printed.value == prose.value
+        if printed.decimals <= prose.decimals:
+            return printed.value == prose.value
+        return _rounded(printed.value, prose.decimals) == prose.value
+    decimal = printed if prose.percent else prose
+    if "." not in decimal.digits:
+        return False
+    (value, decimals), (printed_value, printed_decimals) = prose.fraction, printed.fraction
+    if printed_value == value:
+        return True
+    return printed.in_full and printed_decimals > decimals and _rounded(printed_value, decimals) == value
 
 
 def vanished_numbers(old: str, new: str) -> list[str]:
@@ -428,11 +481,12 @@ def prose_languages(name: str, lang: str, docs: Path = DOCS) -> list[str]:
 def report(name: str, old: str | None, new: str, docs: Path = DOCS, lang: str = SOURCE_LANG) -> str:
     """Why example ``name`` fails its check on ``lang``'s page, and what to do: the message tests print."""
     source = f"docs/examples/{name}.py"
-    stored = f"docs/examples/{expected_path(name, lang).relative_to(EXAMPLES_DIR).as_posix()}"
     where = "" if lang == SOURCE_LANG else f" on the {lang} page"
-    if old is None:
-        return f"{source} has no stored output ({stored} is missing): run `{UPDATE_COMMAND}`."
-    lines = [f"{source} no longer prints{where} what {stored} says."]
+    path = stored_path(name, lang)
+    if old is None or path is None:
+        return f"{source} has no stored output yet: `{UPDATE_COMMAND}` will create {shown(expected_path(name))}."
+    stored = shown(path)
+    lines = [f"{source} no longer prints{where} what {stored} says{_what_update_does(name, lang, path)}."]
     gone = vanished_numbers(old, new)
     quotes = stale_quotes(name, old, new, docs, prose_languages(name, lang, docs))
     if quotes:
@@ -446,6 +500,15 @@ def report(name: str, old: str | None, new: str, docs: Path = DOCS, lang: str = 
     diff = difflib.unified_diff(old.splitlines(), new.splitlines(), stored, "now", lineterm="")
     lines += ["", *diff]
     return "\n".join(lines)
+
+
+def _what_update_does(name: str, lang: str, path: Path) -> str:
+    """For a language's page whose output is read from English's file: that ``--update`` will
+    give it a file of its own (it does not exist yet, so no message calls it stale)."""
+    own = expected_path(name, lang)
+    if path == own:
+        return ""
+    return f" (English's output; the {lang} page has none of its own yet: `--update` will create {shown(own)})"
 
 
 # --------------------------------------------------------------------------- the companion notebooks
@@ -636,14 +699,14 @@ def changed(docs: Path = DOCS) -> dict[tuple[str, str], tuple[str | None, str]]:
 def store(name: str, lang: str, text: str, english: str | None) -> str:
     """Writes the output of ``name`` on ``lang``'s page where it belongs; returns what it did."""
     path = expected_path(name, lang)
-    shown = f"docs/examples/{path.relative_to(EXAMPLES_DIR).as_posix()}"
     if lang != SOURCE_LANG and text == english:
         if path.exists():
             path.unlink()
-            return f"removed {shown} (the same as English's)"
-        return f"{shown}: the same as English's, nothing to store"
+            return f"removed {shown(path)} (the same as English's)"
+        return f"{shown(path)}: the same as English's, nothing to store"
+    done = "updated" if path.exists() else "created"
     path.write_text(text, encoding="utf-8")
-    return f"updated {shown}"
+    return f"{done} {shown(path)}"
 
 
 def main(argv: Iterable[str] | None = None) -> int:

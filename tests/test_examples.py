@@ -199,6 +199,16 @@ def test_the_drift_check_reads_a_page_in_its_languages_format(tmp_path, monkeypa
         ("14.1%", "0.14024438316608848", False),
         ("1", "1.03", False),  # a bare integer quotes only itself
         ("16", "16", True),
+        # like with like: a percentage and a decimal quote each other with the same digits only
+        ("79%", "0.793", False),  # 0.793 as a percentage is 79.3%: "79%" is another number
+        ("79.3%", "0.793", True),
+        ("79%", "79.3%", True),  # a percentage rounds a percentage
+        ("0.44", "0.438", True),  # a decimal rounds a decimal
+        ("0%", "0.343", False),  # not 0.343 rounded to a whole number
+        ("0.2%", "21%", False),
+        ("2", "2%", False),  # a count is no fraction
+        ("100%", "1", False),
+        ("100%", "1.0", True),
     ],
 )
 def test_what_counts_as_a_quote(prose, printed, quoted):
@@ -219,6 +229,77 @@ def test_a_changed_output_names_the_stale_prose_in_every_language():
         assert f"docs/{lang}/what-matters.md:" in message, f"{lang}: its what-matters.md should quote the weights"
     assert "docs/en/index.md" not in message  # another example: not affected
     assert "devtools.examples --update" in message
+
+
+# A language in progress (docs/en/translate.md): its learning page translated at the top, the
+# rest still English, quoting the English model's numbers.
+PARTLY_ENGLISH = """# 权重从哪里来？ { #learning }
+
+模型回答 *student*，$p = 0.793$。
+
+## Watching it learn { #training }
+
+The test accuracy starts at the coin's 50%, is at
+79% by step 20 and at 98% by step 40.
+
+## The model { #model }
+
+It answers *student*, with $p = 0.793$.
+
+```python-live example="learning/untrained"
+```
+"""
+
+
+@pytest.fixture
+def partly_english(tmp_path, monkeypatch):
+    """A docs tree with one language, zh, whose learning page is partly English; what the
+    untrained cell prints in English, and on the zh page (another model: other numbers)."""
+    (tmp_path / "zh").mkdir()
+    (tmp_path / "zh" / "learning.md").write_text(PARTLY_ENGLISH, encoding="utf-8")
+    monkeypatch.setattr(examples, "prose_format", lambda lang: NumberFormat())
+    english = "the teacher yelled at the student because she was angry\n  teacher    0.207\n  student    0.793\n"
+    return tmp_path, english, english.replace("0.207", "0.388").replace("0.793", "0.612")
+
+
+def test_a_number_the_prose_quotes_of_another_source_is_not_a_stale_quote(partly_english):
+    """The curve's "79% by step 20" is no quote of the cell's 0.793 (that would be 79.3%):
+    only the lines that quote 0.793 itself are named, in the translated and the English prose."""
+    docs, english, zh = partly_english
+    quotes = [str(q) for q in examples.stale_quotes("learning/untrained", english, zh, docs=docs, langs=["zh"])]
+    assert quotes == ["docs/zh/learning.md:3: 0.793", "docs/zh/learning.md:12: 0.793"]
+
+
+def test_a_language_without_its_own_output_is_told_the_file_update_creates(partly_english):
+    """The zh page's output is compared with English's file, the one that exists: the message
+    names it, and says that --update will create the zh page's own."""
+    docs, english, zh = partly_english
+    message = examples.report("learning/untrained", english, zh, docs=docs, lang="zh")
+    first = message.splitlines()[0]
+    assert "on the zh page what docs/examples/learning/untrained.out says" in first
+    assert "`--update` will create docs/examples/learning/untrained.zh.out" in first
+    assert "untrained.zh.out says" not in message
+    assert "--- docs/examples/learning/untrained.out" in message  # the diff's header: a real file
+
+
+def test_an_example_without_any_output_is_told_the_file_update_creates():
+    message = examples.report("learning/no_such_cell", None, "1\n")
+    assert message == (
+        "docs/examples/learning/no_such_cell.py has no stored output yet: "
+        f"`{examples.UPDATE_COMMAND}` will create docs/examples/learning/no_such_cell.out."
+    )
+
+
+def test_storing_a_languages_first_output_says_it_creates_the_file(tmp_path, monkeypatch):
+    monkeypatch.setattr(examples, "EXAMPLES_DIR", tmp_path)
+    (tmp_path / "learning").mkdir()
+    name = "learning/untrained"
+    assert examples.store(name, "zh", "zh\n", "en\n") == "created docs/examples/learning/untrained.zh.out"
+    assert examples.store(name, "zh", "zh 2\n", "en\n") == "updated docs/examples/learning/untrained.zh.out"
+    assert (
+        examples.store(name, "zh", "en\n", "en\n")
+        == "removed docs/examples/learning/untrained.zh.out (the same as English's)"
+    )
 
 
 def test_an_unchanged_quote_is_not_reported():
