@@ -1,18 +1,24 @@
 """Hook: every built language's entry checked before the build (script, face, direction,
-texts), and the English text for every text an entry leaves out (site_hooks/i18n/languages.py).
+texts; site_hooks/i18n/languages.py), its pages' letters against its face
+(site_hooks/i18n/script_coverage.py), and the English text for every text an entry leaves out.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from mkdocs.config.defaults import MkDocsConfig
+from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority
 
-from site_hooks.i18n import languages
+from site_hooks.i18n import languages, script_coverage
 
 
 @event_priority(0)  # before static-i18n (-100) merges the language's entry into `extra`
 def on_config(config: MkDocsConfig) -> None:
-    languages.check(config)
+    drawn = [script_coverage.problem(lang, Path(config.docs_dir) / lang.locale) for lang in languages.check(config)]
+    if any(drawn):
+        raise PluginError("languages in mkdocs.yml need fixing:\n  " + "\n  ".join(filter(None, drawn)))
 
 
 def on_pre_build(config: MkDocsConfig) -> None:

@@ -41,7 +41,6 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import get_plugin_logger
 
 from site_hooks.assets.vendored import FontFace, offered_faces
-from site_hooks.i18n import script_coverage
 
 log = get_plugin_logger("languages")
 
@@ -377,12 +376,13 @@ def _i18n(config: MkDocsConfig) -> Any:
     return config.plugins.get("i18n")
 
 
-def check(config: MkDocsConfig) -> None:
+def check(config: MkDocsConfig) -> list[SiteLanguage]:
     """Once per build, before static-i18n merges an entry into ``extra``: remember the English
-    texts, stop on a language the build cannot lay out, warn about missing texts."""
+    texts, stop on a language the build cannot lay out, warn about missing texts. Returns the
+    languages checked (none in static-i18n's builds of the other languages)."""
     plugin = _i18n(config)
     if plugin is not None and plugin.current_language is not None:
-        return  # static-i18n's build of another language: checked once, at the start
+        return []  # static-i18n's build of another language: checked once, at the start
     _english.clear()
     _english.update(texts_of(config.extra or {}))
     missing = [f"extra.{key}, {what}" for key, what in REQUIRED_TEXTS.items() if key not in _english]
@@ -391,11 +391,9 @@ def check(config: MkDocsConfig) -> None:
     if config.theme.get("direction"):
         raise PluginError("mkdocs.yml sets theme.direction: remove it; each language's direction comes from its code")
     built = site_languages(config)
-    drawn = [script_coverage.problem(lang, Path(config.docs_dir) / lang.locale) for lang in built]
-    if any(drawn):
-        raise PluginError("languages in mkdocs.yml need fixing:\n  " + "\n  ".join(filter(None, drawn)))
     for problem in text_problems(_english, built_entries(config)):
         log.warning(problem)
+    return built
 
 
 def fill_in_english(config: MkDocsConfig) -> None:
