@@ -17,6 +17,7 @@ from typing import Any
 
 from ..learning import Model, Puzzle, Sentence
 from ..learning.model import Reading
+from ..learning.puzzle import join_words
 from ..resources import derived, resource
 from ._controls import segmented
 from ._html import el, esc, void
@@ -120,9 +121,10 @@ def reason_span(s: Sentence) -> range:
 
 def sentence_option(s: Sentence) -> str:
     """An example sentence as its menu names it: the two people and the reason, in sentence
-    order, the words between them elided ("teacher … student … was angry"). The four
-    examples differ only in these, and a whole sentence is wider than a phone's menu, which
-    cuts it off at the reason, the word that matters; the maps beside it show every word."""
+    order, the words between them elided ("teacher … student … was angry"; in a language
+    written without spaces "老师…学生…很生气"). The four examples differ only in these, and a
+    whole sentence is wider than a phone's menu, which cuts it off at the reason, the word
+    that matters; the maps beside it show every word."""
     kept = {*s.people, *reason_span(s)}
     words: list[str] = []
     for i, word in enumerate(s.tokens):
@@ -130,7 +132,7 @@ def sentence_option(s: Sentence) -> str:
             words.append(word)
         elif words and words[-1] != "…":
             words.append("…")
-    return " ".join(words[:-1] if words and words[-1] == "…" else words)
+    return join_words(words[:-1] if words and words[-1] == "…" else words, s.spaced)
 
 
 def example_menu(

@@ -28,7 +28,9 @@ language. Last, the split (``Puzzle.split``): too few held-out sentences is refu
 
 Text is tidied as ``Puzzle`` reads it (runs of spaces are one space), put in Unicode NFC, and
 a ZWNJ or ZWJ at the edge of a word (invisible there) is dropped; lines left empty are
-ignored.
+ignored. The reader's puzzle is written the way the site's is: in a language whose puzzle
+file says ``spaces: false`` the reader writes without spaces too (``把{second}骂了``), and a
+space only cuts a word in two where the reader wants one (``Puzzle.shown``).
 
 Limits, and why: a reader must not be able to make the check or training take minutes. The
 give-away check reads only the reasons (a tenth of a millisecond at the limits); the cost is
@@ -57,7 +59,7 @@ from typing import Any
 
 from ..learning import Puzzle
 from ..learning.cues import LENGTHS, SHARED_WORD, cues
-from ..learning.puzzle import SLOT_WORD
+from ..learning.puzzle import SLOT_WORD, split_words
 from ._strings import Text
 
 STRINGS = tuple(
@@ -128,6 +130,7 @@ def own_puzzle(site: Puzzle, texts: Mapping[str, Any]) -> OwnPuzzle | Refusal:
             boxes["actions"],
             boxes["actor"],
             boxes["patient"],
+            spaced=site.spaced,
         )
         _no_cue(puzzle)
         return _split(puzzle)
@@ -211,7 +214,7 @@ def _check_item(name: str, item: str, site: Puzzle) -> None:
             raise _Refused("own_markup", item=item, char=char)
         if unicodedata.category(char) in INVISIBLE and char not in JOINERS:
             raise _Refused("own_invisible", item=item, code=f"U+{ord(char):04X}")
-    words = item.split()
+    words = split_words(item, site.spaced)
     if name == "actions":
         _check_action(item, words, site)
     elif any(char in BRACES for char in item):
@@ -227,7 +230,8 @@ def _check_item(name: str, item: str, site: Puzzle) -> None:
 
 def _check_action(item: str, words: list[str], site: Puzzle) -> None:
     """An action has no braces, but for one ``{second}`` (as a word of its own, punctuation
-    attached allowed) when the language's template has none: then the action must place it."""
+    attached allowed; in a language written without spaces, wherever it stands) when the
+    language's template has none: then the action must place it."""
     leaves_second = SECOND not in site.template
     slots = 0
     for word in words:

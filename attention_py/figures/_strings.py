@@ -18,6 +18,11 @@ translator can reorder a sentence but cannot lose a number.
 Mathematics inside a sentence goes between dollar signs ("divide by $√dₖ$"): the figure
 shows it left to right, isolated from the sentence around it, so that in Hebrew or Persian
 "√dₖ" does not come out as "dₖ√". Accessible names get the same text without the dollars.
+
+A few keys may be left out, and then have a default (``OPTIONAL``): ``common.between_sentences``
+is what stands between two sentences a figure writes one after the other (a readout and its
+verdict), a space unless the language writes none there, as Chinese and Japanese do after
+"。" (``between_sentences: ""``). ``Text.sentences`` is the one way to join them.
 """
 
 from __future__ import annotations
@@ -34,6 +39,13 @@ from ._html import el, esc
 
 STRINGS_DIR = "docs/figure-strings"
 _MATH = re.compile(r"\$([^$]+)\$")
+# Keys a strings file may leave out, by section, with the value the figures use then. A file
+# that says nothing keeps its figures exactly as they were before the key existed.
+OPTIONAL: dict[str, dict[str, str]] = {"common": {"between_sentences": " "}}
+BETWEEN_SENTENCES_PROBLEM = (
+    'must be " " (a space, as most languages write between sentences) or "" (nothing, as Chinese '
+    'and Japanese write after "。")'
+)
 
 
 class MissingStringError(LookupError):
@@ -138,6 +150,19 @@ class Text:
         """
         return self.html(key, **{name: self.sentence_part(part) for name, part in parts.items()})
 
+    def sentences(self, *parts: str) -> str:
+        """Sentences (markup, each ``sentence`` or ``html``) one after another, as the language
+        joins them: ``common.between_sentences`` between each two, a space by default."""
+        return self._optional("common.between_sentences").join(parts)
+
+    def _optional(self, key: str) -> str:
+        """An ``OPTIONAL`` key's value: the file's, else its default."""
+        section, _, name = key.partition(".")
+        self.used.add(key)
+        table = self.strings.get(section)
+        value = table.get(name) if isinstance(table, Mapping) else None
+        return value if isinstance(value, str) else OPTIONAL[section][name]
+
     def sentence_part(self, part: SentencePart) -> str:
         """One part of a ``sentence`` as markup: a number in the prose's digits, or the markup given."""
         numbers = self.prose_numbers
@@ -239,9 +264,24 @@ def check_strings(
         if section not in required:
             problems.append(f"{source}: unknown section {section!r} (neither a figure nor a section of the page)")
         elif isinstance(table, Mapping):
-            extra = sorted(set(table) - set(required[section]))
+            optional = OPTIONAL.get(section, {})
+            extra = sorted(set(table) - set(required[section]) - set(optional))
             problems.extend(f"{source}: {section}.{key}: unknown key (nothing reads it)" for key in extra)
+            problems.extend(
+                f"{source}: {section}.{key}: {optional_key_problem(key, table[key])}"
+                for key in optional
+                if key in table and optional_key_problem(key, table[key])
+            )
     return problems
+
+
+def optional_key_problem(key: str, value: Any) -> str | None:
+    """What is wrong with ``value`` as the optional key ``key`` (of ``OPTIONAL``), or None."""
+    if key == "between_sentences":
+        if not isinstance(value, str) or len(value) > 1 or value.strip():
+            return BETWEEN_SENTENCES_PROBLEM
+        return None
+    raise KeyError(f"not an optional key: {key!r}")
 
 
 def _placeholder_problems(

@@ -165,11 +165,14 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     )
     readout = t.sentence("readout_last" if position == n - 1 else "readout", **said)
     scores = views.switch_table()[state["on"]]
-    readout += " " + t.sentence(
-        "readout_heads",
-        copied=Pct(100 * scores["copied_accuracy"], 0),
-        other=Pct(100 * scores["other_accuracy"], 0),
-        loss=Num(scores["copied_loss"], 2),
+    readout = t.sentences(
+        readout,
+        t.sentence(
+            "readout_heads",
+            copied=Pct(100 * scores["copied_accuracy"], 0),
+            other=Pct(100 * scores["other_accuracy"], 0),
+            loss=Num(scores["copied_loss"], 2),
+        ),
     )
     return Panel(body, readout, [*notes, t.html("caption")])
 

@@ -159,7 +159,7 @@ def draw(state: dict[str, Any], t: Text, session: Session) -> Panel:
             prefix=Num(views.best(point, layers - 1, "prefix"), 2),
         )
         if done:
-            readout += " " + verdict(history, layers, t)
+            readout = t.sentences(readout, verdict(history, layers, t))
     return Panel(body, readout, [t.html("caption")])
 
 

@@ -113,9 +113,7 @@ def draw_scaled(state: dict[str, Any], t: Text) -> Panel:
             el(
                 "p",
                 {"class": "apy-muted"},
-                t.html("scale_caption"),
-                " ",
-                t.html("scaled_scores", values=formula(f"s·z = [{scaled}]")),
+                t.sentences(t.html("scale_caption"), t.html("scaled_scores", values=formula(f"s·z = [{scaled}]"))),
             ),
         )
         + bars(z, probs, t)

@@ -219,10 +219,9 @@ def draw(state: dict[str, Any], t: Text, session: Session) -> Panel:
         scores = run.report(end)
         keep_finished(session, state, lang)
     guess = reading.prediction
-    answer = (
-        t.sentence("answer", word=esc(model.people[guess]), probability=Pct(100 * reading.probabilities[guess], 1))
-        + " "
-        + t.html("answer_right" if guess == s.label else "answer_wrong", truth=esc(s.referent))
+    answer = t.sentences(
+        t.sentence("answer", word=esc(model.people[guess]), probability=Pct(100 * reading.probabilities[guess], 1)),
+        t.html("answer_right" if guess == s.label else "answer_wrong", truth=esc(s.referent)),
     )
     if run.refused is not None:  # the reader's puzzle: nothing to train until it is fixed
         label, status = t.html("train"), esc(refusal_text(run.refused, t))
@@ -273,7 +272,7 @@ def draw(state: dict[str, Any], t: Text, session: Session) -> Panel:
             accuracy=Pct(100 * point["test_accuracy"], 0),
         )
         if said:
-            readout += " " + said
+            readout = t.sentences(readout, said)
     previous = session.previous.trainer.history if session.previous is not None else []
     shown = shown_record(session, state, lang)
     can_keep = shown is not None and not (session.kept is not None and session.kept.holds(shown))

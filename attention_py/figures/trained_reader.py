@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..learning import Puzzle
 from . import _learning_views as views
 from ._controls import button
 from ._figure import Figure, Panel
@@ -63,10 +64,12 @@ def menu(name: str, chosen: int, options: tuple[str, ...], label: str) -> str:
     )
 
 
-def action_text(action: str) -> str:
+def action_text(action: str, puzzle: Puzzle) -> str:
     """An action as the menu shows it: a language whose action goes around the one acted upon
-    (Persian "سر {second} داد زد") shows an ellipsis in that place."""
-    return " ".join(action.replace("{second}", "…").split())
+    (Persian "سر {second} داد زد") shows an ellipsis in that place; a language written
+    without spaces shows none (``Puzzle.shown``)."""
+    gap = "…" if puzzle.spaced else " … "  # unspaced: a word of its own, shown without spaces
+    return puzzle.shown(action.replace("{second}", gap))
 
 
 def picked(state: dict[str, Any], lang: str) -> tuple[int, int, int, int, bool]:
@@ -111,9 +114,9 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
         "div",
         {"class": "apy-row"},
         menu("first", first, p.people, t.html("first")),
-        menu("action", action, tuple(action_text(a) for a in p.actions), t.html("action")),
+        menu("action", action, tuple(action_text(a, p) for a in p.actions), t.html("action")),
         menu("second", second, p.people, t.html("second")),
-        menu("reason", reason, p.reasons, t.html("reason")),
+        menu("reason", reason, tuple(map(p.shown, p.reasons)), t.html("reason")),
     )
     layers = []
     for layer, heads in enumerate(reading.attention):
@@ -160,12 +163,13 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     )
     right = guess == s.label
     points = t.html(
-        "points_actor" if s.points_at == "actor" else "points_patient", reason=esc(s.reason), truth=esc(s.referent)
+        "points_actor" if s.points_at == "actor" else "points_patient",
+        reason=esc(p.shown(s.reason)),
+        truth=esc(s.referent),
     )
-    readout = (
-        t.sentence("readout", word=esc(p.people[guess]), probability=Pct(100 * probs[guess], 1))
-        + " "
-        + t.html("right" if right else "wrong", truth=esc(s.referent))
+    readout = t.sentences(
+        t.sentence("readout", word=esc(p.people[guess]), probability=Pct(100 * probs[guess], 1)),
+        t.html("right" if right else "wrong", truth=esc(s.referent)),
     )
     mistakes = views.final_mistakes(lang)
     total = views.test_size(lang)

@@ -82,7 +82,7 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     people = model.people
     guess = reading.prediction
     verdict = t.html("answer_right" if guess == s.label else "answer_wrong", truth=esc(s.referent))
-    readout = (
+    readout = t.sentences(
         t.sentence(
             "readout",
             step=step,
@@ -90,9 +90,8 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
             accuracy=Pct(100 * point["test_accuracy"], 0),
             word=esc(people[guess]),
             probability=Pct(100 * reading.probabilities[guess], 0),
-        )
-        + " "
-        + verdict
+        ),
+        verdict,
     )
     body = (
         controls
