@@ -26,8 +26,10 @@ i18n/      languages
     languages.py     what a language is from its code and its entry in mkdocs.yml: its script,
                      face (extra.font) and direction (Material's), and the texts its entry gives;
                      the i18n plugin's entries (``i18n_languages``)
-    language_checks.py  hook: stops the build on a language without a face covering its script,
-                     warns about a missing text, fills in English for it
+    language_checks.py  hook: stops the build on a language without a face covering its script
+                     or whose pages' letters the face does not draw, warns about a missing text,
+                     fills in English for it
+    script_coverage.py  the letters of a language's pages against the code points of its face
     line_breaks.py   hook: a source line break between two Chinese or Japanese characters
                      joins them with no space
     translations.py  hook: every page in every language with the same anchors; the note on
@@ -38,11 +40,13 @@ i18n/      languages
     language_links.py  hook: a language switcher that works under any base path
     search.py        hook: one search index per language, each read through search_text
     search_text.py   how index and query words are normalised (marks, letter variants, ZWNJ,
-                     clitic prefixes), with search_text.js, its browser half for lunr
+                     clitic prefixes), with search_text.js, its browser half for lunr; Chinese
+                     and Japanese cut into words by Intl.Segmenter (separate_words.mjs at build)
     not_found.py     hook: one 404 page for the whole site, with every language's message
 assets/    what the pages load, all from this repository
     publish.py       hook: the wheel, Pyodide, the widget bundle, KaTeX and fonts under assets/,
-                     each language's font rule and the code font's
+                     each language's font rule and the code font's; a CJK face in slices, with
+                     a stylesheet of its own
     products.py      the wheel and the widget bundle, made once per change of their inputs
     wheels.py        builds the attention_py wheel (``python -m build`` on a copy of its files)
     snapshot.py      the page's Python as a gzipped Pyodide memory image (made under Node.js
