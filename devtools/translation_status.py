@@ -74,6 +74,7 @@ from site_hooks.i18n.translation_checks import (
     SOURCE_LANG,
     anchor_problems,
     copied_pages,
+    english_sections,
     is_copy,
     missing_pages,
     pages,
@@ -143,11 +144,9 @@ def partly_english(docs: Path, lang: str) -> list[tuple[str, int, int]]:
         source = docs / SOURCE_LANG / page
         if not source.is_file() or is_copy(docs, lang, page):
             continue
-        english = {text for _, text in sections(source) if re.search(r"[^\W\d_]", text)}
-        own = sections(docs / lang / page)
-        still = sum(1 for _, text in own if text in english)
+        still = english_sections(docs, lang, page)
         if still:
-            found.append((page, still, len(own)))
+            found.append((page, len(still), len(sections(docs / lang / page))))
     return found
 
 

@@ -1,7 +1,19 @@
 """The article "Where do the weights come from?" (docs/<lang>/learning.md) says what the trained
 model does; these tests hold it to that, language by language, with the very model the build
 trained for that language (site_hooks/content/training.py: the one the figures replay and
-read; trained once and cached, like the notebooks).
+read; trained once and cached, like the notebooks). Every built language with its own
+learning page is tested (tests.languages.translated), a language in progress too.
+
+**A claim belongs to a section**, and a section says what its text says. Some claims are made
+by every version of the article ("without the reason, the model names the one who acts"): they
+are tested on every page. Others differ from version to version, because each language's
+model found its own plan and learned at its own pace: the English version's are tested on
+every page whose section is still the English text (a language in progress translating a
+page a section at a time, ``translation_checks.english_sections``), against that page's own
+model, since it is that model the page's figures and cells show; a translated section's, on
+its language's page. ``claims(section, version)`` marks such a test, and
+``test_every_version_of_a_section_has_its_claims_tested`` fails for a translated section
+whose version has none: write one.
 
 Claims about how the model works are tested by *ablations* (attention_py.learning.ablation):
 a path of layer 1 is switched off and the test accuracy of each group of reasons is
@@ -15,6 +27,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterable
 from functools import cache
 from pathlib import Path
 
@@ -25,9 +38,13 @@ from attention_py.learning import Model, Puzzle, Sentence
 from attention_py.learning.ablation import ROLES, Ablation, accuracy_by_group
 from attention_py.learning.train import drain
 from site_hooks.content.training import trained as build_training
+from site_hooks.i18n.translation_checks import SOURCE_LANG, english_sections, sections
+from tests.languages import translated
 
 ROOT = Path(__file__).resolve().parents[1]
-LANGUAGES = ("en", "he", "fa")
+DOCS = ROOT / "docs"
+PAGE = "learning.md"
+LANGUAGES = tuple(translated(PAGE))  # English first
 ALMOST_ALL = 0.8
 KEPT = 0.95  # "stays right": at least this accuracy
 LOST = 0.05  # "falls to 0%": at most this accuracy
@@ -39,7 +56,59 @@ def puzzle(lang: str) -> Puzzle:
 
 def prose(lang: str) -> str:
     """The page's text, every run of white space one space (sentences wrap across lines)."""
-    return " ".join((ROOT / "docs" / lang / "learning.md").read_text(encoding="utf-8").split())
+    return " ".join((DOCS / lang / PAGE).read_text(encoding="utf-8").split())
+
+
+@cache
+def section_prose(lang: str, section: str) -> str:
+    """The prose of one section of the page (``translation_checks.sections``: no code, no
+    heading), every run of white space one space, numbers as Python writes them ("۶۱٪" is
+    "61%"): what the section claims."""
+    from devtools.examples import normalise_numbers, prose_format
+
+    text = dict(sections(DOCS / lang / PAGE)).get(section)
+    assert text is not None, f"docs/{lang}/{PAGE} has no section {{ #{section} }}"
+    return normalise_numbers(" ".join(text.split()), prose_format(lang))
+
+
+@cache
+def written_in(lang: str, section: str, docs: Path = DOCS) -> str:
+    """Which version of the article section ``section`` of ``lang``'s page is: ``"en"`` while
+    it is still the English text, else ``lang``."""
+    return SOURCE_LANG if section in english_sections(docs, lang, PAGE) else lang
+
+
+def pages_writing(section: str, versions: Iterable[str], languages: Iterable[str] = LANGUAGES, docs: Path = DOCS):
+    """The languages whose page's ``section`` is one of ``versions``: the pages that make those
+    versions' claims, each about its own model."""
+    wanted = set(versions)
+    return [lang for lang in languages if written_in(lang, section, docs) in wanted]
+
+
+# section -> the versions of it whose own claims a test checks (filled by ``claims``)
+VERSION_CLAIMS: dict[str, set[str]] = {}
+
+
+def claims(section: str, *versions: str):
+    """Marks a test of what ``section`` claims in ``versions`` (language codes) of the article:
+    it runs on every page whose section is one of them, with ``lang`` the page's language (its
+    model is the one tested). ``"en"`` includes the pages of languages in progress whose
+    section is still English."""
+    VERSION_CLAIMS.setdefault(section, set()).update(versions)
+    return pytest.mark.parametrize("lang", pages_writing(section, versions))
+
+
+def untested_sections(
+    claimed: dict[str, set[str]], languages: Iterable[str] = LANGUAGES, docs: Path = DOCS
+) -> list[str]:
+    """The sections of ``claimed`` whose version, on some page, no test checks (a translated
+    section of a language whose own claims nobody has written a test for)."""
+    return [
+        f"docs/{lang}/{PAGE}, section #{section}"
+        for section, versions in claimed.items()
+        for lang in languages
+        if written_in(lang, section, docs) not in versions
+    ]
 
 
 @cache
@@ -111,23 +180,25 @@ def test_the_pronouns_layer_1_query_is_the_same_in_every_sentence():
 # ---------------------------------------------------------------------------- who reads the reason
 
 
-def test_en_the_pronoun_reads_the_reason_and_the_first_person_is_a_second_path():
+@claims("what-it-learned", "en")
+def test_en_the_pronoun_reads_the_reason_and_the_first_person_is_a_second_path(lang):
     """en: cut the pronoun's path to the reason and the patient group falls to about half (the
     prose quotes the number); let only the pronoun read it and both groups stay right; cut the
     pronoun's and the first person's paths and the patient group falls to 0%."""
-    cut = after_cut("en", only_cut("pronoun"))
+    cut = after_cut(lang, only_cut("pronoun"))
     assert cut["actor"] >= KEPT, cut
     assert 0.3 <= cut["patient"] <= 0.7, cut
-    assert f"{100 * cut['patient']:.0f}%" in prose("en")
-    assert min(after_cut("en", nobody_but("pronoun")).values()) >= KEPT
-    both = after_cut("en", only_cut("pronoun", "first"))
+    assert f"{100 * cut['patient']:.0f}%" in section_prose(lang, "what-it-learned")
+    assert min(after_cut(lang, nobody_but("pronoun")).values()) >= KEPT
+    both = after_cut(lang, only_cut("pronoun", "first"))
     assert both["actor"] >= KEPT, both
     assert both["patient"] <= LOST, both
 
 
-def test_en_the_pronoun_reads_the_reason_only_when_it_points_at_the_one_acted_upon():
+@claims("what-it-learned", "en")
+def test_en_the_pronoun_reads_the_reason_only_when_it_points_at_the_one_acted_upon(lang):
     """en: the pronoun's average layer-1 attention to the reason's words, per group, as quoted."""
-    _, model, test = trained("en")
+    _, model, test = trained(lang)
 
     def share(group: str) -> float:
         chosen = [s for s in test if s.points_at == group]
@@ -140,32 +211,34 @@ def test_en_the_pronoun_reads_the_reason_only_when_it_points_at_the_one_acted_up
     assert (
         f"patient group it gives the reason's words {100 * patient:.0f}% of its layer-1 attention on average, "
         f"with one of the actor group only {100 * actor:.0f}%"
-    ) in prose("en")
+    ) in section_prose(lang, "what-it-learned")
 
 
-def test_he_only_the_pronoun_reads_the_reason():
+@claims("what-it-learned", "he")
+def test_he_only_the_pronoun_reads_the_reason(lang):
     """he: cut the pronoun's path and the patient group falls to 0%; let only the pronoun read
     the reason and both groups stay right; the pronoun reads it in both groups (96% / 84% as quoted)."""
-    _, model, test = trained("he")
+    _, model, test = trained(lang)
     for group in ("patient", "actor"):
         chosen = [s for s in test if s.points_at == group]
         share = sum(sum(model.read(s).attention[0][0][s.pronoun][s.pronoun + 1 :]) for s in chosen) / len(chosen)
         assert share > ALMOST_ALL, (group, share)
-        assert f"{100 * share:.0f}%" in prose("he"), (group, share)
-    cut = after_cut("he", only_cut("pronoun"))
+        assert f"{100 * share:.0f}%" in section_prose(lang, "what-it-learned"), (group, share)
+    cut = after_cut(lang, only_cut("pronoun"))
     assert cut["actor"] >= KEPT, cut
     assert cut["patient"] <= LOST, cut
-    assert min(after_cut("he", nobody_but("pronoun")).values()) >= KEPT
+    assert min(after_cut(lang, nobody_but("pronoun")).values()) >= KEPT
 
 
-def test_fa_the_second_person_reads_the_reason():
+@claims("what-it-learned", "fa")
+def test_fa_the_second_person_reads_the_reason(lang):
     """fa: cut the second person's path and the patient group falls to 0%; let only the second
     person read the reason and both groups stay right; cutting the pronoun's path costs nothing."""
-    cut = after_cut("fa", only_cut("second"))
+    cut = after_cut(lang, only_cut("second"))
     assert cut["actor"] >= KEPT, cut
     assert cut["patient"] <= LOST, cut
-    assert min(after_cut("fa", nobody_but("second")).values()) >= KEPT
-    assert min(after_cut("fa", only_cut("pronoun")).values()) >= KEPT
+    assert min(after_cut(lang, nobody_but("second")).values()) >= KEPT
+    assert min(after_cut(lang, only_cut("pronoun")).values()) >= KEPT
 
 
 def test_the_languages_models_did_not_all_find_the_same_plan():
@@ -186,6 +259,7 @@ FRESH_SPLIT_SENTENCE = {
     "he": "ובכל אחת מהחלוקות החדשות {pct} ממשפטי המבחן נענו נכון, בכל אחת משלוש השפות",
     "fa": "در هر سه تقسیم تازه، و در هر سه زبان، مدل به {pct} جمله‌های آزمون درست جواب داد",
 }
+VERSION_CLAIMS["model"] = set(FRESH_SPLIT_SENTENCE)  # the versions of the sentence, by the section's language
 
 
 def fresh_split_run(job: tuple[str, int]) -> tuple[str, int, float, frozenset[str]]:
@@ -207,8 +281,6 @@ def test_the_design_chosen_after_seeing_the_test_holds_on_fresh_splits():
     accuracy there, computed here; no page still says its test set chose nothing."""
     from concurrent.futures import ProcessPoolExecutor
 
-    from devtools.examples import normalise_numbers, prose_format
-
     jobs = [(lang, split) for lang in LANGUAGES for split in FRESH_SPLITS]
     with ProcessPoolExecutor(max_workers=2) as pool:
         runs = list(pool.map(fresh_split_run, jobs))
@@ -217,10 +289,9 @@ def test_the_design_chosen_after_seeing_the_test_holds_on_fresh_splits():
         mine = [(accuracy, test) for run_lang, _, accuracy, test in runs if run_lang == lang]
         assert all(test != build_test for _, test in mine), f"{lang}: a fresh split is the build's split"
         lowest = min(accuracy for accuracy, _ in mine)
-        sentence = FRESH_SPLIT_SENTENCE[lang]
-        assert sentence, f"{lang}: name the sentence of docs/{lang}/learning.md that quotes the fresh splits"
-        text = normalise_numbers(prose(lang), prose_format(lang))
-        assert sentence.format(pct=f"{100 * lowest:.0f}%") in text, (lang, lowest)
+        sentence = FRESH_SPLIT_SENTENCE.get(written_in(lang, "model"))
+        assert sentence, f"{lang}: name the sentence of docs/{lang}/{PAGE} that quotes the fresh splits"
+        assert sentence.format(pct=f"{100 * lowest:.0f}%") in section_prose(lang, "model"), (lang, lowest)
         assert "never used to choose" not in prose(lang)
 
 
@@ -262,13 +333,14 @@ def test_the_giveaway_model_passes_its_own_test_and_fails_the_fair_one(lang):
 # ---------------------------------------------------------------------------- the English prose's numbers
 
 
-def test_en_the_curve_the_prose_describes_is_the_builds():
+@claims("training", "en")
+def test_en_the_curve_the_prose_describes_is_the_builds(lang):
     """en ("Watching it learn"): a point every 20 steps; the step-20 and step-40 test accuracies
     the prose quotes, and every test sentence right from step 60 on."""
-    history = build_training("en")["history"]
+    history = build_training(lang)["history"]
     test = {p["step"]: p["test_accuracy"] for p in history}
-    text = prose("en")
-    assert build_training("en")["settings"]["eval_every"] == 20
+    text = section_prose(lang, "training")
+    assert build_training(lang)["settings"]["eval_every"] == 20
     assert "a point every 20 steps" in text
     assert f"at {100 * test[20]:.0f}% by step 20" in text
     assert f"at {100 * test[40]:.0f}% by step 40" in text
@@ -276,21 +348,23 @@ def test_en_the_curve_the_prose_describes_is_the_builds():
     assert test[40] < 1.0
 
 
-@pytest.mark.parametrize(("lang", "steps"), [("he", (20, 40)), ("fa", (20, 40))])
-def test_he_fa_the_curve_the_prose_describes_is_the_builds(lang, steps):
+@claims("training", "he", "fa")
+def test_he_fa_the_curve_the_prose_describes_is_the_builds(lang):
     """he, fa: the step-20 test accuracy the prose quotes, and every test sentence right from step 40 on."""
-    from devtools.examples import normalise_numbers, prose_format
-
     test = {p["step"]: p["test_accuracy"] for p in build_training(lang)["history"]}
-    text = normalise_numbers(prose(lang), prose_format(lang))
-    assert f"{100 * test[20]:.0f}%" in text
+    assert f"{100 * test[20]:.0f}%" in section_prose(lang, "training")
     assert test[20] < 0.95
     assert all(a == 1.0 for step, a in test.items() if step >= 40)
 
 
-def test_en_the_untrained_test_loss_is_the_one_quoted():
-    loss = build_training("en")["history"][0]["test_loss"]
-    assert f"test sentences is {loss:.2f}" in prose("en")
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_untrained_test_loss_is_the_one_quoted(lang):
+    """Every page ("Measuring a mistake"): the untrained model's average loss on the test sentences."""
+    loss = build_training(lang)["history"][0]["test_loss"]
+    text = section_prose(lang, "loss")
+    assert f"{loss:.2f}" in text, (lang, loss)
+    if written_in(lang, "loss") == SOURCE_LANG:
+        assert f"test sentences is {loss:.2f}" in text
 
 
 # ---------------------------------------------------------------------------- the page itself
@@ -318,6 +392,36 @@ def test_every_language_has_the_english_sections():
     assert "shortcut" in english
     for lang in LANGUAGES[1:]:
         assert anchors(lang) == english, lang
+
+
+def test_every_version_of_a_section_has_its_claims_tested():
+    """A section whose claims differ between versions of the article, translated into a
+    language whose version no test checks, would make claims nobody checks: write that test
+    (``@claims(section, lang)``, like test_he_only_the_pronoun_reads_the_reason)."""
+    assert set(VERSION_CLAIMS) >= {"model", "training", "what-it-learned"}
+    untested = untested_sections(VERSION_CLAIMS)
+    assert not untested, (
+        "translated sections whose claims about the language's model no test checks: "
+        + "; ".join(untested)
+        + " (write the test in tests/test_learning_article.py, marked @claims(section, lang))"
+    )
+
+
+def test_an_english_section_of_a_language_in_progress_makes_the_english_claims(tmp_path):
+    """zh, added by the guide, translates the first section of the page and leaves the others
+    in English: its English sections' tests run on its page, against its model, and its
+    translated section, whose own claims no test checks yet, is named."""
+    english = "# Weights { #learning }\n\nIntro.\n\n## Watching it learn { #training }\n\n79% by step 20.\n\n"
+    english += "## What the trained layers do { #what-it-learned }\n\nThe pronoun reads the reason.\n"
+    zh = english.replace("Intro.", "简介。").replace("The pronoun reads the reason.", "代词读取原因。")
+    for lang, text in (("en", english), ("zh", zh)):
+        (tmp_path / lang).mkdir()
+        (tmp_path / lang / PAGE).write_text(text, encoding="utf-8")
+    assert pages_writing("training", ["en"], ("en", "zh"), tmp_path) == ["en", "zh"]
+    assert pages_writing("what-it-learned", ["en"], ("en", "zh"), tmp_path) == ["en"]
+    assert pages_writing("what-it-learned", ["he", "fa"], ("en", "zh"), tmp_path) == []
+    claimed = {"training": {"en", "he"}, "what-it-learned": {"en", "he"}}
+    assert untested_sections(claimed, ("en", "zh"), tmp_path) == [f"docs/zh/{PAGE}, section #what-it-learned"]
 
 
 # ---------------------------------------------------------------------------- "Open the trained model"
@@ -439,15 +543,19 @@ def finished_run(lang: str, steps: int, **changes):
     return live.verdict(chosen, test, fair.accuracy() if fair is not None else None), test
 
 
-@pytest.mark.parametrize("lang", LANGUAGES)
+# What every version of the list of experiments says of a ten times larger learning rate,
+# naming these three languages' models, whatever the page's own language.
+LARGER_LEARNING_RATE = {"en": "verdict_learned", "he": "verdict_failed", "fa": "verdict_failed"}
+
+
+@pytest.mark.parametrize("lang", LARGER_LEARNING_RATE)
 def test_a_ten_times_larger_learning_rate_learns_in_english_and_gets_stuck_in_hebrew_and_persian(lang):
-    """The list of experiments says so for the build's recipe (120 steps) with learning rate 0.1."""
+    """The list of experiments says so for the build's recipe (120 steps) with learning rate 0.1
+    (every page links the experiment: test_every_prepared_experiment_opens_the_figure_on_its_page)."""
     assert "](#train?learning_rate=0.1)" in prose(lang)
     verdict, test = finished_run(lang, 120, learning_rate=0.1)
-    if lang == "en":
-        assert verdict == "verdict_learned"
-    else:
-        assert verdict == "verdict_failed"
+    assert verdict == LARGER_LEARNING_RATE[lang]
+    if verdict == "verdict_failed":
         assert abs(test - 0.5) < 0.02, test
 
 

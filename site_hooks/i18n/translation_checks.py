@@ -104,6 +104,24 @@ def sections(path: Path) -> list[tuple[str | None, str]]:
     ]
 
 
+_WORD = re.compile(r"[^\W\d_]")
+
+
+def english_sections(docs: Path, lang: str, page: str) -> list[str | None]:
+    """Anchors of the sections of ``docs/<lang>/<page>`` still in English: those whose prose
+    (``sections``) is the prose of a section of the English page. A language in progress may
+    translate a page a section at a time; these sections, left in English, still say what
+    English says (the learning article's tests hold them to it, the build marks them).
+
+    A section without words (only a figure or a cell) is in no language and never listed;
+    ``None`` is text before the page's first heading. Empty when either page is missing."""
+    source, target = docs / SOURCE_LANG / page, docs / lang / page
+    if not source.is_file() or not target.is_file():
+        return []
+    english = {text for _, text in sections(source) if _WORD.search(text)}
+    return [anchor for anchor, text in sections(target) if text in english]
+
+
 # --------------------------------------------------------------------------- anchors
 
 
