@@ -33,9 +33,10 @@ i18n/      languages
     line_breaks.py   hook: a source line break between two Chinese or Japanese characters
                      joins them with no space
     translations.py  hook: every page in every language with the same anchors; the note on
-                     an untranslated page; explicit heading ids
-    translation_checks.py  a translation against English: missing pages, pages still the
-                     English text, heading anchors (python -m devtools.translation_status
+                     an untranslated page and under a section still in English; explicit
+                     heading ids
+    translation_checks.py  a translation against English: missing pages, pages and sections
+                     still the English text, heading anchors (python -m devtools.translation_status
                      reports them too)
     language_links.py  hook: a language switcher that works under any base path
     search.py        hook: one search index per language, each read through search_text

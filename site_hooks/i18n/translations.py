@@ -24,6 +24,12 @@ Such a page, and a copy of the English page not translated yet, gets, above its 
 the "Translate this site" page), and its English content is marked ``lang="en" dir="ltr"``,
 so it reads correctly inside a right-to-left page.
 
+A translated page may still have sections in English (a language in progress translating a
+page a section at a time: ``translation_checks.english_sections``). Each such section gets,
+under its heading, a short note in the reader's language, the ``untranslated_section_note``
+of the language's ``extra`` (Markdown, ``{translate}`` as above); a page with no English
+section, as every page of a shipped language, is left as it is.
+
 The API reference (mkdocstrings) shows the same English docstrings in every language; in the
 other languages each documented object is marked ``lang="en" dir="ltr"`` for the same reason.
 """
@@ -43,9 +49,17 @@ from mkdocs.structure.files import Files
 from mkdocs.utils import get_relative_url
 
 from site_hooks.i18n.languages import i18n_languages
-from site_hooks.i18n.translation_checks import SOURCE_LANG, anchor_problems, copied_pages, is_copy, missing_pages
+from site_hooks.i18n.translation_checks import (
+    SOURCE_LANG,
+    anchor_problems,
+    copied_pages,
+    english_sections,
+    is_copy,
+    missing_pages,
+)
 
 GUIDE_PAGE = "translate.md"
+SECTION_NOTE = "untranslated_section_note"  # the text of extra (mkdocs.yml) above an English section
 
 
 def _in_progress(language: Any) -> bool:
@@ -98,26 +112,64 @@ def is_fallback(page: Any) -> bool:
     return source is not None and built is not None and source != built
 
 
-def is_english_copy(page: Any, config: MkDocsConfig) -> bool:
-    """True for a page of another language whose file is still the English text (copied, not
-    translated yet): readers get English, so it gets the fallback's note and ``lang="en"``."""
+def _own_page(page: Any, config: MkDocsConfig) -> tuple[Path, str, str] | None:
+    """``(docs, lang, page path in its language folder)`` of a page of another language than
+    English that has its own file (not a fallback); ``None`` for any other page."""
     lang = getattr(page.file, "locale", None)
     src = getattr(page.file, "src_uri", "")
     docs = getattr(config, "docs_dir", None)
     if not lang or lang == SOURCE_LANG or not docs or not src.startswith(f"{lang}/"):
-        return False
-    return is_copy(Path(docs), lang, src[len(lang) + 1 :])
+        return None
+    return Path(docs), lang, src[len(lang) + 1 :]
+
+
+def is_english_copy(page: Any, config: MkDocsConfig) -> bool:
+    """True for a page of another language whose file is still the English text (copied, not
+    translated yet): readers get English, so it gets the fallback's note and ``lang="en"``."""
+    own = _own_page(page, config)
+    return own is not None and is_copy(*own)
+
+
+def _note(text: str, css_class: str, page: Any, files: Files) -> str:
+    """A note's HTML: ``text`` (Markdown, ``{translate}`` the guide's address) in an info box."""
+    guide = files.get_file_from_path(GUIDE_PAGE)
+    translate = get_relative_url(guide.url, page.url) if guide is not None else "#"
+    body = markdown.markdown(text.replace("{translate}", translate))
+    return f'<div class="admonition info {css_class}" role="note">\n{body}\n</div>\n'
 
 
 def fallback_note(page: Any, config: MkDocsConfig, files: Files) -> str:
     """The note's HTML for a fallback page, in the language being built."""
     # the language's own, or the English of the top-level extra (site_hooks/i18n/languages.py
     # checks that mkdocs.yml has it, and warns when a language lacks it)
-    note = config.extra["untranslated_note"]
-    guide = files.get_file_from_path(GUIDE_PAGE)
-    translate = get_relative_url(guide.url, page.url) if guide is not None else "#"
-    body = markdown.markdown(note.replace("{translate}", translate))
-    return f'<div class="admonition info translation-fallback" role="note">\n{body}\n</div>\n'
+    return _note(config.extra["untranslated_note"], "translation-fallback", page, files)
+
+
+_HEADING_TAG = re.compile(r'<h([1-6])\b[^>]*?\bid="([^"]+)"[^>]*>.*?</h\1>', re.DOTALL)
+
+
+def mark_english_sections(output: str, anchors: list[str | None], note: str) -> str:
+    """``output`` with ``note`` under the heading of each section in ``anchors`` (``None``: the
+    text before the first heading gets it at the top)."""
+    wanted = {anchor for anchor in anchors if anchor is not None}
+    marked = _HEADING_TAG.sub(lambda m: m[0] + "\n" + note if m[2] in wanted else m[0], output)
+    return note + marked if None in anchors else marked
+
+
+def section_note(page: Any, config: MkDocsConfig, files: Files) -> tuple[list[str | None], str]:
+    """The sections of a translated page still in English, and the note each gets, in the
+    language being built (``([], "")`` for a page with none)."""
+    own = _own_page(page, config)
+    anchors = english_sections(*own) if own is not None else []
+    if not anchors:
+        return [], ""
+    text = config.extra.get(SECTION_NOTE)
+    if not isinstance(text, str) or not text.strip():
+        raise PluginError(
+            f"{page.file.src_uri} has sections still in English, and mkdocs.yml no `extra.{SECTION_NOTE}` "
+            "(the note above each, in English at the top level, in the language in its entry)"
+        )
+    return anchors, _note(text, "translation-section", page, files)
 
 
 _DOC_OBJECT = '<div class="doc doc-object '
@@ -146,5 +198,6 @@ def on_page_content(output: str, page: Any, config: MkDocsConfig, files: Files) 
     elif is_english_copy(page, config):
         source = SOURCE_LANG
     else:
-        return output
+        anchors, note = section_note(page, config, files)
+        return mark_english_sections(output, anchors, note) if anchors else output
     return f'{fallback_note(page, config, files)}<div lang="{html.escape(source)}" dir="ltr">\n{output}\n</div>'
