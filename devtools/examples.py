@@ -80,6 +80,7 @@ from attention_py.figures import NumberFormat, Text  # noqa: E402
 from attention_py.figures._format import LATIN  # noqa: E402
 from devtools.translation_status import SOURCE_LANG, languages  # noqa: E402
 from site_hooks.content.live_cells import EXAMPLE_NAME, EXAMPLES_DIR, example_code, example_path  # noqa: E402
+from site_hooks.i18n.translation_checks import english_sections, markdown_anchors  # noqa: E402
 
 DOCS = ROOT / "docs"
 RUNTIME = DOCS / "widgets" / "session_runtime.py"
@@ -468,6 +469,35 @@ def stale_quotes(name: str, old: str, new: str, docs: Path = DOCS, langs: Iterab
             if hits:
                 found.append(Quote(f"docs/{lang}/{page}", line_number, hits))
     return found
+
+
+def english_lines(docs: Path, lang: str, page: str) -> set[int]:
+    """The line numbers of ``docs/<lang>/<page>`` in sections still in English
+    (``translation_checks.english_sections``): a language in progress may translate a page a
+    section at a time."""
+    english = set(english_sections(docs, lang, page))
+    if not english:
+        return set()
+    found, anchor = set(), None
+    for number, line, info in fenced_lines((docs / lang / page).read_text(encoding="utf-8")):
+        heading = markdown_anchors(line) if info is None else []
+        if heading:
+            anchor = heading[0]
+        elif anchor in english:
+            found.add(number)
+    return found
+
+
+def english_quotes(name: str, english: str, own: str, lang: str, docs: Path = DOCS) -> list[Quote]:
+    """Lines of ``lang``'s pages, in sections still in English, that quote a number of what
+    ``name`` prints on the English page (``english``) which it does not print on theirs
+    (``own``): the English prose, left as it was, says of this language's model what is true
+    of English's. Unlike ``stale_quotes``, a standing check, not only when an output changes."""
+    return [
+        quote
+        for quote in stale_quotes(name, english, own, docs, [lang])
+        if quote.line in english_lines(docs, lang, quote.path.removeprefix(f"docs/{lang}/"))
+    ]
 
 
 def prose_languages(name: str, lang: str, docs: Path = DOCS) -> list[str]:

@@ -302,6 +302,37 @@ def test_storing_a_languages_first_output_says_it_creates_the_file(tmp_path, mon
     )
 
 
+def test_a_section_still_in_english_quotes_only_numbers_its_pages_cells_print(partly_english):
+    """On zh's page, the English "It answers *student*, with $p = 0.793$" says of the zh model
+    what is true of English's: named, though no output changed. The translated section's
+    quote is the translator's own text (held to the zh output by the drift check)."""
+    docs, english, zh = partly_english
+    (docs / "en").mkdir()
+    own = PARTLY_ENGLISH.replace("# 权重从哪里来？", "# Weights").replace(
+        "模型回答 *student*，$p = 0.793$。", "It says 0.793."
+    )
+    (docs / "en" / "learning.md").write_text(own, encoding="utf-8")
+    assert examples.english_lines(docs, "zh", "learning.md") == {6, 7, 8, 9, 11, 12, 13, 14, 15}  # not the headings
+    quotes = examples.english_quotes("learning/untrained", english, zh, "zh", docs)
+    assert [str(q) for q in quotes] == ["docs/zh/learning.md:12: 0.793"]
+    assert examples.english_quotes("learning/untrained", english, english, "zh", docs) == []
+
+
+def test_the_english_sections_of_every_language_quote_its_own_outputs(outputs, language_outputs):
+    """Every language's page whose cells print their own output (the learning article's): no
+    section still in English quotes a number only the English page's cell prints."""
+    problems = [
+        str(quote)
+        for (name, lang), text in sorted(language_outputs.items())
+        if text != outputs[name]
+        for quote in examples.english_quotes(name, outputs[name], text, lang)
+    ]
+    assert not problems, (
+        "sections still in English quote the English model's numbers, not this language's "
+        "(translate them, quoting this page's cells):\n  " + "\n  ".join(problems)
+    )
+
+
 def test_an_unchanged_quote_is_not_reported():
     name = "index/softmax"
     old = examples.expected_path(name).read_text(encoding="utf-8")
