@@ -166,6 +166,7 @@ SETTINGS = ("font", "script", "translation_in_progress")
 REQUIRED_TEXTS = {
     "made_with": "the footer's 'Made with' (docs/overrides/partials/copyright.html)",
     "untranslated_note": "the note on an untranslated page (site_hooks/i18n/translations.py)",
+    "untranslated_section_note": "the note under a section still in English (site_hooks/i18n/translations.py)",
     "not_found": "the 404 page's message (site_hooks/i18n/not_found.py)",
 }
 
