@@ -67,10 +67,17 @@ CODE_FACE = "noto-sans-mono"
 CODE_WEIGHTS = (400, 700)
 
 
+# A CJK face's weights: each costs a Chinese page about 200 KB of slices, so it ships regular
+# and bold only, and headings (light, 300, in Material) are drawn in the regular weight.
+SLICED_WEIGHTS = (400, 700)
+
+
 def _face(name: str, weights: tuple[int, ...] | None = None) -> FontFace:
     metadata = require(NODE_MODULES / "@fontsource" / name / "metadata.json", f"the {name} font")
     data = json.loads(metadata.read_text(encoding="utf-8"))
     face = FontFace(name, data["family"], tuple(data["subsets"]))
+    if weights is None and is_sliced(face):
+        weights = SLICED_WEIGHTS
     return face if weights is None else FontFace(face.name, face.family, face.subsets, weights)
 
 

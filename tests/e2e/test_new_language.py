@@ -163,6 +163,56 @@ RU_PUZZLE = {
     },
 }
 
+# Simplified Chinese: no space between words, a face cut into slices by character ranges.
+# Paragraphs are wrapped in the source, as a translator following the English files does:
+# the line break falls between two Chinese characters and must not become a space.
+ZH = "zh"
+ZH_WORDS = {
+    "title": "注意力机制，从零看懂",
+    "paragraph": "这个网站用一个小小的 Python 包，讲解变换器模型\n核心的注意力机制。",
+    "heading": "本页的一节",
+    "item": "本站的一页",
+}
+ZH_LEARNING_WORDS = {
+    "title": "权重从哪里来？",
+    "paragraph": "每训练一步，反向传播都用链式法则求出注意力\n权重的梯度，模型再据此一点点调整它们。",
+    "heading": "本页的一节",
+    "item": "列表中的一项",
+}
+ZH_TEXTS = {
+    "name": "简体中文",
+    "site_description": "Transformer 的注意力机制，用纯 Python 实现。",
+    "Articles": "文章",
+    "Notebooks": "笔记本",
+    "Reference": "参考",
+    "dark": "切换到深色模式",
+    "light": "切换到浅色模式",
+    "made_with": "构建工具：",
+    "untranslated_note": "本页还没有译成中文，所以暂时显示英文原文。[参与翻译]({translate})",
+    "untranslated_section_note": "这一节还没有译成中文，下面是英文原文。[参与翻译]({translate})",
+    "not_found": "这个地址没有页面。[返回中文首页]({home})。",
+    "notebook_download": "下载这个笔记本",
+    "notebook_wheel": "下载软件包（wheel）",
+    "notebook_run": "想在自己的 Jupyter 里运行，请同时下载并安装软件包：`pip install {wheel}`",
+}
+ZH_RUN = "运行"
+# docs/puzzles/zh.yml written as Chinese is written, as the guide's section on the puzzle says:
+# no spaces, the slots wherever they stand; a space inside a reason marks a token boundary
+# readers never see (很 + 生气, so that 很 is on both sides and only the adjective tells).
+ZH_PUZZLE = {
+    "spaces": False,
+    "sentence": "{first}{action}{second}，因为{pronoun}{reason}",
+    "pronoun": "她",
+    "people": ["老师", "学生", "护士", "医生", "经理", "邻居", "司机"],
+    "actions": ["骂了", "吼了", "训了", "数落了"],
+    "reasons": {
+        "actor": ["很 生气", "很 累", "很 烦躁", "很 着急", "很 疲惫"],
+        "patient": ["很 粗鲁", "很 懒", "很 吵", "很 马虎", "很 无礼"],
+    },
+    "giveaway": {"patient": ["又 很 粗鲁", "又 很 懒", "又 很 吵", "又 很 马虎", "又 很 无礼"]},
+}
+ZH_TRANSLATED_SECTIONS = 2  # of its learning page: the rest is still English, under the section note
+
 
 # --------------------------------------------------------------------------- the guide
 
@@ -361,6 +411,31 @@ def add_russian_with_its_puzzle(repo: Path) -> None:
     (docs / "puzzles" / f"{RU}.yml").write_text(comments + "\n" + puzzle, encoding="utf-8")
 
 
+def add_chinese(repo: Path) -> None:
+    """Simplified Chinese the same way: its home page and its learning page, and so its puzzle,
+    written naturally, with no spaces between words (the guide's section on the puzzle)."""
+    section = guide_section("puzzle")
+    assert "spaces: false" in section, "the guide says how a language without spaces writes its puzzle"
+    assert "between_sentences" in section, "the guide names the strings file's key for joining sentences"
+    docs = repo / "docs"
+    (docs / ZH).mkdir()
+    english = (docs / "en" / guide_first_page()).read_text(encoding="utf-8")
+    (docs / ZH / guide_first_page()).write_text(translate_markdown(english, ZH_WORDS), encoding="utf-8")
+    english = (docs / "en" / LEARNING).read_text(encoding="utf-8")
+    cut = [match.start() for match in re.finditer(r"^## ", english, re.MULTILINE)][ZH_TRANSLATED_SECTIONS - 1]
+    partly = translate_markdown(english[:cut], ZH_LEARNING_WORDS) + "\n" + english[cut:]
+    (docs / ZH / LEARNING).write_text(partly, encoding="utf-8")
+    config = yaml.load((repo / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_Tolerant)
+    add_entry(repo / "mkdocs.yml", language_entry(guide_entry(), config.get("extra") or {}, ZH, ZH_TEXTS, "Chinese"))
+    strings = docs / "figure-strings"
+    translated = translate_strings((strings / "en.yml").read_text(encoding="utf-8"), ZH_RUN)
+    translated, count = re.subn(r"^common:\n", 'common:\n  between_sentences: ""\n', translated, flags=re.MULTILINE)
+    assert count == 1, "en.yml has a common section"
+    (strings / f"{ZH}.yml").write_text(translated, encoding="utf-8")
+    puzzle = yaml.safe_dump(ZH_PUZZLE, allow_unicode=True, sort_keys=False, default_flow_style=None, width=1000)
+    (docs / "puzzles" / f"{ZH}.yml").write_text(puzzle, encoding="utf-8")
+
+
 class _Tolerant(yaml.SafeLoader):
     pass
 
@@ -383,10 +458,11 @@ def new_language(tmp_path_factory: pytest.TempPathFactory) -> Iterator[NewLangua
     with open(SCRATCH.parent / "new-language.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # one run at a time uses the scratch copy
         make_copy(SCRATCH)
-        for code in (CODE, RU):  # languages this test adds, which the site may have already
+        for code in (CODE, RU, ZH):  # languages this test adds, which the site may have already
             remove_language(SCRATCH, code)
         entry = add_language(SCRATCH)
         add_russian_with_its_puzzle(SCRATCH)
+        add_chinese(SCRATCH)
         site = tmp_path_factory.mktemp("with-urdu") / "site"
         result = subprocess.run(
             [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(site)],
@@ -615,3 +691,136 @@ def test_russian_learning_page_trains_its_sentences_in_the_page(page, new_langua
     maps = " ".join(figure.locator(".apy-live").all_inner_texts())
     assert "она" in maps
     assert any(form["second"] + "," in maps for form in RU_PUZZLE["people"]), maps
+
+
+# --------------------------------------------------------------------------- Chinese
+
+
+def test_chinese_is_set_in_its_face_and_downloads_only_the_slices_it_shows(quiet_page, new_language):
+    """The face the guide's table gives Chinese, cut into slices by character ranges: the home
+    page downloads the few slices its characters fall in, not the face's 10 MB; an English
+    page downloads neither the slices nor their stylesheet."""
+    page, url = quiet_page, new_language.url
+    fonts: dict[str, int] = {}
+    page.on(
+        "requestfinished", lambda r: fonts.update({r.url: r.sizes()["responseBodySize"]}) if ".woff2" in r.url else None
+    )
+    sheets: list[str] = []
+    page.on("request", lambda r: sheets.append(r.url) if r.url.endswith(".css") else None)
+    page.goto(f"{url}/", wait_until="networkidle")
+    assert not [s for s in sheets if "noto-sans-sc" in s], sheets
+    assert not [f for f in fonts if "noto-sans-sc" in f]
+    fonts.clear()
+    page.goto(f"{url}/{ZH}/", wait_until="networkidle")
+    page.evaluate("document.fonts.ready.then(() => true)")
+    page.wait_for_load_state("networkidle")
+    family = page.evaluate("getComputedStyle(document.querySelector('.md-content p')).fontFamily")
+    assert family.split(",")[0].strip().strip("'\"") == "Noto Sans SC", family
+    loaded = page.evaluate(
+        "document.fonts.ready.then(f => [...f].filter(x => x.status === 'loaded').map(x => x.family))"
+    )
+    assert "Noto Sans SC" in {name.strip("'\"") for name in loaded}
+    slices = {address: size for address, size in fonts.items() if "/assets/fonts/noto-sans-sc/" in address}
+    shipped = sorted((new_language.site / "assets" / "fonts" / "noto-sans-sc").glob("*.woff2"))
+    total = sum(path.stat().st_size for path in shipped)
+    print(f"zh home page: {len(slices)} of {len(shipped)} slices, {sum(slices.values()):,} of {total:,} bytes")
+    assert slices, fonts
+    assert len(slices) < len(shipped) / 5
+    assert sum(slices.values()) < 1_500_000, "more than the unsliced face's whole file"
+
+
+def test_chinese_paragraphs_wrapped_in_the_source_have_no_stray_space(quiet_page, new_language):
+    page, url = quiet_page, new_language.url
+    page.goto(f"{url}/{ZH}/")
+    text = page.locator(".md-content p").first.inner_text()
+    assert ZH_WORDS["paragraph"].replace("\n", "") in text, text
+
+
+def test_chinese_search_finds_words_in_the_middle_of_sentences(quiet_page, new_language):
+    """注意力, 链式法则 and 梯度 stand inside sentences of the learning page, never at their start:
+    the zh index holds its words separated by U+200B (site_hooks/i18n/search.py, Node's
+    Intl.Segmenter), and the page cuts a query typed without spaces with the browser's."""
+    index = json.loads((new_language.site / ZH / "search" / "search_index.json").read_text(encoding="utf-8"))
+    assert index["config"]["lang"] == ["normalised-segmented-zh"]
+    assert "\\u200b" in index["config"]["separator"]
+    learning = "".join(d["text"] for d in index["docs"] if d["location"].startswith(f"{ZH}/learning/"))
+    assert "链式法则" not in learning, "its words are separated in the index"
+    assert "链式法则" in learning.replace("\u200b", "")
+    page, url = quiet_page, new_language.url
+    requested: list[str] = []
+    page.context.on("request", lambda request: requested.append(request.url))
+    page.goto(f"{url}/{ZH}/")
+    for query in ("注意力", "链式法则", "梯度"):
+        assert not ZH_LEARNING_WORDS["paragraph"].startswith(query)
+        paths, missing = search_paths(page, query)
+        assert f"/{ZH}/learning/" in paths, (query, paths)
+        assert all(path.startswith(f"/{ZH}/") for path in paths), (query, paths)
+        assert not missing, (query, paths)
+    paths, _ = search_paths(page, "注意力")
+    assert f"/{ZH}/" in paths, "the home page writes 注意力 mid-sentence too"
+    paths, missing = search_paths(page, "Python")
+    assert f"/{ZH}/" in paths, "a Latin word of a Chinese page is still found"
+    assert not missing
+    assert any(a.endswith("/assets/javascripts/lunr/min/lunr.normalised-segmented-zh.min.js") for a in requested)
+
+
+def test_chinese_pages_fit_a_narrow_phone(quiet_page, new_language):
+    page, url = quiet_page, new_language.url
+    page.set_viewport_size({"width": 360, "height": 740})
+    for path in ("", "learning/"):
+        page.goto(f"{url}/{ZH}/{path}", wait_until="networkidle")
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 360, (path, width)
+
+
+def test_the_status_command_reports_chinese_script_and_face(new_language):
+    result = subprocess.run(
+        [sys.executable, "-m", "devtools.translation_status", "--lang", ZH],
+        cwd=new_language.repo,
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "\n  written in han-simplified, set in noto-sans-sc (Noto Sans SC)\n" in result.stdout, result.stdout
+
+
+def test_the_not_found_page_sets_the_chinese_message_in_its_face(quiet_page, new_language):
+    page, url = quiet_page, new_language.url
+    page.goto(f"{url}/404.html", wait_until="networkidle")
+    message = page.locator(f".md-content p[lang='{ZH}']")
+    assert message.inner_text().strip() == _markdown_words(ZH_TEXTS["not_found"])
+    loaded = page.evaluate(
+        "document.fonts.ready.then(f => [...f].filter(x => x.status === 'loaded').map(x => x.family))"
+    )
+    assert "Noto Sans SC" in {name.strip("'\"") for name in loaded}
+
+
+def test_chinese_trains_on_its_puzzle_and_shows_it_without_spaces(quiet_page, new_language):
+    """The build trained zh's model on its natural sentences, and its learning page's figures
+    show them as Chinese is written: 「老师骂了学生，因为她很生气」, no space anywhere."""
+    data = json.loads((new_language.site / "assets" / "training" / f"{ZH}.json").read_text(encoding="utf-8"))
+    assert data["puzzle"]["sentence"] == ZH_PUZZLE["sentence"]
+    assert data["history"][-1]["test_accuracy"] >= 0.9, data["history"][-1]
+    page, url = quiet_page, new_language.url
+    page.goto(f"{url}/{ZH}/learning/")
+    figures = " ".join(page.locator(".md-content .apy-fig").all_inner_texts())
+    shown = re.findall(r"[\u4e00-\u9fff]+[骂吼训]了[\u4e00-\u9fff]+，因为她很[\u4e00-\u9fff]+", figures)
+    assert shown, f"a whole sentence of the puzzle, unbroken: {figures[:600]}"
+    for spaced in ("了 ", "， 因为", "因为 她", "她 很", "很 "):
+        assert spaced not in figures, spaced
+    options = page.locator('.apy-fig[data-figure="trained_reader"] option').all_inner_texts()
+    assert "老师" in options, options
+
+
+def test_chinese_sections_still_in_english_say_so(quiet_page, new_language):
+    page, url = quiet_page, new_language.url
+    page.goto(f"{url}/{ZH}/learning/")
+    assert page.locator(".translation-fallback").count() == 0, "the page itself is translated"
+    headings = page.locator(".md-content h2").all()
+    noted = [
+        h.evaluate("h => (h.nextElementSibling?.className || '').includes('translation-section')") for h in headings
+    ]
+    assert noted[: ZH_TRANSLATED_SECTIONS - 1] == [False] * (ZH_TRANSLATED_SECTIONS - 1), noted
+    assert all(noted[ZH_TRANSLATED_SECTIONS - 1 :]), noted
+    note = page.locator(".md-content .translation-section[role=note]").first
+    assert note.inner_text().strip() == _markdown_words(ZH_TEXTS["untranslated_section_note"])

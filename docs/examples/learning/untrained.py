@@ -18,9 +18,10 @@ print(len(puzzle.sentences()), "sentences:", len(train), "for training,", len(va
       len(test), "for the test")
 example = test[0]  # a test sentence: its reason never points at its referent in training
 print("a test sentence:", example.text, "->", example.referent)
-print(f"  training sentences where '{example.reason}' points at the {example.referent}:",
+reason = puzzle.shown(example.reason)  # as the sentence writes it (Chinese: no spaces)
+print(f"  training sentences where '{reason}' points at the {example.referent}:",
       sum(t.reason == example.reason and t.referent == example.referent for t in train))
-print(f"  training sentences with '{example.reason}' and the {example.referent} in them:",
+print(f"  training sentences with '{reason}' and the {example.referent} in them:",
       sum(t.reason == example.reason and example.label in (t.first, t.second) for t in train))
 
 s = puzzle.sentence(0, 0, 1, 0)  # the first two people, the first action, the first reason
