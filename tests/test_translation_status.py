@@ -488,7 +488,10 @@ def test_all_lists_every_string_still_english(scratch: Path, capsys: pytest.Capt
 def test_a_script_the_pages_are_not_written_in_is_broken(scratch: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A Chinese page under ``script: latin`` passes no check: the report names the page's
     letters, and the language fails even though it is in progress."""
-    write(scratch / "xx" / "a.md", "# 页面 { #page-a }\n\n注意力机制让模型决定看哪里。\n\n## 第一 { #first }\n\n每个词都问一个问题。\n")
+    write(
+        scratch / "xx" / "a.md",
+        "# 页面 { #page-a }\n\n注意力机制让模型决定看哪里。\n\n## 第一 { #first }\n\n每个词都问一个问题。\n",
+    )
     entry = "        - locale: xx\n          extra: {{font: {font}, script: {script}, translation_in_progress: true}}\n"
     head = "plugins:\n  - i18n:\n      languages:\n        - locale: en\n          default: true\n"
     write(scratch.parent / "mkdocs.yml", head + entry.format(font="noto-sans", script="latin"))
