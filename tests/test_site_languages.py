@@ -399,3 +399,24 @@ def test_the_build_stops_before_it_starts_on_a_false_script(tmp_path, monkeypatc
         language_checks.on_config(SimpleNamespace(docs_dir=str(tmp_path)))
     monkeypatch.setattr(languages, "check", lambda config: [zh("han-simplified", "noto-sans-sc")])
     language_checks.on_config(SimpleNamespace(docs_dir=str(tmp_path)))
+
+
+@pytest.mark.parametrize(
+    ("locale", "script", "font", "words"),
+    [
+        ("zh", "han-simplified", "noto-sans-sc", "注意力机制，权重从哪里来？"),
+        ("zh-Hant", "han-traditional", "noto-sans-tc", "注意力機制，權重從哪裡來？"),
+        ("ja", "kana", "noto-sans-jp", "注意の仕組み、重みはどこから来るのか。"),
+        ("ko", "hangul", "noto-sans-kr", "어텐션 메커니즘, 가중치는 어디서 오는가?"),
+    ],
+)
+def test_every_cjk_script_has_a_face_that_draws_its_words(locale, script, font, words):
+    face = offered_faces()[font]
+    language = resolve(SimpleNamespace(locale=locale, default=False, extra={"font": font}), offered_faces())
+    assert language.script == script, "the script follows from the code"
+    assert language.direction == "ltr"
+    spans = code_points(face, language.subsets)
+    assert not script_coverage.undrawn(words.replace(" ", ""), spans)
+    sheets = font_assets([("xx", face, language.subsets)]).face_sheets
+    assert list(sheets) == [f"assets/fonts/{font}/{font}.css"]
+    assert face.weights == (400, 700)
