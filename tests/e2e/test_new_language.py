@@ -426,7 +426,10 @@ def add_chinese(repo: Path) -> None:
     partly = translate_markdown(english[:cut], ZH_LEARNING_WORDS) + "\n" + english[cut:]
     (docs / ZH / LEARNING).write_text(partly, encoding="utf-8")
     config = yaml.load((repo / "mkdocs.yml").read_text(encoding="utf-8"), Loader=_Tolerant)
-    add_entry(repo / "mkdocs.yml", language_entry(guide_entry(), config.get("extra") or {}, ZH, ZH_TEXTS, "Chinese"))
+    add_entry(
+        repo / "mkdocs.yml",
+        language_entry(guide_entry(), config.get("extra") or {}, ZH, ZH_TEXTS, "Simplified Chinese"),
+    )
     strings = docs / "figure-strings"
     translated = translate_strings((strings / "en.yml").read_text(encoding="utf-8"), ZH_RUN)
     translated, count = re.subn(r"^common:\n", 'common:\n  between_sentences: ""\n', translated, flags=re.MULTILINE)
