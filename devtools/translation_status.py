@@ -243,10 +243,13 @@ def figure_string_problems(docs: Path, lang: str) -> list[str]:
 
 
 def puzzle_problems(docs: Path, lang: str) -> list[str]:
-    """The learning article's puzzle: missing although the page is translated, or unreadable."""
+    """The learning article's puzzle, as the build would refuse it: missing although the page
+    is translated, unreadable, a ``giveaway`` version that is not the fair reasons with one
+    word added, or reasons whose form gives the answer away (attention_py/learning/cues.py)."""
     import yaml
 
     from attention_py.learning import Puzzle
+    from attention_py.learning.cues import form_cues, giveaway_puzzle
     from site_hooks.content.training import missing_puzzle
 
     problem = missing_puzzle(lang, docs)
@@ -256,10 +259,13 @@ def puzzle_problems(docs: Path, lang: str) -> list[str]:
     if not path.is_file():
         return []
     try:
-        Puzzle.from_dict(yaml.safe_load(path.read_text(encoding="utf-8")))
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        puzzle = Puzzle.from_dict(data)
+        if "giveaway" in data:
+            giveaway_puzzle(data)
     except (yaml.YAMLError, TypeError, ValueError) as error:
         return [f"docs/puzzles/{lang}.yml: {error}"]
-    return []
+    return [f"docs/puzzles/{lang}.yml: {cue}" for cue in form_cues(puzzle)]
 
 
 def strings_same_as_english(docs: Path, lang: str) -> list[str]:

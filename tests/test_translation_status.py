@@ -503,3 +503,21 @@ def test_a_script_the_pages_are_not_written_in_is_broken(scratch: Path, capsys: 
     out = capsys.readouterr().out
     assert code == 0, out
     assert "  written in han-simplified, set in noto-sans-sc (Noto Sans SC)\n" in out
+
+
+def test_a_giveaway_draft_that_adds_no_word_and_a_form_cue_are_puzzle_problems(scratch: Path) -> None:
+    """The build refuses both; the status command names them before a build is tried."""
+    import yaml
+
+    english = yaml.safe_load((ROOT / "docs" / "puzzles" / "en.yml").read_text(encoding="utf-8"))
+    draft = {**english, "giveaway": {"patient": list(english["reasons"]["patient"])}}  # copied, no word added
+    write(scratch / "puzzles" / "xx.yml", yaml.safe_dump(draft, allow_unicode=True))
+    (problem,) = ts.puzzle_problems(scratch, "xx")
+    assert problem.startswith("docs/puzzles/xx.yml: the give-away reason "), problem
+    assert "must add exactly one word" in problem
+    cued = {**english, "reasons": {**english["reasons"], "actor": [f"{r} indeed" for r in english["reasons"]["actor"]]}}
+    cued.pop("giveaway", None)
+    write(scratch / "puzzles" / "xx.yml", yaml.safe_dump(cued, allow_unicode=True))
+    problems = ts.puzzle_problems(scratch, "xx")
+    assert problems, "a word only one group of reasons ends with gives the answer away"
+    assert all(problem.startswith("docs/puzzles/xx.yml: ") for problem in problems)
