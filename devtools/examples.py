@@ -493,11 +493,10 @@ def english_quotes(name: str, english: str, own: str, lang: str, docs: Path = DO
     ``name`` prints on the English page (``english``) which it does not print on theirs
     (``own``): the English prose, left as it was, says of this language's model what is true
     of English's. Unlike ``stale_quotes``, a standing check, not only when an output changes."""
-    return [
-        quote
-        for quote in stale_quotes(name, english, own, docs, [lang])
-        if quote.line in english_lines(docs, lang, quote.path.removeprefix(f"docs/{lang}/"))
-    ]
+    quotes = stale_quotes(name, english, own, docs, [lang])
+    pages = {quote.path for quote in quotes}  # each page's sections are read once
+    lines = {path: english_lines(docs, lang, path.removeprefix(f"docs/{lang}/")) for path in pages}
+    return [quote for quote in quotes if quote.line in lines[quote.path]]
 
 
 def prose_languages(name: str, lang: str, docs: Path = DOCS) -> list[str]:

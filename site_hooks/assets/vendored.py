@@ -20,6 +20,7 @@ import json
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 from typing import NamedTuple
 
@@ -153,6 +154,7 @@ def katex_assets() -> dict[str, Path]:
     return assets
 
 
+@cache  # read once per face: the build asks for a CJK face's 100 KB of ranges many times
 def _unicode_ranges(face: FontFace) -> dict[str, str]:
     path = require(NODE_MODULES / "@fontsource" / face.name / "unicode.json", f"the {face.family} font")
     return json.loads(path.read_text(encoding="utf-8"))

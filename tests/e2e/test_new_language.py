@@ -493,6 +493,24 @@ def quiet_page(page):
     return page
 
 
+def loaded_families(page) -> set[str]:
+    """The font families the page has loaded, once its fonts are ready."""
+    loaded = page.evaluate(
+        "document.fonts.ready.then(f => [...f].filter(x => x.status === 'loaded').map(x => x.family))"
+    )
+    return {name.strip("'\"") for name in loaded}
+
+
+def status_command(repo: Path, code: str) -> subprocess.CompletedProcess[str]:
+    """The translators' status command on the copy, for one language, as the guide runs it."""
+    return subprocess.run(
+        [sys.executable, "-m", "devtools.translation_status", "--lang", code],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+    )
+
+
 def _markdown_words(text: str) -> str:
     """What a reader sees of a one-line Markdown text: links become their words."""
     return re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text).strip()
@@ -533,10 +551,7 @@ def test_its_home_page_is_urdu_right_to_left_in_its_face(quiet_page, new_languag
     family = re.search(rf"font-family:\s*['\"]([^'\"]+)['\"][^}}]*src:url\({package}-", css).group(1)
     first = page.evaluate("getComputedStyle(document.querySelector('.md-content p')).fontFamily")
     assert first.split(",")[0].strip().strip("'\"") == family, first
-    loaded = page.evaluate(
-        "document.fonts.ready.then(f => [...f].filter(x => x.status === 'loaded').map(x => x.family))"
-    )
-    assert family in {name.strip("'\"") for name in loaded}
+    assert family in loaded_families(page)
 
 
 def test_an_untranslated_page_is_english_under_the_urdu_note(quiet_page, new_language):
@@ -597,12 +612,7 @@ def test_the_language_menu_leads_to_it(quiet_page, new_language):
 
 
 def test_the_status_command_sees_one_page_translated(new_language):
-    result = subprocess.run(
-        [sys.executable, "-m", "devtools.translation_status", "--lang", CODE],
-        cwd=new_language.repo,
-        capture_output=True,
-        text=True,
-    )
+    result = status_command(new_language.repo, CODE)
     # A language in progress with nothing broken: its missing pages are expected (issue 34).
     assert result.returncode == 0, result.stdout + result.stderr
     total = len([p for p in (new_language.repo / "docs" / "en").rglob("*") if p.suffix in (".md", ".ipynb")])
@@ -719,10 +729,7 @@ def test_chinese_is_set_in_its_face_and_downloads_only_the_slices_it_shows(quiet
     page.wait_for_load_state("networkidle")
     family = page.evaluate("getComputedStyle(document.querySelector('.md-content p')).fontFamily")
     assert family.split(",")[0].strip().strip("'\"") == "Noto Sans SC", family
-    loaded = page.evaluate(
-        "document.fonts.ready.then(f => [...f].filter(x => x.status === 'loaded').map(x => x.family))"
-    )
-    assert "Noto Sans SC" in {name.strip("'\"") for name in loaded}
+    assert "Noto Sans SC" in loaded_families(page)
     slices = {address: size for address, size in fonts.items() if "/assets/fonts/noto-sans-sc/" in address}
     shipped = sorted((new_language.site / "assets" / "fonts" / "noto-sans-sc").glob("*.woff2"))
     total = sum(path.stat().st_size for path in shipped)
@@ -777,12 +784,7 @@ def test_chinese_pages_fit_a_narrow_phone(quiet_page, new_language):
 
 
 def test_the_status_command_reports_chinese_script_and_face(new_language):
-    result = subprocess.run(
-        [sys.executable, "-m", "devtools.translation_status", "--lang", ZH],
-        cwd=new_language.repo,
-        capture_output=True,
-        text=True,
-    )
+    result = status_command(new_language.repo, ZH)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "\n  written in han-simplified, set in noto-sans-sc (Noto Sans SC)\n" in result.stdout, result.stdout
 
@@ -792,10 +794,7 @@ def test_the_not_found_page_sets_the_chinese_message_in_its_face(quiet_page, new
     page.goto(f"{url}/404.html", wait_until="networkidle")
     message = page.locator(f".md-content p[lang='{ZH}']")
     assert message.inner_text().strip() == _markdown_words(ZH_TEXTS["not_found"])
-    loaded = page.evaluate(
-        "document.fonts.ready.then(f => [...f].filter(x => x.status === 'loaded').map(x => x.family))"
-    )
-    assert "Noto Sans SC" in {name.strip("'\"") for name in loaded}
+    assert "Noto Sans SC" in loaded_families(page)
 
 
 def test_chinese_trains_on_its_puzzle_and_shows_it_without_spaces(quiet_page, new_language):
