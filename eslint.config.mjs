@@ -42,8 +42,13 @@ export default [
     languageOptions: { globals: globals.browser },
   },
   {
-    // The Python worker and its modules: a module Web Worker, with the progress bar's total
-    // set by the bundler.
+    // The early boot carries the frame's script, which the bundler defines.
+    files: ["docs/widgets/page-boot.js"],
+    languageOptions: { globals: { ...globals.browser, __PYTHON_FRAME__: "readonly" } },
+  },
+  {
+    // The Python worker and its modules: a Web Worker of the sandboxed frame, with the progress
+    // bar's total set by the bundler.
     files: ["docs/widgets/python-worker.js", "docs/widgets/worker-*.js"],
     languageOptions: {
       globals: { ...globals.worker, __PYODIDE_DOWNLOAD_BYTES__: "readonly" },

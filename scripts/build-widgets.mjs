@@ -16,6 +16,9 @@
 //   page-boot.js        the page's early boot (page-boot-entry.js), a classic script (IIFE)
 //                       that docs/overrides/main.html writes inline in <head>
 //                       (site_hooks/content/figure_pages.py reads it from here)
+//   python-frame.js     the script of the sandboxed frame that hosts Python (a classic
+//                       script): page-boot.js carries its exact text and writes it inline
+//                       into the frame's srcdoc; the page's CSP allows it by its hash
 //   offline.js          module entry on every page: registers the service worker, draws the
 //                       offline reading control
 //   service-worker.js   the service worker (classic script, Workbox bundled in), which the
@@ -23,7 +26,7 @@
 //   live-cells.css      styles
 // Minified; --dev adds linked source maps and skips minification.
 import { build } from "esbuild";
-import { mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -44,7 +47,7 @@ const pyodideDownloadBytes = ["pyodide.asm.wasm", "python_stdlib.zip"]
 // Old chunks have content hashes in their names: start from an empty folder of ours.
 mkdirSync(outdir, { recursive: true });
 for (const name of readdirSync(outdir)) {
-  if (/^(live-cells|figure|offline|service-worker|python-worker|page-boot|chunk-).*\.(js|css|map)$/.test(name)) rmSync(join(outdir, name));
+  if (/^(live-cells|figure|offline|service-worker|python-worker|python-frame|page-boot|chunk-).*\.(js|css|map)$/.test(name)) rmSync(join(outdir, name));
 }
 
 const common = {
@@ -57,6 +60,16 @@ const common = {
   absWorkingDir: root,
   outdir,
 };
+
+// The frame's script first: the early boot carries its text. No source map (it runs from a
+// srcdoc, and its bytes must be exactly the file's).
+await build({
+  ...common,
+  entryPoints: { "python-frame": join(widgets, "python-frame.js") },
+  format: "iife",
+  sourcemap: false,
+});
+const frameSource = readFileSync(join(outdir, "python-frame.js"), "utf8");
 
 await Promise.all([
   // The page side, split so that pages without cells or figures load only the small
@@ -87,6 +100,7 @@ await Promise.all([
     ...common,
     entryPoints: { "page-boot": join(widgets, "page-boot-entry.js") },
     format: "iife",
+    define: { __PYTHON_FRAME__: JSON.stringify(frameSource) },
     sourcemap: dev ? "inline" : false,
   }),
   build({
@@ -105,7 +119,7 @@ await Promise.all([
 ]);
 
 for (const name of readdirSync(outdir).sort()) {
-  if (/^(live-cells|figure|offline|service-worker|python-worker|page-boot|chunk-)/.test(name)) {
+  if (/^(live-cells|figure|offline|service-worker|python-worker|python-frame|page-boot|chunk-)/.test(name)) {
     console.log(`${name}\t${statSync(join(outdir, name)).size} bytes`);
   }
 }

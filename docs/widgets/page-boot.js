@@ -22,6 +22,12 @@
 // tests/js/page-boot.test.mjs).
 
 import { EarlyWorker } from "./early-worker.js";
+import { FrameWorker } from "./frame-worker.js";
+
+// The sandboxed frame's script (python-frame.js), exactly as the build bundled it into
+// assets/widgets/python-frame.js: scripts/build-widgets.mjs defines it (the page's CSP allows
+// that text, inline in the frame's srcdoc, by its hash). Tests give their own.
+const FRAME_SOURCE = typeof __PYTHON_FRAME__ === "string" ? __PYTHON_FRAME__ : "";
 
 export const BOOT_CONFIG_ID = "apy-boot-config";
 
@@ -49,21 +55,20 @@ export function createBoot(win, config) {
     ...connectionRule(win.navigator.connection),
     worker: null,
     /* A new Python worker, the one way the page makes one (python-session.js makes its fresh
-       ones here too). From a blob: URL: a worker loaded from its own URL obeys the CSP of its
-       HTTP response, which a static host cannot set; a blob: worker inherits this page's
-       (connect-src 'self' ...). */
+       ones here too): in a sandboxed frame of its own (frame-worker.js), so the code a reader
+       runs reaches nothing of the site. The frame's srcdoc inherits this page's CSP
+       (connect-src ...), and the worker it starts from a blob: URL inherits the frame's. */
     newWorker() {
-      const script = new URL(config.worker, win.location.href).href;
-      boot.workerURL ??= win.URL.createObjectURL(new win.Blob([`import ${JSON.stringify(script)};\n`], { type: "text/javascript" }));
-      return new win.Worker(boot.workerURL, { type: "module", name: "python" });
+      const options = { frameSource: FRAME_SOURCE, workerURL: config.worker };
+      return win.makePythonWorker ? win.makePythonWorker(options) : new FrameWorker(win, options); // tests/js give a stand-in
     },
     /* Sends a worker the session's first request, the one way it is sent (python-session.js
        too); returns what the session keeps of it. Interrupts need shared memory, which
-       browsers allow only to cross-origin isolated pages. */
+       browsers allow only to cross-origin isolated pages and frames. */
     startWorker(worker) {
       const startedAt = win.performance.now();
       win.performance.mark("python:start");
-      const interruptBuffer = win.crossOriginIsolated ? new Uint8Array(new SharedArrayBuffer(1)) : null;
+      const interruptBuffer = worker.interruptBuffer ?? null; // the frame's byte (frame-worker.js)
       worker.postMessage({ id: 0, type: "start", interruptBuffer, snapshotUnwanted: boot.snapshotUnwanted });
       return { startedAt, interruptBuffer };
     },

@@ -296,6 +296,9 @@ export class PythonSession extends EventTarget {
     } else if (type === "ready") {
       clearTimeout(this.stallTimer);
       this.info = message.value;
+      // The frame could not take the interrupt byte (a browser that does not delegate
+      // isolation to it): Stop replaces the worker instead.
+      if (!this.info?.interrupts) this.interruptBuffer = null;
       this.readyAt = performance.now();
       performance.mark("python:ready");
       this.setState("ready");

@@ -1,11 +1,14 @@
-// The page's Python: Pyodide in a module Web Worker, so that neither loading nor running
-// Python ever blocks the page. The message protocol is described in README.md. This module
-// is the worker's message loop; esbuild bundles it with the modules it imports into one
-// file, assets/widgets/python-worker.js:
+// The page's Python: Pyodide in a Web Worker of the sandboxed frame (python-frame.js), so
+// that neither loading nor running Python ever blocks the page, and the code a reader runs
+// reaches nothing of the site (README.md, "Where reader code runs"). The message protocol is
+// described in README.md. This module is the worker's message loop; esbuild bundles it with
+// the modules it imports into one file, assets/widgets/python-worker.js, which the page hands
+// to the frame as text:
 //   worker-boot.js         Python's start (the plain boot, and what both boots do after)
 //   worker-snapshot.js     the snapshot boot: the build's memory image, inflated or kept
-//   worker-image-cache.js  the inflated image kept in Cache Storage for the next visit
-//   worker-network.js      this site only; the runtime's files watched while they load
+//   worker-image-cache.js  the inflated image kept by the page for the next visit
+//   worker-network.js      this site only, its files asked of the page; the runtime's files
+//                          watched while they load
 //   worker-progress.js     the progress bar's numbers
 //   worker-output.js       a request's output: capped and batched on its way to the page
 //
@@ -17,13 +20,15 @@
 //   cap, nor a flood of messages it would spend its time on;
 // - a call's answer and an error are bounded (message-bounds.js) before the page sees them;
 // - code may request files of this site only (guardNetwork);
-// - the channel to the page is the runtime's alone (hideChannel), and only the page's own
-//   messages reach the runtime (the message listener below).
+// - the channel to the page is the runtime's alone: a MessagePort kept in this module's
+//   scope (connect), which no reader code can reach; the worker's own postMessage talks to
+//   the frame, which does not listen, and is hidden too (hideChannel).
 import { boot } from "./worker-boot.js";
 import { describe } from "./worker-describe.js";
 import { forgetImage } from "./worker-image-cache.js";
 import { MAX_CALL_ANSWER, MAX_ERROR, cutMiddle } from "./message-bounds.js";
-import { guardNetwork } from "./worker-network.js";
+import { fromPage, guardNetwork, linkToPage } from "./worker-network.js";
+import { locateSite } from "./worker-urls.js";
 import { RequestOutput } from "./worker-output.js";
 
 // Arguments of a call nested deeper than this are refused: Python's json parser recurses
@@ -32,12 +37,11 @@ const MAX_ARGUMENT_DEPTH = 64;
 
 guardNetwork(); // before Pyodide or anything else can take a reference to fetch
 
-// The runtime's own channel to the page, taken before any reader code runs; once Python is
-// up, hideChannel removes postMessage from the worker's globals, so that code in the page's
-// Python (through `js`) can neither flood the page with messages nor forge an answer. Every
+// The runtime's own channel to the page, set by connect before any reader code runs. Every
 // module that talks to the page is given `post`.
-const postToPage = self.postMessage.bind(self);
-const post = (message) => postToPage(message);
+let postToPage = null;
+const post = (message, transfer) => postToPage?.(message, transfer);
+let interrupts = null; // the frame's interrupt byte (a Uint8Array on shared memory), or null
 
 // All the loop keeps between messages:
 let python = null; // promise of boot()'s answer ({pyodide, runtime, ...}), from "start" on
@@ -66,28 +70,34 @@ console.error = (...args) => {
 const parseJSON = JSON.parse;
 const toJSON = JSON.stringify;
 
-// Installed before anything is awaited: messages that arrive while Python loads wait in
-// this chain instead of being lost, and requests run strictly one after another. The catch
-// keeps the chain alive whatever one message does.
-//
-// Only the page's messages reach the runtime, and nothing else sees them. The listener is
-// kept in this module's scope, so reader code can neither call it nor wrap it (as it could
-// `self.onmessage`); it is the first listener, for the capture phase, so it runs before any
-// listener added later, and stops the message there (a later one could otherwise rewrite
-// the request before it runs); and it drops events dispatched from inside the worker
-// (`self.dispatchEvent`), which are never trusted, as the browser's delivery of the page's
-// messages is.
 let chain = Promise.resolve();
-self.addEventListener(
-  "message",
-  (event) => {
+
+/**
+ * The frame's one message, passed on by its bootstrap (python-frame.js), once: `port` is the
+ * page's end of the channel, `site` the site's root URL, `interruptBuffer` the frame's
+ * interrupt byte and `fileState`/`fileBytes` the memory of synchronous reads (null when the
+ * frame is not cross-origin isolated). Messages that arrive on the port wait in the chain
+ * while Python loads, and requests run strictly one after another; the catch keeps the chain
+ * alive whatever one message does. Messages about the site's files are taken at once, outside
+ * the chain (Python may be waiting for them). The port is kept in this module's scope, so
+ * reader code can neither post on it nor listen to it; events dispatched from inside the
+ * worker are never trusted, as the browser's delivery of the page's messages is.
+ */
+export function connect({ port, site, interruptBuffer, fileState, fileBytes }) {
+  if (postToPage) return;
+  locateSite(site);
+  postToPage = port.postMessage.bind(port);
+  interrupts = interruptBuffer || null;
+  linkToPage(post, fileState || null, fileBytes || null);
+  port.addEventListener("message", (event) => {
     if (!event.isTrusted) return;
     event.stopImmediatePropagation();
     const message = event.data;
+    if (fromPage(message)) return;
     chain = chain.then(() => handle(message)).catch((error) => reportFault(message, error));
-  },
-  { capture: true },
-);
+  });
+  port.start();
+}
 
 async function handle(message) {
   const { id, type } = message;
@@ -131,9 +141,12 @@ async function handle(message) {
   out.end(reply);
 }
 
-/** "start": Python starts; the page hears "ready" (with boot()'s `info`) or "failed". */
-async function start({ id, interruptBuffer, snapshotUnwanted }) {
-  python = startPython(interruptBuffer || null, snapshotUnwanted || "");
+/**
+ * "start": Python starts; the page hears "ready" (with boot()'s `info`) or "failed". The
+ * interrupt byte is the frame's (connect), used when the page asks for interrupts.
+ */
+async function start({ id, interrupts: wanted, snapshotUnwanted }) {
+  python = startPython(wanted ? interrupts : null, snapshotUnwanted || "");
   let booted = null;
   try {
     booted = await python;
@@ -223,6 +236,7 @@ function diedFrom(pyodide, error) {
  * (A nested worker's postMessage talks to this worker, not to the page.)
  */
 function hideChannel() {
+  // (The worker's postMessage reaches only the frame, which does not listen: hidden anyway.)
   for (let scope = self; scope && scope !== Object.prototype; scope = Object.getPrototypeOf(scope)) {
     if (Object.prototype.hasOwnProperty.call(scope, "postMessage")) delete scope.postMessage;
   }

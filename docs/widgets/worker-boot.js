@@ -5,7 +5,7 @@
 import loaderSource from "./session_loader.py";
 import runtimeSource from "./session_runtime.py";
 import { forgetImage } from "./worker-image-cache.js";
-import { failingOnAbort, readSiteFile } from "./worker-network.js";
+import { failingOnAbort, readSiteFile, siteFetch } from "./worker-network.js";
 import { DownloadProgress } from "./worker-progress.js";
 import { restoreSnapshot, snapshotToRestore } from "./worker-snapshot.js";
 import { stdlibOnDemand } from "./worker-stdlib.js";
@@ -14,9 +14,9 @@ import { PYODIDE_DIR, WHEELS_DIR } from "./worker-urls.js";
 // Uncompressed bytes Pyodide fetches while loading (the wasm, the stdlib zip); the build
 // script measures them in node_modules/pyodide so the progress bar can say "how far".
 const DOWNLOAD_BYTES = __PYODIDE_DOWNLOAD_BYTES__;
-// The runtime's own requests (the manifest, the wheel): not counted by the progress bar,
-// which counts the global fetch while Python loads. Taken when the worker starts.
-const plainFetch = self.fetch.bind(self);
+// The runtime's own requests (the manifest, the wheel) go straight to the page: not counted
+// by the progress bar, which counts the global fetch while Python loads.
+const plainFetch = siteFetch;
 
 /**
  * Starts Python. `post` is the worker's channel to the page (progress messages);
@@ -61,7 +61,7 @@ export async function boot({ post, interruptBuffer, snapshotUnwanted, writeOutpu
   let why;
   let pyodide;
   try {
-    const { loadPyodide } = await import(new URL("pyodide.mjs", PYODIDE_DIR).href);
+    const loadPyodide = await pyodideLoader();
     ({ python: restored, why } = await restoreSnapshot(loadPyodide, snapshot));
     if (why) {
       // For developers only: the reader just gets the normal boot.
@@ -112,6 +112,29 @@ export async function boot({ post, interruptBuffer, snapshotUnwanted, writeOutpu
     if (restoredFromKept) forgetImage(restoredFromKept).catch(() => {}); // the next start inflates the build's copy
     throw error;
   }
+}
+
+/**
+ * Pyodide's `loadPyodide`, bound to its runtime module: both scripts (pyodide.mjs and
+ * pyodide.asm.mjs) come from the page as text and are imported from blob: URLs, because an
+ * import by the site's URL would leave from the frame's opaque origin (README.md, "Where
+ * reader code runs"). Pyodide takes the runtime module it would import itself as
+ * `createPyodideModule`.
+ */
+async function pyodideLoader() {
+  const importFromSite = async (name) => {
+    const url = new URL(name, PYODIDE_DIR);
+    const response = await plainFetch(url);
+    if (!response.ok) throw new Error(`${name}: HTTP ${response.status}`);
+    const source = URL.createObjectURL(new Blob([await response.arrayBuffer()], { type: "text/javascript" }));
+    try {
+      return await import(source);
+    } finally {
+      URL.revokeObjectURL(source);
+    }
+  };
+  const [{ loadPyodide }, runtime] = await Promise.all([importFromSite("pyodide.mjs"), importFromSite("pyodide.asm.mjs")]);
+  return (options) => loadPyodide({ createPyodideModule: runtime.default, ...options });
 }
 
 /**

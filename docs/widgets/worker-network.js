@@ -1,71 +1,199 @@
-// The worker's requests: the network rule for code run here (this site only), the one way
-// Python reads one of the site's data files, and the watch over the runtime's own files
-// while Pyodide loads them (Pyodide itself waits for ever on a file that failed).
+// The worker's requests. The worker runs in the sandboxed frame (python-frame.js): its origin
+// is opaque, so it asks the page for the site's files (runtime-files.js fetches them, the
+// site's service worker serving its kept copies), over the port the page connected it with.
+// Here: the network rule for code run here (this site only), the site's files as the page
+// hands them (streamed, or whole for a synchronous read), the kept memory image through the
+// page, and the watch over the runtime's own files while Pyodide loads them (Pyodide itself
+// waits for ever on a file that failed).
 import { describe } from "./worker-describe.js";
 import { PYODIDE_DIR, SITE_ORIGIN, WORKER_URL } from "./worker-urls.js";
 
-// How long reading one of the site's data files (a trained model, ~250 KB) may take.
+// How long a synchronous read of one of the site's files (a trained model, ~250 KB; the
+// standard library, 2.5 MB) may take.
 const SITE_FILE_TIMEOUT_MS = 45_000;
 
+// The link to the page, set once by linkToPage (python-worker.js's connect).
+let link = null;
+let nextId = 1;
+const streams = new Map(); // id -> {head, controller} of a fetch the page is answering
+const questions = new Map(); // id -> {resolve, reject} of an "image" question
+// Taken before any reader code runs (it may replace the globals, not these).
+const realFetch = self.fetch.bind(self);
+const RealXMLHttpRequest = self.XMLHttpRequest;
+
 /**
- * The page's network rule for code run here: requests go to this site only (the origin the
- * worker script came from). fetch (which pyodide.http.pyfetch and js.fetch use),
- * XMLHttpRequest (pyodide.http.open_url), WebSocket, EventSource and WebTransport refuse
- * any other URL with an error that names the rule. Relative URLs are resolved against the
- * worker's URL. The browser enforces the same rule through the page's Content-Security-Policy
- * (connect-src 'self', script-src without other hosts), which this worker inherits; this
- * guard is what gives the reader a clear message instead of "Failed to fetch". Called first
- * of all (python-worker.js), before Pyodide or anything else can take a reference to fetch.
+ * Connects this module to the page: `post(message, transfer)` is the port's postMessage;
+ * `fileState` and `fileBytes` the memory the frame shares for synchronous reads (null when the
+ * frame is not cross-origin isolated: a synchronous read is then a plain request, which a host
+ * answers only with CORS).
+ */
+export function linkToPage(post, fileState, fileBytes) {
+  link ??= { post, fileState, fileBytes };
+}
+
+/** Takes a message of the page about a file (true), or leaves it to the message loop (false). */
+export function fromPage(message) {
+  const { type, id } = message || {};
+  if (type === "image-answer") {
+    const question = questions.get(id);
+    questions.delete(id);
+    if (message.error) question?.reject(new Error(message.error));
+    else question?.resolve(message.value);
+    return true;
+  }
+  if (!type?.startsWith?.("fetch-")) return false;
+  const stream = streams.get(id);
+  if (!stream) return true;
+  if (type === "fetch-head") {
+    stream.head.resolve(message);
+  } else if (type === "fetch-chunk") {
+    stream.controller?.enqueue(message.chunk);
+  } else if (type === "fetch-end") {
+    streams.delete(id);
+    stream.controller?.close();
+  } else if (type === "fetch-error") {
+    streams.delete(id);
+    const error = new TypeError(`Failed to fetch ${stream.url} (${message.error})`);
+    stream.head.reject(error);
+    stream.controller?.error(error);
+  }
+  return true;
+}
+
+/** The page's fetch of one of the site's files, as a streamed Response (not counted, not guarded). */
+export function siteFetch(url) {
+  if (!link) return Promise.reject(new TypeError("Failed to fetch: the page has not connected Python's worker"));
+  const id = nextId++;
+  const href = new URL(url, WORKER_URL).href;
+  const stream = { url: href, controller: null };
+  const head = new Promise((resolve, reject) => {
+    stream.head = { resolve, reject };
+  });
+  const body = new ReadableStream({
+    start(controller) {
+      stream.controller = controller;
+    },
+  });
+  streams.set(id, stream);
+  link.post({ type: "fetch", id, url: href, whole: false });
+  return head.then(({ status, statusText, contentType }) => {
+    const response = new Response(status === 204 || status === 304 ? null : body, {
+      status,
+      statusText,
+      headers: contentType ? { "Content-Type": contentType } : {},
+    });
+    Object.defineProperty(response, "url", { value: href });
+    return response;
+  });
+}
+
+/** Asks the page about the kept memory image (image-cache.js): op "read", "keep" or "forget". */
+export function askPage(op, url, bytes = null) {
+  if (!link) return Promise.reject(new Error("the page has not connected Python's worker"));
+  const id = nextId++;
+  return new Promise((resolve, reject) => {
+    questions.set(id, { resolve, reject });
+    link.post({ type: "image", id, op, url: String(url), bytes }, bytes ? [bytes.buffer] : []);
+  });
+}
+
+/**
+ * The bytes of the site's file at `url`, read synchronously: Python asks for them in the
+ * middle of running code (a data file, the standard library at an import), and only this
+ * worker waits. Through the page and the frame's shared memory when the frame is isolated;
+ * otherwise a plain synchronous request. Throws on an HTTP error or a file that never comes.
+ */
+export function readSiteBytes(url) {
+  const target = new URL(url, WORKER_URL);
+  if (link?.fileState) {
+    const state = link.fileState;
+    const id = nextId++;
+    Atomics.store(state, 0, 0);
+    link.post({ type: "fetch", id, url: target.href, whole: true });
+    const deadline = performance.now() + SITE_FILE_TIMEOUT_MS;
+    for (;;) {
+      const left = deadline - performance.now();
+      if (left <= 0 || Atomics.wait(state, 0, 0, left) === "timed-out") {
+        throw new Error(`${target.pathname}: no answer in ${SITE_FILE_TIMEOUT_MS / 1000} s`);
+      }
+      if (Atomics.load(state, 2) === id) break;
+      Atomics.store(state, 0, 0); // a late answer to an earlier read: wait for this one's
+    }
+    const bytes = new Uint8Array(link.fileBytes, 0, Atomics.load(state, 1)).slice();
+    if (Atomics.load(state, 0) === 2) throw new Error(new TextDecoder().decode(bytes));
+    return bytes;
+  }
+  const request = new RealXMLHttpRequest();
+  request.open("GET", target.href, false);
+  request.responseType = "arraybuffer";
+  request.send(null);
+  if (request.status !== 200) throw new Error(`${target.pathname}: HTTP ${request.status}`);
+  return new Uint8Array(request.response);
+}
+
+/**
+ * The page's network rule for code run here: requests go to this site only. fetch (which
+ * pyodide.http.pyfetch and js.fetch use) goes to the page, which fetches the site's file;
+ * XMLHttpRequest (pyodide.http.open_url), WebSocket, EventSource and WebTransport refuse any
+ * other URL with an error that names the rule (their requests to the site leave from the
+ * frame's opaque origin: a host answers them only with CORS). Relative URLs are resolved
+ * against the worker's published URL; blob: and data: URLs are local. The browser enforces
+ * the same rule through the page's Content-Security-Policy (connect-src), which the frame and
+ * this worker inherit; this guard is what gives the reader a clear message instead of
+ * "Failed to fetch". Called first of all (python-worker.js), before Pyodide or anything else
+ * can take a reference to fetch.
  */
 export function guardNetwork() {
   const check = (what, url) => {
     let target;
     try {
-      target = new URL(url instanceof Request ? url.url : String(url), WORKER_URL);
+      target = new URL(url instanceof Request ? url.url : String(url), WORKER_URL ?? undefined);
     } catch {
-      return url; // not a URL at all: the real function gives its own error
+      return null; // not a URL at all: the real function gives its own error
     }
+    if (target.protocol === "blob:" || target.protocol === "data:") return null;
     const origin = target.protocol.startsWith("ws") ? target.origin.replace(/^ws/, "http") : target.origin;
     if (origin !== SITE_ORIGIN) {
       throw new Error(
         `${what}(${JSON.stringify(target.href)}) refused: code on this page may only request files of this site (${SITE_ORIGIN}), not other hosts`,
       );
     }
-    return url instanceof Request ? url : target.href;
+    return target;
   };
-  const realFetch = self.fetch;
   self.fetch = function fetch(input, init) {
-    return realFetch.call(self, check("fetch", input), init);
+    let target;
+    try {
+      target = check("fetch", input);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (!target) return realFetch(input, init);
+    const method = (init?.method || (input instanceof Request ? input.method : "GET")).toUpperCase();
+    if (method !== "GET" && method !== "HEAD") {
+      return Promise.reject(new TypeError(`fetch(${JSON.stringify(target.href)}): only GET requests reach the site from here`));
+    }
+    return siteFetch(target.href);
   };
-  const open = XMLHttpRequest.prototype.open;
-  XMLHttpRequest.prototype.open = function (method, url, ...rest) {
-    return open.call(this, method, check("XMLHttpRequest.open", url), ...rest);
+  const open = RealXMLHttpRequest.prototype.open;
+  RealXMLHttpRequest.prototype.open = function (method, url, ...rest) {
+    return open.call(this, method, check("XMLHttpRequest.open", url)?.href ?? url, ...rest);
   };
   for (const name of ["WebSocket", "EventSource", "WebTransport"]) {
     const Real = self[name];
     if (typeof Real !== "function") continue;
     self[name] = new Proxy(Real, {
-      construct: (target, [url, ...rest], newTarget) => Reflect.construct(target, [check(name, url), ...rest], newTarget),
+      construct: (target, [url, ...rest], newTarget) => Reflect.construct(target, [check(name, url)?.href ?? url, ...rest], newTarget),
     });
   }
 }
 
 /**
  * The text of the site's file assets/<path> (a data file such as training/en.json), read
- * synchronously: Python asks for it in the middle of running code (attention_py.resources,
- * through session_runtime.use_site_files), and only this worker waits. Same origin by
- * construction; an HTTP error throws.
+ * synchronously (readSiteBytes): Python asks for it in the middle of running code
+ * (attention_py.resources, through session_runtime.use_site_files).
  */
 export function readSiteFile(path) {
-  const url = new URL(`../${path}`, WORKER_URL); // the worker lives in assets/widgets/
-  const request = new XMLHttpRequest();
-  request.open("GET", url.href, false);
-  // Bounded: a file that never arrives fails the call that reads it (shorter than the
-  // figures' warm-up limit, so the worker is never replaced for a slow file).
-  request.timeout = SITE_FILE_TIMEOUT_MS;
-  request.send(null);
-  if (request.status !== 200) throw new Error(`${url.pathname}: HTTP ${request.status}`);
-  return request.responseText;
+  return new TextDecoder().decode(readSiteBytes(new URL(`../${path}`, WORKER_URL))); // the worker is published in assets/widgets/
 }
 
 /**

@@ -36,7 +36,7 @@ export function snapshotToRestore(manifest, { unwanted, t0, steps, onKept }) {
   snapshot.image = (async () => {
     const started = performance.now();
     // A reader who was here before: the image as the last visit inflated it (see keepImage).
-    const kept = expected && digest ? await keptImage(url, expected, digest) : null;
+    const kept = expected && digest ? await keptImage(url, expected) : null;
     if (kept) {
       snapshot.from = "cache";
       onKept(snapshot.bytes);

@@ -4,10 +4,8 @@
 // python_stdlib.zip comes when code first needs a module that is not there
 // (stdlib_on_demand.py; docs/widgets/README.md, "The memory snapshot").
 import stdlibOnDemandSource from "./stdlib_on_demand.py";
+import { readSiteBytes } from "./worker-network.js";
 import { PYODIDE_DIR } from "./worker-urls.js";
-
-/** The whole standard library, as Pyodide ships it. */
-export const STDLIB_URL = new URL("python_stdlib.zip", PYODIDE_DIR);
 
 /**
  * Installs stdlib_on_demand.py's finder in a Python that started with part of the standard
@@ -18,12 +16,7 @@ export const STDLIB_URL = new URL("python_stdlib.zip", PYODIDE_DIR);
 export function stdlibOnDemand(pyodide) {
   const archive = pyodide.runPython("import sys; next(p for p in sys.path if p.endswith('.zip'))");
   const install = () => {
-    const request = new XMLHttpRequest();
-    request.open("GET", STDLIB_URL.href, false);
-    request.responseType = "arraybuffer";
-    request.send(null);
-    if (request.status !== 200) throw new Error(`${STDLIB_URL.pathname}: HTTP ${request.status}`);
-    pyodide.FS.writeFile(archive, new Uint8Array(request.response));
+    pyodide.FS.writeFile(archive, readSiteBytes(new URL("python_stdlib.zip", PYODIDE_DIR)));
   };
   pyodide.runPython(stdlibOnDemandSource);
   const setUp = pyodide.globals.get("_stdlib_on_demand");

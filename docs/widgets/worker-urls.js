@@ -1,17 +1,27 @@
-// Where the worker finds the site's files. The worker's modules sit side by side in
-// docs/widgets/ and esbuild bundles them into one file, assets/widgets/python-worker.js, so
-// import.meta.url names that folder either way, and every URL below is resolved against it:
-// the worker finds the self-hosted runtime from /, /he/ and /fa/ pages alike, and also when
-// the site lives under a sub-path. (The page starts the worker from a tiny blob: worker that
-// imports it, so that it inherits the page's Content-Security-Policy; see
-// `attentionPyBoot.newWorker` in docs/overrides/main.html. import.meta.url is still the
-// real URL.)
+// Where the worker finds the site's files. The worker runs in the sandboxed frame
+// (python-frame.js) from a blob: URL, so its own URL says nothing of the site: the page
+// says where the site is when it connects the worker (`locateSite`, from python-worker.js's
+// connect, before anything is requested), and every URL below is resolved against it: the
+// worker finds the self-hosted runtime from /, /he/ and /fa/ pages alike, and also when the
+// site lives under a sub-path.
 
-/** The worker script's own URL (assets/widgets/python-worker.js once bundled). */
-export const WORKER_URL = import.meta.url;
+/** The site's root (the folder that holds assets/). */
+export let SITE_ROOT = null;
+/** Where the worker's script is published (assets/widgets/python-worker.js): relative URLs code requests are resolved against it. */
+export let WORKER_URL = null;
 /** The self-hosted Pyodide runtime. */
-export const PYODIDE_DIR = new URL("../pyodide/", WORKER_URL);
+export let PYODIDE_DIR = null;
 /** The attention_py wheel and manifest.json (which also names the memory snapshot). */
-export const WHEELS_DIR = new URL("../wheels/", WORKER_URL);
+export let WHEELS_DIR = null;
 /** The one origin code on the page may request files from (worker-network.js). */
-export const SITE_ORIGIN = new URL(WORKER_URL).origin;
+export let SITE_ORIGIN = null;
+
+/** Sets the URLs above from the site's root, once. */
+export function locateSite(root) {
+  if (SITE_ROOT) return;
+  SITE_ROOT = new URL(root);
+  WORKER_URL = new URL("assets/widgets/python-worker.js", SITE_ROOT);
+  PYODIDE_DIR = new URL("assets/pyodide/", SITE_ROOT);
+  WHEELS_DIR = new URL("assets/wheels/", SITE_ROOT);
+  SITE_ORIGIN = SITE_ROOT.origin;
+}

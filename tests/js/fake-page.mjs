@@ -133,7 +133,13 @@ export function fakeWindow({ connection, crossOriginIsolated = false, Worker = F
     location: { href: PAGE_URL, pathname: new URL(PAGE_URL).pathname },
     URL,
     Blob,
-    Worker,
+    // The stand-in for frame-worker.js's FrameWorker: a fake worker, with the interrupt byte
+    // FrameWorker offers when the page is isolated (shared here, as a frame shares it).
+    makePythonWorker: ({ workerURL }) => {
+      const worker = new Worker(new URL(workerURL, PAGE_URL).href, { name: "python" });
+      worker.interruptBuffer = crossOriginIsolated ? new Uint8Array(new SharedArrayBuffer(1)) : null;
+      return worker;
+    },
     performance,
     crossOriginIsolated,
     IntersectionObserver,

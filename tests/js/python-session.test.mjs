@@ -46,7 +46,7 @@ function pageWithPython({ isolated = false, refuse = null } = {}) {
 function readyPython(options) {
   const page = pageWithPython(options);
   page.session.start();
-  page.workers[0].ready();
+  page.workers[0].ready({ python: "3.14", interrupts: Boolean(options?.isolated), boot: "plain", fallback: null });
   assert.equal(page.session.state, "ready");
   return page;
 }
