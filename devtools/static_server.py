@@ -1,7 +1,10 @@
 """A static file server on a free localhost port, for the browser tests and benchmarks.
 
 It behaves like a plain static host (GitHub Pages): correct types for .mjs/.wasm/.whl,
-Last-Modified with 304 answers, and ``Cache-Control: max-age=600``. With ``isolated`` it
+Last-Modified with 304 answers, ``Cache-Control: max-age=600`` and
+``Access-Control-Allow-Origin: *`` (GitHub Pages sends it on every file: the Python worker,
+in its sandboxed frame of opaque origin, reads a file synchronously by a CORS request when
+the page is not cross-origin isolated, docs/widgets/README.md). With ``isolated`` it
 also sends the cross-origin isolation headers (COOP/COEP) that a host may add. With ``gzip``
 it compresses what GitHub Pages compresses (text, JavaScript, JSON, SVG, WebAssembly; not
 archives, images or fonts, which are compressed already) for a client that accepts it. It
@@ -108,6 +111,7 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
 
     def end_headers(self) -> None:
         self.send_header("Cache-Control", "max-age=600")
+        self.send_header("Access-Control-Allow-Origin", "*")
         if self.isolated:
             self.send_header("Cross-Origin-Opener-Policy", "same-origin")
             self.send_header("Cross-Origin-Embedder-Policy", "require-corp")

@@ -36,7 +36,12 @@
     // A classic worker that imports the runtime's module: Chromium refuses a module worker
     // whose blob: URL belongs to an opaque origin, and a classic one may import modules.
     const bootstrap = `self.onmessage = (event) => { self.onmessage = null; import(${JSON.stringify(module)}).then((runtime) => runtime.connect(event.data)).catch((error) => setTimeout(() => { throw error; })); };`;
-    worker = new Worker(URL.createObjectURL(new Blob([bootstrap], { type: "text/javascript" })), { name: "python" });
+    try {
+      worker = new Worker(URL.createObjectURL(new Blob([bootstrap], { type: "text/javascript" })), { name: "python" });
+    } catch (error) {
+      say({ type: "worker-error", message: `this browser could not make its worker (${error?.message || error})` });
+      return;
+    }
     worker.onerror = (event) => {
       event.preventDefault();
       say({ type: "worker-error", message: event.message || "the Python worker stopped" });

@@ -161,12 +161,7 @@ export function guardNetwork() {
     return target;
   };
   self.fetch = function fetch(input, init) {
-    let target;
-    try {
-      target = check("fetch", input);
-    } catch (error) {
-      return Promise.reject(error);
-    }
+    const target = check("fetch", input); // a refusal is thrown at once, as before any request
     if (!target) return realFetch(input, init);
     const method = (init?.method || (input instanceof Request ? input.method : "GET")).toUpperCase();
     if (method !== "GET" && method !== "HEAD") {

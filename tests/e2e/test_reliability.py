@@ -680,15 +680,19 @@ def test_code_may_request_files_of_this_site_only(tab, site_url):
 def test_a_worker_that_floods_the_page_is_replaced(browser, site_url):
     """Defense in depth (issue 19): reader code cannot reach the channel any more, but were a
     worker to flood the page anyway (here the worker script itself, changed for this test in
-    a context of its own, sends 10^6 messages once Python is ready), the page stays responsive
-    and replaces it."""
+    a context of its own, sends 10^6 messages on its port to the page once Python is ready),
+    the page stays responsive and replaces it."""
     context = browser.new_context()
 
     def flooding_worker(route):
         response = route.fetch()
+        # The runtime's channel is the port the page connects it with (python-worker.js's
+        # connect starts it): the changed script floods that port.
         flood = (
-            "\nconst __flood = self.postMessage.bind(self);\n"
-            "setTimeout(() => { for (let i = 0; i < 1e6; i++) __flood({ type: 'junk', text: 'x' }); }, 4000);\n"
+            "\nconst __start = MessagePort.prototype.start;\n"
+            "MessagePort.prototype.start = function () { const port = this;"
+            " setTimeout(() => { for (let i = 0; i < 1e6; i++) port.postMessage({ type: 'junk', text: 'x' }); }, 4000);"
+            " return __start.call(this); };\n"
         )
         route.fulfill(
             response=response, body=response.text() + flood, headers={**response.headers, "cache-control": "no-store"}

@@ -113,16 +113,18 @@ def test_python_starts_from_the_first_layout_with_the_worker_the_head_made(page,
 
 
 def test_without_an_early_worker_the_same_start_rule_starts_python(page, site_url):
-    """The worker <head> tries to make cannot be made (the first `new Worker` throws): the
-    session makes its own with the page's one `newWorker`, and start-policy.js watches the
-    cells with the same rule, so a cell in the first screen still starts Python unasked."""
+    """The worker <head> tries to make cannot be made (the page's first frame for it cannot
+    be created): the session makes its own with the page's one `newWorker`, and
+    start-policy.js watches the cells with the same rule, so a cell in the first screen still
+    starts Python unasked."""
     page.add_init_script(
         """(() => {
-            const Real = window.Worker;
+            if (window !== window.top) return;
+            const create = Document.prototype.createElement;
             let refused = false;
-            window.Worker = function (...args) {
-                if (!refused) { refused = true; throw new Error("no worker for <head>"); }
-                return new Real(...args);
+            Document.prototype.createElement = function (name, ...rest) {
+                if (!refused && String(name).toLowerCase() === "iframe") { refused = true; throw new Error("no worker for <head>"); }
+                return create.call(this, name, ...rest);
             };
         })()"""
     )
@@ -209,6 +211,7 @@ KEPT_DIGEST = """async (key) => {
     return Array.from(hash, (b) => b.toString(16).padStart(2, '0')).join('');
 }"""
 POISON = '''import js
+js.eval("""caches""")
 js.eval("""(async () => {
   const cache = await caches.open("attention-py-python-image");
   const [request] = await cache.keys();
@@ -259,25 +262,38 @@ def test_a_kept_image_that_is_not_the_builds_is_not_used(loose_page, site_url, m
     assert info(page)["image"] == "cache", info(page)
 
 
-def test_a_reader_cell_cannot_poison_the_image_for_later_visits(loose_page, site_url, manifest):
-    """The attack of issue 19: a cell rewrites bytes of the kept image through `js` and puts it
-    back. The next visit refuses it (its digest is not the build's), restores the build's
-    image, computes the right softmax, and keeps the build's image again."""
+def test_a_reader_cell_cannot_reach_the_kept_image(loose_page, site_url, manifest):
+    """The attack of issue 19, from a cell (rewrite the kept image through `js`): the page's
+    Python runs in a sandboxed frame of opaque origin, where Cache Storage does not exist and
+    IndexedDB refuses to open, also in a worker the cell starts itself. The kept image stays
+    the build's, and the next visit restores from it. (A kept image changed by anything else
+    is refused: test_a_kept_image_that_is_not_the_builds_is_not_used.)"""
     page = loose_page
     open_home(page, site_url)
     wait_for_python(page)
     key = kept_key(page, manifest)
     wait_for_kept_digest(page, key, equal=manifest["snapshot_sha256"])
     reply = page.evaluate("(code) => attentionPy.session.run(code).reply", POISON)
+    assert reply["status"] == "error", reply
+    assert "ReferenceError: caches is not defined" in reply["error"], reply
+    probe = (
+        "import js\n"
+        "print(js.eval('typeof caches'), js.eval('typeof localStorage'), js.eval('self.origin'))\n"
+        "print(js.eval('(() => { try { indexedDB.open(\"x\"); return \"opened\"; } catch (e) { return e.name; } })()'))"
+    )
+    output = []
+    reply = page.evaluate(
+        "(code) => { const out = []; window.__out = out; return attentionPy.session.run(code, {onOutput: (t, x) => out.push(x)}).reply; }",
+        probe,
+    )
     assert reply["status"] == "ok", reply
-    wait_for_kept_digest(page, key, other_than=manifest["snapshot_sha256"])
+    output = "".join(page.evaluate("window.__out"))
+    assert output.split() == ["undefined", "undefined", "null", "SecurityError"], output
+    wait_for_kept_digest(page, key, equal=manifest["snapshot_sha256"])
     open_home(page, site_url)
     wait_for_python(page)
-    assert info(page)["boot"] == "snapshot", info(page)
-    assert info(page)["image"] == "network", info(page)
+    assert info(page)["image"] == "cache", info(page)
     assert SOFTMAX_OUTPUT.search(run_and_wait(page, timeout=PYTHON_READY_MS))
-    assert any("was changed; it is deleted" in text for _, text in page.console_lines), page.console_lines
-    wait_for_kept_digest(page, key, equal=manifest["snapshot_sha256"])
 
 
 def test_a_python_restored_from_the_kept_image_that_dies_forgets_it(loose_page, site_url, manifest):
