@@ -279,7 +279,7 @@ def test_a_reader_cell_cannot_reach_the_kept_image(loose_page, site_url, manifes
     probe = (
         "import js\n"
         "print(js.eval('typeof caches'), js.eval('typeof localStorage'), js.eval('self.origin'))\n"
-        "print(js.eval('(() => { try { indexedDB.open(\"x\"); return \"opened\"; } catch (e) { return e.name; } })()'))"
+        'print(js.eval(\'(() => { try { indexedDB.open("x"); return "opened"; } catch (e) { return e.name; } })()\'))'
     )
     output = []
     reply = page.evaluate(
