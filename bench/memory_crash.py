@@ -13,7 +13,8 @@ the page survived and when the process running the code died:
 
 Whether the page lives is read from the server: the page asks for a file every 200 ms, and a
 page whose process died asks no more (Playwright's own crash event cannot say, as it fires
-when any frame's process dies).
+when any frame's process dies, and Playwright drives the page no more after it: what the page
+does next, it reports to the server too).
 This is a measurement, not a test: print the load average beside it.
 """
 
@@ -31,15 +32,25 @@ CELL = f'import js\njs.eval("""{FILL}""")'
 # The page says it is alive by asking the server for /__alive every 200 ms.
 ALIVE = "/__alive"
 BEACON = f"setInterval(() => fetch('{ALIVE}?' + Date.now(), {{cache: 'no-store'}}).catch(() => {{}}), 200);"
+# After the crash: the session's restart, then the next cell's answer (its output in the path).
+RESTARTED = "/__restarted"
+ANSWERED = "/__answered_42"
+AFTER_CRASH = f"""attentionPy.session.addEventListener("restart", () => {{
+  fetch("{RESTARTED}", {{cache: "no-store"}});
+  attentionPy.session.run("print(6 * 7)", {{ timeoutMs: 60000,
+    onOutput: (kind, text) => fetch("/__answered_" + text.trim(), {{cache: "no-store"}}) }});
+}}, {{ once: true }});"""
 FRAME_PAGE = f"""<!doctype html><p>page</p><script>{BEACON}</script>
 <iframe sandbox="allow-scripts" srcdoc="<script>new Worker(URL.createObjectURL(new Blob(['{FILL}'],
 {{type: 'text/javascript'}})));</script>"></iframe>"""
 
 
-def watch(page, server, seconds: float) -> dict:
+def watch(page, server, seconds: float, marks: tuple[str, ...] = ()) -> dict:
     """For `seconds`: when Chromium reported a process of the page dead (Playwright's crash
-    event, which a frame's process also raises), and whether the page's beacons went on."""
+    event, which a frame's process also raises), whether the page's beacons went on, and when
+    the page first asked for each of `marks`."""
     start = time.monotonic()
+    seen: dict[str, float] = {}
     died = []
     page.on("crash", lambda: died.append(time.monotonic() - start))
     beacons = []
@@ -50,6 +61,9 @@ def watch(page, server, seconds: float) -> dict:
         except Exception:  # the page's own process is gone
             time.sleep(0.25)
         fresh = sum(1 for path, _ in server.sent[counted:] if path == ALIVE)
+        for path, _ in server.sent[counted:]:
+            if path in marks:
+                seen.setdefault(path.lstrip("/_"), round(time.monotonic() - start, 1))
         counted = len(server.sent)
         beacons.append((time.monotonic() - start, fresh))
     last_beacon = max((at for at, fresh in beacons if fresh), default=None)
@@ -57,11 +71,13 @@ def watch(page, server, seconds: float) -> dict:
         "process_died_at_s": round(died[0], 1) if died else None,
         "last_beacon_at_s": round(last_beacon, 1) if last_beacon is not None else None,
         "page_alive_at_end": last_beacon is not None and seconds - last_beacon < 1.0,
+        **{f"{mark.lstrip('/_')}_at_s": seen.get(mark.lstrip("/_")) for mark in marks},
     }
 
 
 def in_the_sites_worker(browser, site: Path, seconds: float) -> dict:
-    with serve(site, isolated=True, extra_files={ALIVE: ("text/plain", b"")}) as server:
+    files = {path: ("text/plain", b"") for path in (ALIVE, RESTARTED, ANSWERED)}
+    with serve(site, isolated=True, extra_files=files) as server:
         page = browser.new_page()
         page.goto(f"{server.url}/playground/")
         page.wait_for_function("window.attentionPy?.session !== undefined")
@@ -69,8 +85,9 @@ def in_the_sites_worker(browser, site: Path, seconds: float) -> dict:
         page.wait_for_function("attentionPy.session.state === 'ready'", timeout=120_000)
         isolated = page.evaluate("crossOriginIsolated")
         page.evaluate(BEACON)
+        page.evaluate(AFTER_CRASH)
         page.evaluate("(code) => { attentionPy.session.run(code, {timeoutMs: 60_000}); }", CELL)
-        return {"cross_origin_isolated": isolated, **watch(page, server, seconds)}
+        return {"cross_origin_isolated": isolated, **watch(page, server, seconds, (RESTARTED, ANSWERED))}
 
 
 def in_a_sandboxed_frame(browser, site: Path, seconds: float) -> dict:
@@ -92,7 +109,7 @@ def main(argv: list[str]) -> int:
 
     with sync_playwright() as pw:
         for name, case in (
-            ("worker", lambda b: in_the_sites_worker(b, args.site.resolve(), args.seconds)),
+            ("the site's runtime", lambda b: in_the_sites_worker(b, args.site.resolve(), args.seconds)),
             ("sandboxed frame", lambda b: in_a_sandboxed_frame(b, args.site.resolve(), args.seconds)),
         ):
             browser = pw.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_FLAGS)
