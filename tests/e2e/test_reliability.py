@@ -634,6 +634,44 @@ def another_host() -> Iterator[tuple[str, list[str]]]:
         server.server_close()
 
 
+# What a cell tries against the site's storage and the page, and what it must get instead
+# (issue 43): the page's Python runs in a sandboxed frame of opaque origin.
+REACH_FOR_THE_SITE = """import js
+def attempt(expression):
+    try:
+        return repr(js.eval(expression))
+    except Exception as error:
+        return type(error).__name__ + ": " + str(error).splitlines()[-1]
+for label, expression in [
+    ("caches", "typeof caches"), ("localStorage", "typeof localStorage"),
+    ("sessionStorage", "typeof sessionStorage"), ("document", "typeof document"),
+    ("indexedDB", "(() => { try { indexedDB.open('apy'); return 'opened'; } catch (e) { return e.name; } })()"),
+    ("parent", "parent.document"), ("top", "top.location.href"), ("origin", "self.origin"),
+]:
+    print(label, "=>", attempt(expression))
+"""
+
+
+def test_a_cell_reaches_nothing_of_the_site(tab, site_url):
+    """Cache Storage, IndexedDB, localStorage, the page's document and its window: none is
+    there for a cell, which runs in the sandboxed frame's worker (opaque origin, `null`).
+    The page itself still has them, and its Python still works afterwards."""
+    page = tab
+    open_page(page, site_url, "playground/")
+    type_code(page, 0, REACH_FOR_THE_SITE)
+    output = run_cell(page, 0)
+    lines = dict(line.split(" => ", 1) for line in output.splitlines() if " => " in line)
+    for name in ("caches", "localStorage", "sessionStorage", "document"):
+        assert lines[name] == "'undefined'", output
+    assert lines["indexedDB"] == "'SecurityError'", output  # an opaque origin has no database
+    assert lines["parent"].startswith("JsException: ReferenceError"), output
+    assert lines["top"].startswith("JsException: ReferenceError"), output
+    assert lines["origin"] == "'null'", output
+    assert page.evaluate("typeof caches") == "object"  # the page's own storage is its own
+    type_code(page, 0, "6 * 7")
+    assert run_cell(page, 0).strip() == "42"
+
+
 def test_code_may_request_files_of_this_site_only(tab, site_url):
     page = tab
     open_page(page, site_url, "playground/")
