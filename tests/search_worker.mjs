@@ -5,10 +5,12 @@
 //        (against vocabulary as the index's terms), computed by the plugin's own functions;
 //        given Material's worker (lunr inside) and so lunr's stemmer support loaded before
 //        the plugin, also stem: the word normalised, then stemmed by the plugin's stemmer.
-//   node tests/search_worker.mjs worker <material worker.js> <plugin.js> <index.json> [--no-segmenter]  < ["query", ...]
+//   node tests/search_worker.mjs worker <material worker.js> <plugin.js> <index.json> [--no-segmenter] [--timed]  < ["query", ...]
 //     -> Material's search worker itself (lunr inside), set up with the index as Material's
-//        page does, answering each query: [{location, title, text, terms}] per result group;
-//        with --no-segmenter, in a worker whose platform has no Intl.Segmenter.
+//        page does, answering each query: {query: [{location, title, text, terms}] per result
+//        group}; with --no-segmenter, in a worker whose platform has no Intl.Segmenter; with
+//        --timed, [{characters, ms, groups}] per query instead: its length in code points,
+//        the time from the message to the answer, the number of result groups.
 //
 // Both print one JSON document on stdout.
 import fs from "node:fs"
@@ -19,7 +21,7 @@ const [mode, ...args] = process.argv.slice(2)
 const input = JSON.parse(fs.readFileSync(0, "utf8"))
 
 function context() {
-  const ctx = { console, setTimeout, clearTimeout, URL, TextEncoder, TextDecoder, addEventListener() {} }
+  const ctx = { console, setTimeout, clearTimeout, URL, TextEncoder, TextDecoder, MessageEvent, addEventListener() {} }
   ctx.self = ctx
   vm.createContext(ctx)
   return ctx
@@ -45,9 +47,9 @@ if (mode === "text") {
   }))
   console.log(JSON.stringify(out))
 } else if (mode === "worker") {
-  const [workerFile, pluginFile, indexFile, flag] = args
+  const [workerFile, pluginFile, indexFile, ...flags] = args
   const ctx = context()
-  if (flag === "--no-segmenter") vm.runInContext("delete Intl.Segmenter", ctx)
+  if (flags.includes("--no-segmenter")) vm.runInContext("delete Intl.Segmenter", ctx)
   const listeners = []
   let answer = null
   ctx.addEventListener = (type, fn) => { if (type === "message") listeners.push(fn) }
@@ -62,18 +64,21 @@ if (mode === "text") {
   vm.runInContext(fs.readFileSync(workerFile, "utf8"), ctx)
   const send = data => new Promise(resolve => {
     answer = resolve
-    for (const fn of listeners) fn({ data })
+    const event = new MessageEvent("message", { data })  // as a worker receives a message
+    for (const fn of listeners) fn(event)
   })
   // Material's message types: 0 setup, 1 ready, 2 query, 3 result
   const index = JSON.parse(fs.readFileSync(indexFile, "utf8"))
   const ready = await send({ type: 0, data: { config: index.config, docs: index.docs, options: { suggest: false } } })
   if (ready.type !== 1) throw new Error(`search worker did not get ready: ${JSON.stringify(ready)}`)
-  const out = {}
+  const out = {}, times = []
   for (const query of input) {
+    const start = performance.now()
     const result = await send({ type: 2, data: query })
+    times.push({ characters: Array.from(query).length, ms: performance.now() - start, groups: result.data.items.length })
     out[query] = result.data.items.map(group => group.map(({ location, title, text, terms }) => ({ location, title, text, terms })))
   }
-  console.log(JSON.stringify(out))
+  console.log(JSON.stringify(flags.includes("--timed") ? times : out))
 } else {
   throw new Error(`unknown mode ${mode}`)
 }

@@ -101,18 +101,58 @@
   const segmenter = PLUGIN.segmenter && typeof Intl.Segmenter === "function"
     ? new Intl.Segmenter(PLUGIN.segmenter, { granularity: "word" }) : null
 
+  /* How much text one call of the segmenter reads (UTF-16 code units). ICU's dictionary cut of
+     Han text costs more than its length: 40,000 characters took 0.2-0.3 s in one call, 80,000
+     7.7 s, the same text in calls of 1,000 characters 33 ms and 94 ms (Node 20). A text up
+     to this length, every query (QUERY_LIMIT) and every paragraph of the site, is cut in one
+     call as before. */
+  const SEGMENT_WINDOW = 1000
+
+  /* The segmenter's segments of ``text`` (strings, in order, joined they are ``text``), read
+     SEGMENT_WINDOW code units at a time: each window's last segment, which the window's end
+     may have cut short, is read again at the start of the next one; a single segment longer
+     than a window is cut at the window's end (not inside a surrogate pair). So the work grows
+     with the text's length. */
+  function* segments(text) {
+    for (let start = 0; start < text.length;) {
+      let end = start + SEGMENT_WINDOW
+      if (end >= text.length) {
+        for (const { segment } of segmenter.segment(text.slice(start))) yield segment
+        return
+      }
+      if (/[\ud800-\udbff]/.test(text[end - 1])) end--
+      let last = null
+      for (const { segment, index } of segmenter.segment(text.slice(start, end))) {
+        if (last !== null) yield last.segment
+        last = { segment, index }
+      }
+      if (last.index === 0) {
+        yield last.segment
+        start = end
+      } else {
+        start += last.index
+      }
+    }
+  }
+
+  const WHITE_SPACE_END = /\s$/u, WHITE_SPACE_START = /^\s/u
+
   /* ``text`` cut at the segmenter's word boundaries that have a character of a script written
      without spaces on one side and no white space on either: the pieces, in order (joined, they
      are ``text``). Other boundaries are left to the index's separators, so text in other
-     scripts is read as on any page: softmax(x) stays one piece, softmax函数 is softmax and 函数. */
+     scripts is read as on any page: softmax(x) stays one piece, softmax函数 is softmax and 函数.
+     Whether to cut is read from the two segments beside the boundary (the last character of
+     one, the first of the other), never from the piece so far, which may be long. */
   function pieces(text) {
     if (!segmenter) return [text]
     const cut = (before, after) => (unspacedEnd.test(before) || unspacedStart.test(after)) &&
-      !/\s$/u.test(before) && !/^\s/u.test(after)
+      !WHITE_SPACE_END.test(before) && !WHITE_SPACE_START.test(after)
     const found = []
-    for (const { segment } of segmenter.segment(text)) {
-      if (found.length && !cut(found[found.length - 1], segment)) found[found.length - 1] += segment
+    let previous = null
+    for (const segment of segments(text)) {
+      if (previous !== null && !cut(previous, segment)) found[found.length - 1] += segment
       else found.push(segment)
+      previous = segment
     }
     return found
   }
@@ -127,13 +167,48 @@
     return words.length ? words : [word]
   }
 
+  /* A query as the worker reads it: its first RULES.queryLimit characters (code points; see
+     QUERY_LIMIT in search_text.py), the rest dropped. */
+  function bounded(query) {
+    let count = 0, end = 0
+    for (const char of query) {
+      if (count++ === RULES.queryLimit) return query.slice(0, end)
+      end += char.length
+    }
+    return query
+  }
+
   const api = root.attentionSearchText = {
     rules: RULES, plugin: PLUGIN, normalise, variants, indexTerms, queryTerms,
-    segments: segmenter !== null, pieces, separated, queryWords,
+    segments: segmenter !== null, pieces, separated, queryWords, bounded,
   }
 
   const lunr = root.lunr
   if (typeof lunr === "undefined") return  // outside the search worker (tests under Node)
+
+  /* Every query reaches the worker as a message, {type: 2, data: "<the query>"} (Material's
+     protocol: 0 set-up, 1 ready, 2 query, 3 results), whose data its one listener reads
+     before anything else: then Material cuts each run of Han characters at the index's terms,
+     trying every piece of the run (in its worker's search()), in time that grows with the
+     square of the run's length and more, before the plugin is called. So the query is bounded
+     where it enters: the plugin, which the set-up message loads, makes every later message
+     give its query as ``bounded`` leaves it. */
+  const QUERY_MESSAGE = 2
+  function boundQueries(MessageEvent) {
+    const data = MessageEvent && Object.getOwnPropertyDescriptor(MessageEvent.prototype, "data")
+    if (!data?.get || !data.configurable) return false
+    Object.defineProperty(MessageEvent.prototype, "data", {
+      ...data,
+      get() {
+        const message = data.get.call(this)
+        if (message?.type !== QUERY_MESSAGE || typeof message.data !== "string") return message
+        const query = bounded(message.data)
+        return query === message.data ? message : { ...message, data: query }
+      },
+    })
+    return true
+  }
+  api.boundsQueries = boundQueries(root.MessageEvent)
 
   const stemmer = PLUGIN.stemmer ? lunr[PLUGIN.stemmer].stemmer : lunr.stemmer
   /* A normalised term as the stemmer leaves it. */
@@ -166,6 +241,20 @@
   lunr.Pipeline.registerFunction(indexToken, "normalisedIndexToken")
   lunr.Pipeline.registerFunction(queryToken, "normalisedQueryToken")
 
+  /* Whether one of ``terms`` begins with a prefix: a binary search of the terms, sorted. */
+  function beginsWith(terms) {
+    const sorted = [...terms].sort()
+    return prefix => {
+      let lo = 0, hi = sorted.length
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1
+        if (sorted[mid] < prefix) lo = mid + 1
+        else hi = mid
+      }
+      return lo < sorted.length && sorted[lo].startsWith(prefix)
+    }
+  }
+
   /* Material's result analysis takes a query word as found when a matched term starts with
      it as typed; when only its normalised form or a form without a clitic matched, it is
      recorded as found too (with no positions: nothing more to highlight); so is a word of a
@@ -176,9 +265,9 @@
     for (const { matchData } of results) {
       const metadata = matchData.metadata
       const terms = Object.keys(metadata)
+      const matched = beginsWith(terms)
       for (const { typed, searched } of asked)
-        if (!terms.some(term => term.startsWith(typed)) &&
-            searched.every(forms => terms.some(term => forms.some(form => term.startsWith(form)))))
+        if (!matched(typed) && searched.every(forms => forms.some(matched)))
           metadata[typed] = Object.create(null)
       const seen = Object.create(null)
       for (const term of terms) {
@@ -197,26 +286,35 @@
      term begins with is cut again at the terms, longest first, if it is made of terms alone.
      The build cut the pages in their sentences, maybe with another version of ICU than the
      reader's browser, and a segmenter may cut a word finer in a sentence than alone: the
-     query 注意力 still finds a page cut 注意|力. A word the pages do not write stays whole. */
+     query 注意力 still finds a page cut 注意|力. A word the pages do not write stays whole.
+     The terms are read through a tree of their characters, made on the first such piece: each
+     character of a piece is read at most as many times as the longest term is long. */
   function piecesAtTerms(terms) {
-    const sorted = [...terms].sort()
-    function begins(prefix) {  // whether a term begins with prefix
-      let lo = 0, hi = sorted.length
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1
-        if (sorted[mid] < prefix) lo = mid + 1
-        else hi = mid
+    const begins = beginsWith(terms)
+    let tree = null
+    function termTree() {  // a node per term beginning: {next: Map(character -> node), term: whether one ends here}
+      const root = { next: new Map(), term: false }
+      for (const term of terms) {
+        let node = root
+        for (const char of term) {
+          let child = node.next.get(char)
+          if (!child) node.next.set(char, child = { next: new Map(), term: false })
+          node = child
+        }
+        node.term = true
       }
-      return lo < sorted.length && sorted[lo].startsWith(prefix)
+      return root
     }
     function atTerms(word) {  // the word cut at terms, longest first; null if a part is none
+      tree ??= termTree()
       const chars = Array.from(word), cut = []
       for (let i = 0; i < chars.length;) {
-        let j = chars.length
-        while (j > i && !terms.has(chars.slice(i, j).join(""))) j--
-        if (j === i) return null
-        cut.push(chars.slice(i, j).join(""))
-        i = j
+        let node = tree, longest = i
+        for (let j = i; j < chars.length && (node = node.next.get(chars[j])); j++)
+          if (node.term) longest = j + 1
+        if (longest === i) return null
+        cut.push(chars.slice(i, longest).join(""))
+        i = longest
       }
       return cut
     }

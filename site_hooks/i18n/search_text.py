@@ -115,6 +115,15 @@ LETTERS = {
     # would match longer words: אם* found אמר, אמת... (measured: "אם" from 4 to 7 pages of 11).
 }
 
+QUERY_LIMIT = 500
+"""The characters (code points) of a query the search worker reads; the rest is dropped before
+anything reads it (search_text.js, ``bounded``), in every language. A query is a few words, or
+a sentence pasted from a page to find it again: the longest sentence of the site's pages is
+about 300 characters, and 500 Han characters are a whole paragraph of Chinese. Material's own
+cut of a Han run in the worker costs the square of its length whatever the plugin does (see
+search_text.js), so an unbounded query could hold the worker for minutes: 5,000 Han
+characters took 104 s (issue 43)."""
+
 IN_WORD_DELETED = "(?<=[\\u05d0-\\u05ea])['\"\\u05f3\\u05f4]+(?=[\\u05d0-\\u05ea])"
 """A regular expression (the same in Python and JavaScript): geresh, gershayim and their ASCII
 stand-ins between two Hebrew letters are deleted, so צה״ל, צה"ל and צהל are one word."""
@@ -177,6 +186,7 @@ def rules() -> dict[str, Any]:
         "joiner": ZWNJ,
         "prefixes": _prefixes(),
         "minRemainder": MIN_REMAINDER,
+        "queryLimit": QUERY_LIMIT,
     }
 
 
