@@ -11,8 +11,11 @@
 //        group}; with --no-segmenter, in a worker whose platform has no Intl.Segmenter; with
 //        --timed, [{characters, ms, groups}] per query instead: its length in code points,
 //        the time from the message to the answer, the number of result groups.
+//   node tests/search_worker.mjs pieces <plugin.js>  < ["text", ...]
+//     -> for each text: the plugin's pieces of it (its segmented language's words) and the
+//        length of the text each call of Intl.Segmenter's segment() was given, in order.
 //
-// Both print one JSON document on stdout.
+// Each prints one JSON document on stdout.
 import fs from "node:fs"
 import path from "node:path"
 import vm from "node:vm"
@@ -79,6 +82,23 @@ if (mode === "text") {
     out[query] = result.data.items.map(group => group.map(({ location, title, text, terms }) => ({ location, title, text, terms })))
   }
   console.log(JSON.stringify(flags.includes("--timed") ? times : out))
+} else if (mode === "pieces") {
+  const [pluginFile] = args
+  const reads = []
+  class CountingSegmenter extends Intl.Segmenter {
+    segment(text) {
+      reads.push(text.length)
+      return super.segment(text)
+    }
+  }
+  const ctx = context()
+  ctx.Intl = Object.assign(Object.create(Intl), { Segmenter: CountingSegmenter })
+  vm.runInContext(fs.readFileSync(pluginFile, "utf8"), ctx)
+  const out = input.map(text => {
+    reads.length = 0
+    return { pieces: ctx.attentionSearchText.pieces(text), reads: [...reads] }
+  })
+  console.log(JSON.stringify(out))
 } else {
   throw new Error(`unknown mode ${mode}`)
 }

@@ -18,6 +18,11 @@ platform's word segmenter, Intl.Segmenter (site_hooks/i18n/search.py, search_tex
   a page whose words were cut finer than the query (another ICU), and without Intl.Segmenter in
   the page falls back to Material's own segmentation of the query.
 - Before segmentation, the same queries found what the issue reported.
+- Bounded and linear (issue 43): every plugin's worker reads a query's first QUERY_LIMIT
+  characters (code points), so 40,000 Han characters in one run are answered as their first
+  ones in a fraction of a second where they took minutes; the segmenter reads a long text at
+  most 1,000 characters at a time and cuts it as in one call; a long word is cut at the
+  index's terms in time that grows with its length, not with its cube.
 """
 
 from __future__ import annotations
@@ -321,3 +326,122 @@ def test_material_worker_finds_japanese_words_in_mid_sentence(tmp_path):
     found = worker(plugin, index, ["モデル", "見る", "関数", "重み", "計算"], tmp_path)
     assert found_pages(found["モデル"]) == found_pages(found["見る"]) == {"ja/"}
     assert found_pages(found["関数"]) == found_pages(found["重み"]) == found_pages(found["計算"]) == {"ja/softmax/"}
+
+
+# --------------------------------------------------------------------------- bounded and linear (issue 43)
+# 5,000 Han characters typed into the search box held the worker for 104.5 s, 40,000 for more
+# than 300 s: Material's cut of a Han run, ICU's cut of a long text and the plugin's cut at the
+# terms all cost more than the query's length. The worker now reads a query's first
+# QUERY_LIMIT characters, and the plugin's own work grows with the length of what it reads.
+
+LIMIT = search_text.QUERY_LIMIT
+
+
+def worker_plugin(folder: Path, stemmer: str | None, segmenter: str | None, limit: int | None = LIMIT) -> Path:
+    """The plugin search.py publishes, by the name the worker asks for; ``limit`` None: the same
+    plugin reading queries of any length, to time the plugin's own work."""
+    path = folder / Path(search.plugin_uri(stemmer, segmenter)).name
+    text = search_text.javascript(stemmer, segmenter)
+    if limit is None:
+        text = text.replace(f'"queryLimit":{LIMIT}', '"queryLimit":1e15', 1)
+        assert '"queryLimit":1e15' in text
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def timed(plugin: Path, index: dict, queries: list[str], tmp_path: Path) -> list[dict]:
+    """Material's worker under Node answering ``queries``: per query, its length, the time from
+    the message to the answer (ms) and its result groups; killed after 120 s."""
+    path = tmp_path / "search_index.json"
+    path.write_text(json.dumps(index, ensure_ascii=False), encoding="utf-8")
+    result = subprocess.run(
+        [node(), str(HELPER), "worker", str(material_worker()), str(plugin), str(path), "--timed"],
+        input=json.dumps(queries),
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    return json.loads(result.stdout)
+
+
+READINGS = [(None, None), ("ru", None), (None, "zh")]
+"""Every kind of plugin an index names: normalised (en, he, fa...), normalised-<stemmer>,
+normalised-segmented-<locale>; each bounds the query."""
+
+
+@pytest.mark.parametrize(("stemmer", "segmenter"), READINGS)
+def test_the_worker_reads_the_first_query_limit_characters_of_a_query(stemmer, segmenter, tmp_path):
+    """Characters are code points (𠀀 is two UTF-16 units): +weights ends at the limit and is
+    read, +nowhere comes after it and is not (read, it would find no page)."""
+    assert 100 <= LIMIT <= 1000, "longer than any sentence of the site's pages, short for Material's Han cut"
+    docs = [("one/", "一", "<p>softmax 函数 weights.</p>"), ("two/", "二", "<p>softmax.</p>")]
+    index = {"config": search.index_config(MERGED, stemmer, segmenter), "docs": zh_docs(docs)}
+    head, tail = "softmax", " +weights"
+    gap = LIMIT - len(head) - len(tail)
+    query = head + " 𠀀" * (gap // 2) + " " * (gap % 2) + tail
+    assert len(query) == LIMIT
+    assert len(query.encode("utf-16-le")) // 2 > LIMIT, "more UTF-16 units than the limit"
+    plugin = worker_plugin(tmp_path, stemmer, segmenter)
+    found = worker(plugin, index, [query + " +nowhere", query, query[: -len(tail)]], tmp_path)
+    assert found_pages(found[query]) == {"one/"}
+    assert found_pages(found[query[: -len(tail)]]) == {"one/", "two/"}
+    assert found[query + " +nowhere"] == found[query]
+
+
+ZH_SENTENCE = "反向传播用链式法则逐层求梯度，模型用注意力机制决定看哪里。"
+
+
+def test_40000_han_characters_are_answered_as_their_first_query_limit_in_a_bound(zh_plugin, zh_index, tmp_path):
+    """One run of Han characters, as the issue typed it: Material cuts each run trying every
+    piece of it (punctuation would end a run). Measured: 0.1-0.15 s from the message to the
+    answer (Node 20, load 4.5), where it took over 300 s; the bound, 5 s, leaves room for a
+    loaded machine."""
+    run = re.sub(r"\W", "", ZH_SENTENCE)
+    query = (run * (40_000 // len(run) + 1))[:40_000]
+    assert re.fullmatch(r"\w+", query)
+    long, first = timed(zh_plugin, zh_index, [query, query[:LIMIT]], tmp_path)
+    assert long["characters"] == 40_000
+    assert long["ms"] < 5_000, long
+    assert long["groups"] == first["groups"] > 0
+    found = worker(zh_plugin, zh_index, [query, query[:LIMIT]], tmp_path)
+    assert found[query] == found[query[:LIMIT]]
+
+
+def pieces_and_reads(plugin: Path, texts: list[str]) -> list[dict]:
+    """The plugin's pieces of each text, and the length of each text Intl.Segmenter was given."""
+    result = subprocess.run(
+        [node(), str(HELPER), "pieces", str(plugin)],
+        input=json.dumps(texts),
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    )
+    return json.loads(result.stdout)
+
+
+def test_the_segmenter_reads_a_long_text_a_bounded_part_at_a_time_and_cuts_it_alike(zh_plugin):
+    """ICU's cut of a Han text costs more than its length (40,000 characters in one call 0.2-0.3 s,
+    80,000 7.7 s; in calls of 1,000 characters 33 ms and 94 ms): the plugin gives it at most
+    1,000 at a time, each character about once, and the words come out as in one call."""
+    long = ZH_SENTENCE * (40_000 // len(ZH_SENTENCE))
+    (sentence, text) = pieces_and_reads(zh_plugin, [ZH_SENTENCE, long])
+    assert sentence["reads"] == [len(ZH_SENTENCE)]
+    assert "".join(text["pieces"]) == long
+    assert text["pieces"] == sentence["pieces"] * (40_000 // len(ZH_SENTENCE)), "the windows change no cut"
+    assert max(text["reads"]) <= 1_000
+    assert sum(text["reads"]) <= 1.05 * len(long), sum(text["reads"])
+
+
+def test_a_long_word_is_cut_at_the_index_s_terms_in_time_linear_in_its_length(tmp_path):
+    """With the query unbounded, a word of 40,000 letters that no term begins with but that is
+    made of a term (x): cut at the terms as before (it finds the page with x), where each cut
+    tried every longer part of the word first (its length cubed). Measured 0.X s (Node 20)."""
+    plugin = worker_plugin(tmp_path, None, "zh", limit=None)
+    docs = [("x/", "变量", "<p>变量 x 的值</p>"), ("y/", "变量", "<p>变量 y 的值</p>")]
+    index = {"config": search.index_config(MERGED, None, "zh"), "docs": zh_docs(docs)}
+    (answer,) = timed(plugin, index, ["x" * 40_000], tmp_path)
+    assert answer["ms"] < 10_000, answer
+    found = worker(plugin, index, ["x" * 40], tmp_path)
+    assert found_pages(found["x" * 40]) == {"x/"}

@@ -52,6 +52,19 @@ U+200B to its separator, and holds its pages' titles and texts with U+200B betwe
 Material's search plugin does with jieba for Chinese). In the page the plugin cuts the query and
 each piece of the pages again with the browser's segmenter. Every other index is written byte
 for byte as before (tests/test_search_segmentation.py).
+
+Bounded and linear, in every language: the search worker reads a query's first
+``search_text.QUERY_LIMIT`` characters (500, longer than any sentence of the site's pages) and
+drops the rest before anything cuts it. Material's worker cuts every run of Han characters of a
+query at the index's terms by trying every piece of the run, in time that grows faster than the
+square of the run's length (5,000 Han characters took 104.5 s), and it does so before the
+plugin is called, so the plugin bounds each query where it enters the worker (the message's
+data). What the plugin does itself grows with the length of what it reads: the segmenter reads
+a text 1,000 characters at a time (ICU's cut of one long run also grows faster than its
+length), and a piece is cut at the index's terms through a tree of their characters. Measured
+under Node (``./run bench search_query``): 40,000 Han characters answered in about 0.1 s, the
+bounded query's time; without the bound, the plugin's own work on 40,000 characters stays
+about linear, but Material's cut of one long run does not.
 """
 
 from __future__ import annotations

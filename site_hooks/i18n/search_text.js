@@ -31,7 +31,12 @@
      separator of the index), Material's tokenizer does it again in the worker to each piece
      (the same segmenter as the query's, for a query typed as the page writes it), and the
      index's search() cuts each query word so: 链式法则 searches 链式* and 法则* (and a piece
-     no indexed word begins with again at the index's words: piecesAtTerms). */
+     no indexed word begins with again at the index's words: piecesAtTerms).
+   - Bounded, in every language: the worker reads a query's first RULES.queryLimit characters
+     (QUERY_LIMIT in search_text.py), bounded where the query enters it (boundQueries), since
+     Material's worker cuts each run of Han characters in time that grows faster than the
+     square of its length before this plugin is called. What the plugin does itself grows with
+     the length of what it reads (segments, piecesAtTerms, analysable). */
 (function (root) {
   "use strict"
 
