@@ -201,7 +201,7 @@
   const QUERY_MESSAGE = 2
   function boundQueries(MessageEvent) {
     const data = MessageEvent && Object.getOwnPropertyDescriptor(MessageEvent.prototype, "data")
-    if (!data?.get || !data.configurable) return false
+    if (!data?.get || !data.configurable) return
     Object.defineProperty(MessageEvent.prototype, "data", {
       ...data,
       get() {
@@ -211,9 +211,8 @@
         return query === message.data ? message : { ...message, data: query }
       },
     })
-    return true
   }
-  api.boundsQueries = boundQueries(root.MessageEvent)
+  boundQueries(root.MessageEvent)
 
   const stemmer = PLUGIN.stemmer ? lunr[PLUGIN.stemmer].stemmer : lunr.stemmer
   /* A normalised term as the stemmer leaves it. */
