@@ -337,12 +337,12 @@ def test_material_worker_finds_japanese_words_in_mid_sentence(tmp_path):
 LIMIT = search_text.QUERY_LIMIT
 
 
-def worker_plugin(folder: Path, stemmer: str | None, segmenter: str | None, limit: int | None = LIMIT) -> Path:
-    """The plugin search.py publishes, by the name the worker asks for; ``limit`` None: the same
+def worker_plugin(folder: Path, stemmer: str | None, segmenter: str | None, unbounded: bool = False) -> Path:
+    """The plugin search.py publishes, by the name the worker asks for; ``unbounded``: the same
     plugin reading queries of any length, to time the plugin's own work."""
     path = folder / Path(search.plugin_uri(stemmer, segmenter)).name
     text = search_text.javascript(stemmer, segmenter)
-    if limit is None:
+    if unbounded:
         text = text.replace(f'"queryLimit":{LIMIT}', '"queryLimit":1e15', 1)
         assert '"queryLimit":1e15' in text
     path.write_text(text, encoding="utf-8")
@@ -435,13 +435,16 @@ def test_the_segmenter_reads_a_long_text_a_bounded_part_at_a_time_and_cuts_it_al
 
 
 def test_a_long_word_is_cut_at_the_index_s_terms_in_time_linear_in_its_length(tmp_path):
-    """With the query unbounded, a word of 40,000 letters that no term begins with but that is
+    """With the query unbounded, a word of 5,000 letters that no term begins with but that is
     made of a term (x): cut at the terms as before (it finds the page with x), where each cut
-    tried every longer part of the word first (its length cubed). Measured 0.X s (Node 20)."""
-    plugin = worker_plugin(tmp_path, None, "zh", limit=None)
+    tried every longer part of the word first (its length cubed: it never finished). Measured
+    0.2 s from the message to the answer (Node 20), 1.0-1.3 s at load 16; 40,000 letters 1.9-4.9 s
+    at load 18, lunr's work for 40,000 searched words."""
+    plugin = worker_plugin(tmp_path, None, "zh", unbounded=True)
     docs = [("x/", "变量", "<p>变量 x 的值</p>"), ("y/", "变量", "<p>变量 y 的值</p>")]
     index = {"config": search.index_config(MERGED, None, "zh"), "docs": zh_docs(docs)}
-    (answer,) = timed(plugin, index, ["x" * 40_000], tmp_path)
+    (answer,) = timed(plugin, index, ["x" * 5_000], tmp_path)
     assert answer["ms"] < 10_000, answer
+    assert answer["groups"] == 1
     found = worker(plugin, index, ["x" * 40], tmp_path)
     assert found_pages(found["x" * 40]) == {"x/"}
