@@ -9,7 +9,11 @@ also sends the cross-origin isolation headers (COOP/COEP) that a host may add. W
 it compresses what GitHub Pages compresses (text, JavaScript, JSON, SVG, WebAssembly; not
 archives, images or fonts, which are compressed already) for a client that accepts it. It
 counts the body bytes it sends, as they go on the wire, in all and by path (``sent``), so a
-benchmark can tell what a visit transferred.
+benchmark can tell what a visit transferred. ``fail(status, after=n)`` makes it a failing host
+until ``heal()``: every request after the next ``n`` is answered with ``status``, its
+connection closed unanswered (``status=0``), or held unanswered (``status=None``). That is
+what a service worker's download meets when a host goes down half-way (Playwright's ``route``
+never sees a service worker's requests).
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
     sent: ClassVar[list[tuple[str, int]]] = []  # (path, body bytes) of each answer, in order
     compress = False
     delays: ClassVar[dict[str, float]] = {}  # path -> seconds to wait before answering
+    fault: ClassVar[_Fault]
     extensions_map: ClassVar[dict[str, str]] = {
         **http.server.SimpleHTTPRequestHandler.extensions_map,
         ".mjs": "text/javascript",
@@ -44,6 +49,15 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
 
     def do_GET(self) -> None:
         path = self.path.split("?")[0]
+        if self.fault.strikes():
+            if self.fault.status is None:  # a host that accepts and never answers, until healed
+                self.fault.healed.wait()
+            elif self.fault.status == 0:  # a connection closed with no answer at all
+                self.close_connection = True
+                return
+            else:
+                self.send_error(self.fault.status)
+                return
         if path in self.delays:  # a slow file (a test of what a slow connection does)
             time.sleep(self.delays[path])
         if path in self.extra_files:
@@ -143,6 +157,38 @@ def _gzipped(file: str, mtime_ns: int) -> bytes:
         return gzip.compress(source.read(), 6, mtime=0)
 
 
+class _Fault:
+    """A failure the test switches on: after ``after`` more answers, every GET fails (see
+    ``StaticServer.fail``)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._armed = False
+        self._after = 0
+        self.status: int | None = None
+        self.healed = threading.Event()
+
+    def arm(self, status: int | None, after: int) -> None:
+        with self._lock:
+            self.status, self._after, self._armed = status, after, True
+            self.healed.clear()
+
+    def disarm(self) -> None:
+        with self._lock:
+            self._armed = False
+            self.healed.set()
+
+    def strikes(self) -> bool:
+        """Whether this request fails (counting down the answers let through first)."""
+        with self._lock:
+            if not self._armed:
+                return False
+            if self._after > 0:
+                self._after -= 1
+                return False
+            return True
+
+
 class _Server(http.server.ThreadingHTTPServer):
     daemon_threads = True
 
@@ -169,6 +215,7 @@ class StaticServer:
     ):
         self._counter = [0]
         self.sent: list[tuple[str, int]] = []  # (path, body bytes on the wire) of each answer
+        self._fault = _Fault()
         handler = type(
             "Handler",
             (_Handler,),
@@ -179,6 +226,7 @@ class StaticServer:
                 "sent": self.sent,
                 "compress": compress,
                 "delays": dict(delays or {}),
+                "fault": self._fault,
             },
         )
         self._server = _Server(("127.0.0.1", 0), functools.partial(handler, directory=str(directory)))
@@ -197,7 +245,18 @@ class StaticServer:
         self._thread.start()
         return self
 
+    def fail(self, status: int | None = 503, *, after: int = 0) -> None:
+        """From the request after the next ``after``, answer every GET with ``status`` (a 503:
+        a host that is down), close the connection unanswered (``status=0``), or with
+        ``status=None`` hold it unanswered until ``heal()``."""
+        self._fault.arm(status, after)
+
+    def heal(self) -> None:
+        """The host is back: every request is answered again (held ones too)."""
+        self._fault.disarm()
+
     def stop(self) -> None:
+        self.heal()  # a held request would keep its thread waiting
         self._server.shutdown()
         self._server.server_close()
 

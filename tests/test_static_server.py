@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import gzip
+import http.client
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -91,3 +92,31 @@ def test_a_folder_without_its_slash_is_sent_to_its_address_first(site):
         status, headers, _ = get(server.url + "/guide", **{"Accept-Encoding": "gzip"})
         assert status == 301
         assert headers["Location"].endswith("/guide/")
+
+
+def test_a_failing_host_answers_its_status_after_the_requests_let_through_until_healed(site):
+    with serve(site) as server:
+        server.fail(503, after=1)
+        assert get(server.url + "/data.json")[0] == 200
+        assert get(server.url + "/data.json")[0] == 503
+        assert get(server.url + "/guide/")[0] == 503
+        server.fail(0)
+        with pytest.raises((ConnectionError, urllib.error.URLError, http.client.RemoteDisconnected)):
+            get(server.url + "/guide/")
+        server.heal()
+        assert get(server.url + "/guide/")[0] == 200
+
+
+def test_a_hanging_host_holds_requests_until_healed(site):
+    import threading
+
+    with serve(site) as server:
+        server.fail(None)
+        answers: list[int] = []
+        waiting = threading.Thread(target=lambda: answers.append(get(server.url + "/data.json")[0]))
+        waiting.start()
+        waiting.join(0.5)
+        assert answers == [], "held while the host hangs"
+        server.heal()
+        waiting.join(5)
+        assert answers == [200]

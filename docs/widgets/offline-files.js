@@ -5,6 +5,9 @@
 //   site.titles  page path -> its title
 //   site.homes   language code -> its home ("" for the default language, "he/"...)
 //   site.offline language code -> its offline page ("he/offline/index.html")
+//   site.types   file extension (".css") -> the Content-Type a kept file of that name is served with
+//   site.words   language code -> {dir, repair_page_title, repair_page_done, repair_page_continue}:
+//                what the worker's own repair page says (docs/figure-strings/<lang>.yml, `page`)
 //   site.build   the build's id
 // Plain functions of their arguments, tested in tests/js/offline-files.test.mjs.
 
@@ -13,6 +16,29 @@
 export const SITE_CACHE = "attention-py-site";
 
 const REVISION = "apy-revision";
+
+/** Every cache of the site's (the kept files, the Python memory image of
+ * worker-image-cache.js): what a repair drops. Other sites on the same origin keep theirs. */
+export const isSiteCache = (name) => name.startsWith("attention-py-");
+
+/** The query parameter that asks the service worker to repair the site on this device:
+ * `<any page>?apy-repair` drops every kept copy and reloads the page without it. */
+export const REPAIR = "apy-repair";
+
+/** The address of `url` that asks for a repair ("…/he/learning/?apy-repair"). */
+export function repairAddress(url) {
+  const target = new URL(url);
+  target.hash = "";
+  target.searchParams.set(REPAIR, "");
+  return target.href.replace(`${REPAIR}=`, REPAIR);
+}
+
+/** `url` without the repair parameter: the page a repair reloads. */
+export function withoutRepair(url) {
+  const target = new URL(url);
+  target.searchParams.delete(REPAIR);
+  return target.href;
+}
 
 /** The listed path `url` asks for, relative to `scope` (the site root), or null. A folder's
  * address is its index.html. Query and fragment are not part of it. */
@@ -72,4 +98,37 @@ export function pathsFor(site, choice) {
 /** Total bytes of `paths`. */
 export function bytesOf(site, paths) {
   return paths.reduce((total, path) => total + (site.files[path]?.[1] ?? 0), 0);
+}
+
+/** The Content-Type a kept file is served with: the build's, from its name (`types`), never
+ * what was stored with it (anything of the site's origin can write Cache Storage). */
+export function typeOf(path, types) {
+  const name = path.slice(path.lastIndexOf("/") + 1);
+  const dot = name.lastIndexOf(".");
+  return (dot > 0 && types[name.slice(dot).toLowerCase()]) || "application/octet-stream";
+}
+
+const ESCAPES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+const escape = (text) => String(text).replace(/[&<>"']/g, (c) => ESCAPES[c]);
+
+/** The service worker's own page after a repair, in the page's language (`words`, see
+ * site.words): it needs no file of the site (no styles, no scripts) and goes on to `next`
+ * after a second by itself, so it works however broken the kept copy was. */
+export function repairPage(lang, words, next) {
+  return `<!doctype html>
+<html lang="${escape(lang)}" dir="${words.dir === "rtl" ? "rtl" : "ltr"}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="refresh" content="1; url=${escape(next)}">
+<title>${escape(words.repair_page_title)}</title>
+<style>body{font:1.1rem/1.6 system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem}</style>
+</head>
+<body>
+<h1>${escape(words.repair_page_title)}</h1>
+<p>${escape(words.repair_page_done)}</p>
+<p><a href="${escape(next)}">${escape(words.repair_page_continue)}</a></p>
+</body>
+</html>
+`;
 }

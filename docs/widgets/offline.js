@@ -3,10 +3,18 @@
 // works offline next time, and draws the control that keeps the rest of the site, or one
 // language, ahead, shows what is kept and removes it ([data-offline-control], on each home
 // page and on the offline page). Module entry, on every page (mkdocs.yml extra_javascript).
+//
+// A page the reader leaves before the worker kept it (the page they landed on, which was
+// loaded before the worker controlled anything, is the usual one) leaves its list in the
+// tab's sessionStorage, and the next page sends it along: every visited page is kept.
+import { REPAIR, repairAddress } from "./offline-files.js";
+import { WORKER_SILENT_MS, askWorker } from "./offline-request.js";
 import { pageStrings } from "./strings.js";
 
 const CONFIG_ID = "apy-offline-config"; // {"worker": <sw.js>, "page": <this page's address>} (main.html)
 const MB = 1e6;
+const LEFT_UNKEPT = "apy-offline-left"; // sessionStorage: {urls, python} of pages left before they were kept
+const MAX_LEFT = 2000; // addresses remembered at most (a page fetches about 60)
 
 function config() {
   try {
@@ -36,29 +44,38 @@ async function register(found) {
   }
 }
 
-let asked = 0;
+/** Posts `message` to the registration's active worker; resolves with its status answer, or
+ * null when it was silent too long (offline-request.js). */
+function ask(registration, message, onProgress) {
+  return askWorker(navigator.serviceWorker, registration.active, message, { onProgress });
+}
 
-/** Posts `message` to the active worker; resolves with its status answer (or null). */
-function ask(registration, message, onProgress = () => {}) {
-  const id = ++asked;
-  return new Promise((resolve) => {
-    const worker = registration.active;
-    if (!worker) {
-      resolve(null);
-      return;
-    }
-    const listen = (event) => {
-      const data = event.data || {};
-      if (data.id !== id) return;
-      if (data.type === "apy-offline-progress") onProgress(data);
-      if (data.type === "apy-offline-status") {
-        navigator.serviceWorker.removeEventListener("message", listen);
-        resolve(data);
-      }
-    };
-    navigator.serviceWorker.addEventListener("message", listen);
-    worker.postMessage({ ...message, id });
-  });
+/** What pages of this tab left before the worker kept them: {urls, python}. */
+function leftUnkept() {
+  try {
+    const found = JSON.parse(sessionStorage.getItem(LEFT_UNKEPT) || "null");
+    return { urls: Array.isArray(found?.urls) ? found.urls.map(String) : [], python: Boolean(found?.python) };
+  } catch {
+    return { urls: [], python: false };
+  }
+}
+
+function rememberUnkept(urls, python) {
+  const earlier = leftUnkept();
+  const all = [...new Set([...earlier.urls, ...urls])].slice(-MAX_LEFT);
+  try {
+    sessionStorage.setItem(LEFT_UNKEPT, JSON.stringify({ urls: all, python: python || earlier.python }));
+  } catch {
+    // no sessionStorage (or full): that page is kept only if the reader comes back to it
+  }
+}
+
+function forgetUnkept() {
+  try {
+    sessionStorage.removeItem(LEFT_UNKEPT);
+  } catch {
+    // nothing to forget
+  }
 }
 
 /** What this visit fetched, for the worker to keep: the page, its resources, and the data
@@ -89,13 +106,31 @@ class OfflineControl {
     this.line = el("p", { class: "apy-offline__status", role: "status" });
     this.buttons = el("p", { class: "apy-offline__buttons" });
     this.pages = el("ul", { class: "apy-offline__pages" });
-    this.root.replaceChildren(this.line, this.buttons, this.pages);
+    this.root.replaceChildren(this.line, this.buttons, this.pages, this.repairHint());
+    this.last = null; // the worker's last status answer
+    this.progress = { done: 0, total: 0 }; // of the reader's keep under way
     // The offline page, reached from a page that was not kept: a way back to it.
     const from = new URLSearchParams(location.search).get("from");
     if (from && new URL(from, location.href).origin === location.origin) {
       this.root.append(el("p", {}, el("a", { href: new URL(from, location.href).href }, this.strings.offline_retry)));
     }
     if (!registration) this.say(this.strings.offline_unavailable({ reason }));
+  }
+
+  /** How to repair the site on this device without any of its scripts: the address, and a
+   * link to it (the worker answers it itself: service-worker.js, `repair`). */
+  repairHint() {
+    const mark = "\u{E000}"; // where the address goes, as code
+    const [before, after = ""] = this.strings.offline_repair_hint({ address: mark }).split(mark);
+    return el(
+      "p",
+      { class: "apy-offline__repair" },
+      before,
+      el("code", {}, `?${REPAIR}`),
+      after,
+      " ",
+      el("a", { href: repairAddress(location.href) }, this.strings.offline_repair),
+    );
   }
 
   mb(bytes) {
@@ -112,10 +147,12 @@ class OfflineControl {
   show(status, settled = true, ours = false) {
     if (this.running && !ours) return;
     if (!status) return this.say(this.strings.offline_unavailable({ reason: "no active worker" }));
+    this.last = status;
     const strings = this.strings;
     const { kept, sizes, storage } = status;
     if (settled) this.root.dataset.kept = String(kept.files);
     if (storage !== "ok") this.say(storage === "full" ? strings.offline_full : strings.offline_refused);
+    else if (ours && status.job?.failed) this.stopped(status.job, this.reason(status.job.failed));
     else if (!kept.files) this.say(strings.offline_nothing);
     else {
       const count = Object.values(kept.pages).reduce((n, list) => n + list.length, 0);
@@ -135,11 +172,25 @@ class OfflineControl {
     this.pages.replaceChildren(...own.map((page) => el("li", {}, el("a", { href: page.address }, page.title))));
   }
 
+  /** Why the worker's keep stopped, in words (`failed`: its {reason, status}). */
+  reason(failed) {
+    const strings = this.strings;
+    if (failed.reason === "status") return strings.offline_reason_status({ status: String(failed.status) });
+    if (failed.reason === "timeout") return strings.offline_reason_timeout({ seconds: strings.number(failed.seconds) });
+    return strings.offline_reason_unreachable;
+  }
+
+  stopped({ done, total }, reason) {
+    this.say(this.strings.offline_stopped({ done: this.mb(done), total: this.mb(total), reason }));
+  }
+
   async keep(choice) {
+    this.progress = { done: 0, total: 0 };
     this.say(this.strings.offline_downloading({ done: this.mb(0), total: "…" }));
-    await this.run({ type: "keep", choice }, ({ done, total }) =>
-      this.say(this.strings.offline_downloading({ done: this.mb(done), total: this.mb(total) })),
-    );
+    await this.run({ type: "keep", choice }, ({ done, total }) => {
+      this.progress = { done, total };
+      this.say(this.strings.offline_downloading({ done: this.mb(done), total: this.mb(total) }));
+    });
   }
 
   async run(message, onProgress) {
@@ -152,26 +203,53 @@ class OfflineControl {
     } finally {
       this.running = false;
     }
-    this.show(status, true, true);
+    if (status || !this.last) return this.show(status, true, true);
+    // The worker went silent: the buttons come back with what was last known, and Keep again
+    // goes on where it stopped (the worker keeps what it has, and skips it next time).
+    this.show(this.last, true, true);
+    const seconds = this.strings.number(WORKER_SILENT_MS / 1000);
+    this.stopped(this.progress, this.strings.offline_reason_worker({ seconds }));
   }
 }
 
 async function start() {
   const found = config();
+  const python = Boolean(document.getElementById("apy-boot-config"));
+  const root = document.documentElement;
+  // Left before the worker kept what this page fetched (on a first visit the worker is not
+  // even active yet): the next page of this tab sends it.
+  let unkept = Boolean(found && "serviceWorker" in navigator);
+  addEventListener("pagehide", () => {
+    if (!unkept) return;
+    const site = new URL("./", new URL(found.worker, location.href)).href;
+    rememberUnkept(visited(site), root.dataset.apyPython === "ready");
+  });
   const { registration, reason } = await register(found);
   const controls = [...document.querySelectorAll("[data-offline-control]")].map(
-    (root) => new OfflineControl(root, registration, reason),
+    (element) => new OfflineControl(element, registration, reason),
   );
-  if (!registration) return;
+  if (!registration) {
+    unkept = false;
+    return;
+  }
   await navigator.serviceWorker.ready;
   if (controls.length) {
     const status = await ask(registration, { type: "status" });
     for (const control of controls) control.show(status, false);
   }
-  const python = Boolean(document.getElementById("apy-boot-config"));
   const visit = async (withPython) => {
-    const urls = visited(registration.scope);
-    const status = await ask(registration, { type: "visit", page: location.href, urls, python: withPython });
+    const left = leftUnkept();
+    const urls = [...visited(registration.scope), ...left.urls];
+    const status = await ask(registration, {
+      type: "visit",
+      page: location.href,
+      urls,
+      python: withPython || left.python,
+    });
+    if (status && !status.job?.failed) {
+      forgetUnkept();
+      unkept = python && !withPython; // its Python's files are still to come
+    }
     for (const control of controls) control.show(status);
   };
   // What the page fetched once it has loaded; Python's files once Python has started (the
@@ -183,7 +261,6 @@ async function start() {
   }
   await visit(false);
   if (!python) return;
-  const root = document.documentElement;
   if (root.dataset.apyPython === "ready") return visit(true);
   new MutationObserver((_, observer) => {
     if (root.dataset.apyPython !== "ready") return;

@@ -12,10 +12,20 @@
 //
 // - A file is kept under a key that carries its revision (the first 16 hex digits of its
 //   SHA-256), and only if the bytes that arrived have that digest. A kept file is used only if
-//   its bytes still do (the reader's Python can write into Cache Storage), else it is deleted
-//   and fetched again.
+//   its bytes still do, else it is deleted and fetched again; and it is served as the build
+//   made it: status 200 and the Content-Type of its name (site.types), never the status or
+//   headers stored with it. Anything of the site's origin can write Cache Storage (the
+//   reader's Python could): what it writes can make a file missing, never hostile.
 // - Pages: network first, the kept copy when the network fails; a page never kept, offline,
-//   leads to the language's offline page. Other files: the kept copy first.
+//   leads to the language's offline page (every visit keeps every language's).
+//   Other files: the kept copy first.
+// - `<any page>?apy-repair` (REPAIR) drops every cache of the site and answers with a small
+//   page of the worker's own that loads the page afresh: a repair that needs none of the
+//   site's files, for a device where the kept copy went wrong.
+// - Keeping ahead (the control's Keep) and keeping a visit download one file at a time, each
+//   given up when nothing arrives for STALL_MS; a host that fails (no answer, 5xx, a stall)
+//   stops the keep with the reason, and the next Keep goes on from there. Two tabs keeping
+//   at once share each download.
 // - A page whose bytes are not this build's comes from a newer build: from then on this worker
 //   answers from the network only (so that page never meets an old file), and asks the
 //   browser to fetch the new sw.js.
@@ -26,11 +36,31 @@ import { registerQuotaErrorCallback } from "workbox-core";
 import { registerRoute, setCatchHandler } from "workbox-routing";
 import { CacheFirst, NetworkFirst, NetworkOnly } from "workbox-strategies";
 
-import { SITE_CACHE, addressOf, bytesOf, keyOf, languageOf, parseKey, pathOf, pathsFor } from "./offline-files.js";
+import {
+  REPAIR,
+  SITE_CACHE,
+  addressOf,
+  bytesOf,
+  isSiteCache,
+  keyOf,
+  languageOf,
+  parseKey,
+  pathOf,
+  pathsFor,
+  repairPage,
+  typeOf,
+  withoutRepair,
+} from "./offline-files.js";
 
 const site = self.__APY_SITE;
 const scope = self.registration.scope;
 const state = { newerBuild: false, storage: "ok" }; // storage: ok | full | refused
+
+/** A download that receives nothing for this long is given up (the page waits longer for the
+ * worker: offline.js, WORKER_SILENT_MS). */
+const STALL_MS = 20_000;
+/** At most one progress message per this many ms while bytes arrive. */
+const PROGRESS_MS = 250;
 
 const revisionOf = (path) => site.files[path]?.[0] ?? null;
 const listed = (url) => {
@@ -38,10 +68,14 @@ const listed = (url) => {
   return path !== null && revisionOf(path) !== null ? path : null;
 };
 
-async function digestOf(response) {
-  const bytes = await response.clone().arrayBuffer();
+async function digestOf(bytes) {
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
   return Array.from(digest.subarray(0, 8), (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+/** The file at `path` as the build made it: its bytes, status 200, the type of its name. */
+function asBuilt(path, bytes) {
+  return new Response(bytes, { status: 200, headers: { "Content-Type": typeOf(path, site.types) } });
 }
 
 function sawNewerBuild() {
@@ -59,16 +93,20 @@ const thisBuildOnly = {
   cacheWillUpdate: async ({ request, response }) => {
     if (!response || response.status !== 200 || response.type !== "basic") return null;
     const path = pathOf(request.url, scope);
-    if ((await digestOf(response)) === revisionOf(path)) return response;
+    const bytes = await response.clone().arrayBuffer();
+    if ((await digestOf(bytes)) === revisionOf(path)) return asBuilt(path, bytes);
     if (path in site.titles) sawNewerBuild(); // a page (`request` is the revalidating copy, not the navigation)
     return null;
   },
+  // `request` is the cache key (cacheKeyWillBeUsed's), whose path is the file's.
   cachedResponseWillBeUsed: async ({ cachedResponse, request, cacheName }) => {
     if (!cachedResponse) return null;
-    if ((await digestOf(cachedResponse)) === revisionOf(pathOf(request.url, scope))) return cachedResponse;
+    const path = pathOf(request.url, scope);
+    const bytes = await cachedResponse.arrayBuffer().catch(() => null);
+    if (bytes && (await digestOf(bytes)) === revisionOf(path)) return asBuilt(path, bytes);
     const cache = await caches.open(cacheName);
-    await cache.delete(keyOf(pathOf(request.url, scope), revisionOf(pathOf(request.url, scope)), scope));
-    return null;
+    await cache.delete(keyOf(path, revisionOf(path), scope));
+    return null; // fetched again from the network (and kept again if its bytes are the build's)
   },
 };
 
@@ -98,6 +136,11 @@ const files = new CacheFirst({ cacheName: SITE_CACHE, plugins: [revalidated, thi
 const networkPages = new NetworkOnly({ plugins: [revalidated, isolated] });
 const network = new NetworkOnly({ plugins: [isolated] });
 
+// Before the pages' route: `<any page>?apy-repair`.
+registerRoute(
+  ({ request, url }) => request.mode === "navigate" && url.searchParams.has(REPAIR) && pathOf(url.href, scope) !== null,
+  ({ url }) => repair(url),
+);
 registerRoute(
   ({ request, url }) => request.mode === "navigate" && pathOf(url.href, scope) !== null,
   (options) => (!state.newerBuild && listed(options.url.href) ? pages : networkPages).handle(options),
@@ -127,6 +170,29 @@ registerQuotaErrorCallback(() => {
 
 self.addEventListener("install", () => self.skipWaiting());
 
+/** Drops every cache of the site (kept files, the Python memory image), forgets what this
+ * worker concluded from them, and asks the browser for a newer sw.js if there is one; answers
+ * with the worker's own page, which loads `url` afresh without the parameter. */
+async function repair(url) {
+  try {
+    for (const name of await caches.keys()) if (isSiteCache(name)) await caches.delete(name);
+  } catch {
+    // Cache Storage refused: nothing is kept, so nothing is left to drop
+  }
+  state.newerBuild = false;
+  state.storage = "ok";
+  self.registration.update().catch(() => {});
+  const lang = languageOf(pathOf(url.href, scope) ?? "", site.homes);
+  const words = site.words[lang] ?? Object.values(site.words)[0];
+  return new Response(repairPage(lang, words, withoutRepair(url.href)), {
+    headers: {
+      "Content-Type": "text/html; charset=utf-8",
+      "Cache-Control": "no-store",
+      "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'",
+    },
+  });
+}
+
 self.addEventListener("activate", (event) => {
   event.waitUntil(
     (async () => {
@@ -149,37 +215,133 @@ async function forgetOtherBuilds() {
   }
 }
 
-/** Keeps `paths` that are not kept yet, reporting progress to `client`; true when all are. */
+/** Why a keep stopped: "unreachable" (no answer), "status" (`status`: 5xx, 429 or 408, the host
+ * failing), "timeout" (nothing for STALL_MS), "storage" (full or refused). */
+class KeepStopped extends Error {
+  constructor(reason, status = null) {
+    super(reason);
+    this.reason = reason;
+    this.status = status;
+  }
+}
+
+const FAILING_HOST = (status) => status >= 500 || status === 429 || status === 408;
+
+/** The body of `path` fetched with `cacheMode`, each chunk passed to `onBytes`; null for a
+ * file that is not there as listed (another status, or bytes not this build's); throws
+ * KeepStopped when the host fails. Nothing for STALL_MS aborts it. */
+async function download(path, cacheMode, onBytes) {
+  const controller = new AbortController();
+  let timer;
+  const alive = () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => controller.abort(), STALL_MS);
+  };
+  alive();
+  try {
+    const response = await fetch(addressOf(path, scope), {
+      cache: cacheMode,
+      credentials: "same-origin",
+      signal: controller.signal,
+    });
+    if (FAILING_HOST(response.status)) throw new KeepStopped("status", response.status);
+    if (response.status !== 200 || response.type !== "basic" || !response.body) return null;
+    const reader = response.body.getReader();
+    const chunks = [];
+    let size = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      alive();
+      chunks.push(value);
+      size += value.byteLength;
+      onBytes(value.byteLength);
+    }
+    const bytes = new Uint8Array(size);
+    let at = 0;
+    for (const chunk of chunks) {
+      bytes.set(chunk, at);
+      at += chunk.byteLength;
+    }
+    if ((await digestOf(bytes)) === revisionOf(path)) return bytes;
+    if (path in site.titles) sawNewerBuild();
+    return null;
+  } catch (error) {
+    if (error instanceof KeepStopped) throw error;
+    throw new KeepStopped(controller.signal.aborted ? "timeout" : "unreachable");
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Downloads under way, by path: a keep that needs a file another one (another tab's, a
+ * visit's) is downloading waits for that download, and hears its bytes, instead of fetching
+ * the file again. */
+const downloads = new Map(); // path -> { done: Promise<void>, listeners: Set<(bytes) => void> }
+
+/** Keeps `path` (fetched with `cacheMode`), or joins its download under way. */
+function keepOne(cache, path, cacheMode, onBytes) {
+  let job = downloads.get(path);
+  if (!job) {
+    const listeners = new Set();
+    const done = (async () => {
+      const bytes = await download(path, cacheMode, (n) => listeners.forEach((listen) => listen(n)));
+      if (!bytes) return;
+      try {
+        await cache.put(keyOf(path, revisionOf(path), scope), asBuilt(path, bytes));
+      } catch (error) {
+        state.storage = error?.name === "QuotaExceededError" ? "full" : "refused";
+        throw new KeepStopped("storage");
+      }
+    })().finally(() => downloads.delete(path));
+    job = { done, listeners };
+    downloads.set(path, job);
+  }
+  job.listeners.add(onBytes);
+  return job.done.finally(() => job.listeners.delete(onBytes));
+}
+
+/** Keeps `paths` that are not kept yet, one at a time, reporting progress to `client` (a keep
+ * or a visit, which the page also reads as a sign of life); resolves with what this keep did:
+ * {done, total} bytes of what was missing, and `failed` ({reason, status, path, seconds: the
+ * stall bound}) if it stopped. */
 async function keep(paths, client, task, id) {
+  const job = { done: 0, total: 0, failed: null };
   let cache;
   try {
     cache = await caches.open(SITE_CACHE);
   } catch {
     state.storage = "refused";
-    return false;
+    return job;
   }
   const missing = [];
   for (const path of new Set(paths)) {
     if (revisionOf(path) !== null && !(await cache.match(keyOf(path, revisionOf(path), scope)))) missing.push(path);
   }
-  const total = bytesOf(site, missing);
-  let done = 0;
+  job.total = bytesOf(site, missing);
+  let reported = 0;
+  const report = (partial) => {
+    if (!client || (partial && Date.now() - reported < PROGRESS_MS)) return;
+    reported = Date.now();
+    client.postMessage({ type: "apy-offline-progress", id, done: Math.min(job.done + partial, job.total), total: job.total });
+  };
+  // What the visit fetched is in the HTTP cache: take it from there, even if stale (its bytes
+  // are checked), rather than download it again. What the reader keeps ahead is revalidated
+  // (a 304 when the HTTP cache's copy is this build's).
+  const cacheMode = task === "visit" ? "force-cache" : "no-cache";
   for (const path of missing) {
-    if (state.newerBuild) return false;
-    // What the visit fetched is in the HTTP cache: take it from there, even if stale (its
-    // bytes are checked), rather than download it again.
-    const response = await fetch(addressOf(path, scope), { cache: task === "visit" ? "force-cache" : "default" });
-    if (response.status !== 200 || (await digestOf(response)) !== revisionOf(path)) continue;
+    if (state.newerBuild) break;
+    let partial = 0;
     try {
-      await cache.put(keyOf(path, revisionOf(path), scope), response);
+      await keepOne(cache, path, cacheMode, (n) => report((partial += n)));
     } catch (error) {
-      state.storage = error?.name === "QuotaExceededError" ? "full" : "refused";
-      return false;
+      job.failed = { reason: error?.reason ?? "unreachable", status: error?.status ?? null, path, seconds: STALL_MS / 1000 };
+      break;
     }
-    done += site.files[path][1];
-    if (task === "keep") client?.postMessage({ type: "apy-offline-progress", id, done, total });
+    job.done += site.files[path][1];
+    report(0);
   }
-  return true;
+  return job;
 }
 
 /** What is kept: bytes, files, and the kept pages of each language with their titles. */
@@ -222,20 +384,20 @@ self.addEventListener("message", (event) => {
   const message = event.data || {};
   const client = event.source;
   const answer = async () => {
+    let job = null;
     if (message.type === "visit") {
-      // What this visit needs to work offline again: what the page fetched, itself, its
-      // language's offline page, Material's scripts, and (once its Python has started)
-      // Python's own files.
+      // What this visit needs to work offline again: what the page fetched (and what pages
+      // this tab left before they were kept fetched: offline.js), itself, every language's
+      // offline page, Material's scripts, and (once its Python has started) Python's own files.
       const paths = (Array.isArray(message.urls) ? message.urls : []).map((url) => listed(String(url))).filter(Boolean);
-      const language = languageOf(pathOf(String(message.page), scope) ?? "", site.homes);
-      if (site.offline[language]) paths.push(site.offline[language]);
+      paths.push(...Object.values(site.offline));
       // Material's scripts, which its search worker fetches on its own: the search worker,
       // the stemmers (only the built languages' are listed).
       paths.push(...Object.keys(site.files).filter((path) => path.startsWith("assets/javascripts/")));
       if (message.python) paths.push(...pythonForAVisit());
-      await keep(paths, client, "visit", message.id);
+      job = await keep(paths, client, "visit", message.id);
     } else if (message.type === "keep" && (message.choice === "all" || message.choice in site.homes)) {
-      await keep(pathsFor(site, message.choice), client, "keep", message.id);
+      job = await keep(pathsFor(site, message.choice), client, "keep", message.id);
     } else if (message.type === "remove") {
       try {
         await caches.delete(SITE_CACHE);
@@ -245,7 +407,7 @@ self.addEventListener("message", (event) => {
     } else if (message.type !== "status") {
       return;
     }
-    client?.postMessage({ ...(await status()), id: message.id });
+    client?.postMessage({ ...(await status()), id: message.id, job });
   };
   event.waitUntil(answer());
 });

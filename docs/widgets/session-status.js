@@ -2,6 +2,10 @@
 // ("Loading Python: 4.1 of 12.2 MB", "Installing attention_py…"), "Python is ready" after,
 // and the Restart button. The bar is role=progressbar with aria-valuetext; state changes are
 // announced once per page by the announcer (see live-cells-page.js), not by every cell.
+// When Python could not start on a page the site's service worker serves, a link beside
+// Restart repairs the site on this device (`?apy-repair`: the worker drops every kept copy
+// and loads the page afresh), in case a kept file is what went wrong.
+import { repairAddress } from "./offline-files.js";
 
 // Share of the bar each loading phase fills: the download dominates a cold start.
 const DOWNLOAD_SHARE = 85;
@@ -33,6 +37,12 @@ export class SessionStatusView {
     this.restartButton.title = strings.restart_title;
     this.restartButton.addEventListener("click", () => session.restart());
 
+    this.repairLink = container.appendChild(document.createElement("a"));
+    this.repairLink.className = "live-cell__repair";
+    this.repairLink.textContent = strings.repair_link;
+    this.repairLink.title = strings.repair_link_title;
+    this.repairLink.hidden = true;
+
     const update = () => this.update();
     session.addEventListener("state", update);
     session.addEventListener("progress", update);
@@ -45,6 +55,8 @@ export class SessionStatusView {
     const loading = state === "loading";
     this.bar.hidden = !loading;
     this.restartButton.hidden = !(state === "ready" || state === "failed");
+    this.repairLink.hidden = !(state === "failed" && globalThis.navigator?.serviceWorker?.controller);
+    if (!this.repairLink.hidden) this.repairLink.href = repairAddress(globalThis.location.href);
     this.label.dataset.state = state;
     if (!loading) {
       this.label.textContent = state === "ready" ? strings.ready : state === "failed" ? strings.unavailable : "";

@@ -10,6 +10,17 @@
   copies deleted, the files it did not change are not downloaded again.
 - Storage refused (a quota of a few bytes): the site works online as before and the control
   says why nothing is kept.
+- Kept files cannot be turned against the site: entries the test itself rewrites in Cache
+  Storage (the same bytes as ``text/plain`` with ``nosniff``, or other bytes) are served as
+  the build made them, or fetched again: styles apply, scripts run, a cell runs, online and
+  offline.
+- ``<page>?apy-repair`` drops every kept copy with no script of the site's, in the page's
+  language, and the page loads afresh.
+- The page the reader landed on is kept though they left it at once; an unvisited page of
+  any language, offline, gets that language's offline page.
+- Keeping survives a failing host (errors, dropped connections, a host that hangs): the
+  control says what failed and how much is kept within a bounded time, its buttons come
+  back, and Keep goes on where it stopped; two tabs keeping at once download each file once.
 
 The other browser tests block the worker (tests/e2e/conftest.py, ``WithoutServiceWorker``).
 """
@@ -265,3 +276,242 @@ def test_storage_refused_falls_back_to_online_with_the_message(reader, site_url)
     page.evaluate("attentionPy.session.start()")
     page.wait_for_function("attentionPy.session.state === 'ready'", timeout=PYTHON_READY_MS)
     assert "Error" not in run_first_cell(page)
+
+
+# --- kept files that cannot be turned against the site ---------------------------------------
+
+# Rewrites every kept entry as a cell of the site's origin could: the same bytes, but served
+# as text the browser must not sniff; the entries whose path ends with one of `changed` get
+# other bytes (of their own type, so that they would run or apply if served).
+POISON = """async ({ changed }) => {
+    const cache = await caches.open("attention-py-site");
+    let count = 0;
+    for (const request of await cache.keys()) {
+        const path = new URL(request.url).pathname;
+        let body = await (await cache.match(request)).arrayBuffer();
+        let type = "text/plain";
+        if (changed.some((name) => path.endsWith("/" + name))) {
+            body = path.endsWith(".css")
+                ? "body { display: none !important; }"
+                : "document.documentElement.dataset.hostile = 'ran';";
+            type = path.endsWith(".css") ? "text/css" : "text/javascript";
+        }
+        await cache.put(request, new Response(body, {
+            status: 200, headers: { "Content-Type": type, "X-Content-Type-Options": "nosniff" } }));
+        count += 1;
+    }
+    return count;
+}"""
+CHANGED = ["assets/extras/site.css", "assets/widgets/offline.js"]
+
+STYLES_APPLY = """() => [...document.querySelectorAll('link[rel="stylesheet"]')].every((link) => {
+    try {
+        return link.sheet !== null && link.sheet.cssRules.length > 0;
+    } catch {
+        return false; // a sheet the browser refused to read as CSS
+    }
+}) && getComputedStyle(document.body).display !== "none" """
+
+
+def poison(page: Page) -> int:
+    return page.evaluate(POISON, {"changed": CHANGED})
+
+
+def assert_the_site_works(page: Page, output: str) -> None:
+    """Styles apply, the site's scripts run (the offline control answers), no hostile script ran,
+    and the first cell prints ``output``."""
+    assert page.evaluate(STYLES_APPLY), "every stylesheet applies"
+    page.locator("[data-offline-control][data-kept]").wait_for(timeout=KEEP_MS)
+    assert page.evaluate("document.documentElement.dataset.hostile") is None
+    page.wait_for_function("window.attentionPy?.session !== undefined")
+    assert run_first_cell(page) == output
+
+
+def kept_entries(page: Page) -> list[dict]:
+    """Every kept entry: its path, stored Content-Type, and whether its text says it was changed."""
+    return page.evaluate(
+        """async () => {
+            const cache = await caches.open("attention-py-site");
+            const entries = [];
+            for (const request of await cache.keys()) {
+                const response = await cache.match(request);
+                const text = new TextDecoder().decode((await response.arrayBuffer()).slice(0, 200));
+                entries.push({ path: new URL(request.url).pathname, type: response.headers.get("Content-Type"),
+                               changed: text.includes("display: none") || text.includes("hostile") });
+            }
+            return entries;
+        }"""
+    )
+
+
+def test_hostile_kept_entries_are_served_as_built_or_fetched_again(reader, site_url):
+    context, page = reader
+    home = f"{site_url}/"
+    visit_with_python(page, home)
+    output = run_first_cell(page)
+    assert "Error" not in output, output
+    settled_kept(page)
+    assert poison(page) > 20
+
+    page.reload()  # online: kept files are used first
+    assert_the_site_works(page, output)
+    changed = [entry for entry in kept_entries(page) if entry["changed"]]
+    assert changed == [], f"changed entries are deleted and fetched again: {changed}"
+
+    context.set_offline(True)
+    assert poison(page) > 20  # again, with nothing to fetch them from
+    page.reload()
+    assert page.evaluate(STYLES_APPLY), "offline, the kept styles apply"
+    assert page.evaluate("document.documentElement.dataset.hostile") is None
+    page.wait_for_function("window.attentionPy?.session !== undefined")
+    assert run_first_cell(page) == output, "offline, Python starts from kept files served as built"
+
+
+def repair_words(lang: str) -> dict[str, str]:
+    return {key: language(lang).page_string(key) for key in offline.REPAIR_WORDS}
+
+
+@pytest.mark.parametrize("lang", CODES)
+def test_apy_repair_drops_every_kept_copy_and_reloads_the_page(reader, site_url, lang):
+    context, page = reader
+    home = f"{site_url}/{language(lang).prefix}"
+    visit_with_python(page, home)
+    output = run_first_cell(page)
+    settled_kept(page)
+    page.evaluate("caches.open('attention-py-python-image').then((c) => c.put('/apy-test-marker', new Response('x')))")
+    poison(page)
+
+    answers: list[tuple[str, str]] = []
+    page.on("response", lambda r: answers.append((r.url, r.text())) if "apy-repair" in r.url else None)
+    page.goto(f"{home}?apy-repair")
+    page.wait_for_url(home, timeout=10_000)  # the repair page goes on by itself, without the parameter
+    (url, text), *_ = answers
+    words = repair_words(lang)
+    assert f'<html lang="{lang}" dir="{language(lang).direction}">' in text
+    assert words["repair_page_title"] in text and words["repair_page_done"] in text
+    assert "<script" not in text, "the repair needs no script"
+
+    marker = "caches.open('attention-py-python-image').then((c) => c.match('/apy-test-marker')).then(Boolean)"
+    assert page.evaluate(marker) is False, "the cache of the memory image is dropped too"
+    assert_the_site_works(page, output)
+    assert [entry for entry in kept_entries(page) if entry["type"] == "text/plain" or entry["changed"]] == []
+
+
+# --- every visited page is kept ------------------------------------------------------------
+
+
+def test_the_page_the_reader_landed_on_is_kept_though_left_at_once(browser, site_url):
+    context = browser.new_context(service_workers="allow")
+    guard = PageGuard(context)
+    page = guard.watch(context.new_page())
+    page.goto(f"{site_url}/")  # lands: the worker installs; the reader moves on at once
+    for article in ("what-matters/", "learning/"):
+        page.goto(f"{site_url}/{article}")
+        page.wait_for_function("window.attentionPy?.session !== undefined")
+        assert "Error" not in run_first_cell(page)
+    page.wait_for_timeout(500)  # the page's list of what it fetched goes out after its load event
+    wait_until_kept(page, "index.html", "learning/index.html")
+    settled_kept(page)
+
+    context.set_offline(True)
+    page.goto(f"{site_url}/")
+    assert page.url == f"{site_url}/", "the home page itself, not the offline page"
+    page.wait_for_function("window.attentionPy?.session !== undefined")
+    assert "Error" not in run_first_cell(page)
+    guard.check()
+
+    # Another language, never visited: its offline page, in its language. What only that
+    # language's pages use (its face, its search index) is not kept yet: the page shows in the
+    # device's font, and Material's search reports that its index did not load.
+    failed: list[str] = []
+    page.on("requestfailed", lambda request: failed.append(request.url))
+    for lang in CODES:
+        prefix = language(lang).prefix
+        if not prefix:
+            continue
+        page.goto(f"{site_url}/{prefix}what-matters/")
+        assert re.search(rf"/{prefix}offline/\?from=", page.url), page.url
+        assert page.evaluate("document.documentElement.lang") == lang
+        page.locator("[data-offline-control][data-kept]").wait_for(timeout=KEEP_MS)
+    unexpected = [
+        url
+        for url in failed
+        if not re.search(r"/assets/fonts/.*\.woff2$|/search/search_index\.json$|/assets/snapshot/.*\.gz$", url)
+    ]
+    assert unexpected == [], "only the language's face and search index are missing"
+    guard.errors = [e for e in guard.errors if "net::ERR_FAILED" not in e and e != "pageerror: Network error"]
+    context.close()
+    guard.check()
+
+
+# --- keeping survives a failing host --------------------------------------------------------
+
+FAILURE_BOUND_S = 40  # the worker gives a download up after 20 s of silence; the page waits 30 s
+
+
+def control_buttons(page: Page):  # type: ignore[no-untyped-def]
+    return page.locator("[data-offline-control] .apy-offline__buttons button")
+
+
+@pytest.mark.parametrize("failure", [503, 0, None], ids=["503", "dropped", "hangs"])
+def test_keeping_survives_a_failing_host_and_resumes_where_it_stopped(browser, site_dir, failure):
+    context = browser.new_context(service_workers="allow")
+    guard = PageGuard(context)
+    page = guard.watch(context.new_page())
+    with serve(Path(site_dir)) as server:
+        page.goto(f"{server.url}/")
+        page.locator("[data-offline-control][data-kept]").wait_for(timeout=KEEP_MS)
+        settled_kept(page)
+        control = page.locator("[data-offline-control]")
+        server.fail(failure, after=6)  # half-way: a few files arrive, then the host fails
+        start = time.monotonic()
+        control.get_by_role("button", name=re.compile("English")).click()
+        expect(control.locator(".apy-offline__status")).to_contain_text(
+            "Keeping stopped at", timeout=FAILURE_BOUND_S * 1000
+        )
+        took = time.monotonic() - start
+        reason = {503: "the site answered with error 503", 0: "the site could not be reached"}.get(
+            failure, "the site sent nothing for 20 s"
+        )
+        expect(control.locator(".apy-offline__status")).to_contain_text(reason)
+        assert took < FAILURE_BOUND_S
+        expect(control_buttons(page)).to_have_count(3)  # keep all, keep English, remove
+        for button in control_buttons(page).all():
+            expect(button).to_be_enabled()
+        kept_before = kept_paths(page)
+
+        server.heal()
+        server.reset_count()
+        control.get_by_role("button", name=re.compile("English")).click()
+        page.locator("[data-offline-control][data-kept]").wait_for(timeout=120_000)
+        expect(control.locator(".apy-offline__status")).to_contain_text("Kept on this device")
+        listing = offline.site_files(Path(site_dir), {lang.code: lang.prefix for lang in LANGUAGES})
+        wanted = {path for path, (_, _, group) in listing["files"].items() if group in ("en", "shared", "python")}
+        assert wanted <= kept_paths(page)
+        again = {path.lstrip("/") for path, _ in server.sent} & kept_before
+        assert not again, f"files kept before the host failed were asked for again: {sorted(again)[:5]}"
+    print(f"\nfailure {failure}: the control said so after {took:.1f} s")
+    context.close()
+    guard.check()
+
+
+def test_two_tabs_keeping_at_once_download_each_file_once(browser, site_url):
+    context = browser.new_context(service_workers="allow")
+    guard = PageGuard(context)
+    tabs = [guard.watch(context.new_page()) for _ in range(2)]
+    for tab in tabs:
+        tab.goto(f"{site_url}/")
+        tab.locator("[data-offline-control][data-kept]").wait_for(timeout=KEEP_MS)
+    settled_kept(tabs[0])
+    asked: list[str] = []
+    context.on("request", lambda request: asked.append(request.url) if request.service_worker else None)
+    for tab in tabs:
+        tab.locator("[data-offline-control]").get_by_role("button", name=re.compile("English")).click()
+    for tab in tabs:
+        tab.locator("[data-offline-control][data-kept]").wait_for(timeout=120_000)
+        expect(tab.locator(".apy-offline__status")).to_contain_text("Kept on this device")
+    assert len(asked) > 50, "the keep fetched the language's files"
+    twice = {url for url in asked if asked.count(url) > 1}
+    assert not twice, f"asked for twice: {sorted(twice)[:5]}"
+    context.close()
+    guard.check()
