@@ -117,3 +117,33 @@ def test_a_cjk_face_one_language_uses_is_kept_with_that_language():
     assert group_of("assets/fonts/noto-sans-sc/noto-sans-sc-57-400-normal.woff2", homes, owned) == "zh"
     assert group_of("assets/fonts/noto-sans-sc/noto-sans-sc.css", homes, owned) == "zh"
     assert group_of("assets/fonts/noto-sans-latin-400-normal.woff2", homes, owned) == "shared"
+
+
+def test_each_listed_extension_has_the_type_a_kept_copy_is_served_with(site):
+    types = site_files(site, HOMES)["types"]
+    assert types[".html"] == "text/html; charset=utf-8"
+    assert types[".css"] == "text/css; charset=utf-8"
+    assert types[".js"] == "text/javascript; charset=utf-8"
+    assert types[".wasm"] == "application/wasm"
+    assert types[".whl"] == "application/zip"
+    assert ".map" not in types, "only what is listed"
+    assert ".gz" not in types
+
+
+def test_a_file_of_a_kind_without_a_type_stops_the_build(site):
+    (site / "assets" / "extras" / "data.bin").write_bytes(b"\0")
+    with pytest.raises(PluginError, match=r"assets/extras/data.bin: no Content-Type for \.bin"):
+        site_files(site, HOMES)
+
+
+def test_the_repair_page_speaks_every_built_language_in_its_direction(site):
+    from types import SimpleNamespace
+
+    from site_hooks.assets.offline import REPAIR_WORDS, repair_words
+    from tests.languages import LANGUAGES
+
+    built = [SimpleNamespace(locale=lang.code, direction=lang.direction) for lang in LANGUAGES]
+    words = repair_words(built)  # type: ignore[arg-type]
+    for lang in LANGUAGES:
+        assert words[lang.code] == {"dir": lang.direction, **{key: lang.page_string(key) for key in REPAIR_WORDS}}
+    assert site_files(site, HOMES, words=words)["words"] == words

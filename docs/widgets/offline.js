@@ -108,6 +108,7 @@ class OfflineControl {
     this.pages = el("ul", { class: "apy-offline__pages" });
     this.root.replaceChildren(this.line, this.buttons, this.pages, this.repairHint());
     this.last = null; // the worker's last status answer
+    this.failure = null; // why the reader's last keep stopped, said until the next keep or remove
     this.progress = { done: 0, total: 0 }; // of the reader's keep under way
     // The offline page, reached from a page that was not kept: a way back to it.
     const from = new URLSearchParams(location.search).get("from");
@@ -126,7 +127,7 @@ class OfflineControl {
       "p",
       { class: "apy-offline__repair" },
       before,
-      el("code", {}, `?${REPAIR}`),
+      el("code", { dir: "ltr" }, `?${REPAIR}`),
       after,
       " ",
       el("a", { href: repairAddress(location.href) }, this.strings.offline_repair),
@@ -151,8 +152,9 @@ class OfflineControl {
     const strings = this.strings;
     const { kept, sizes, storage } = status;
     if (settled) this.root.dataset.kept = String(kept.files);
+    if (ours && status.job?.failed) this.failure = { job: status.job, reason: this.reason(status.job.failed) };
     if (storage !== "ok") this.say(storage === "full" ? strings.offline_full : strings.offline_refused);
-    else if (ours && status.job?.failed) this.stopped(status.job, this.reason(status.job.failed));
+    else if (this.failure) this.stopped(this.failure.job, this.failure.reason);
     else if (!kept.files) this.say(strings.offline_nothing);
     else {
       const count = Object.values(kept.pages).reduce((n, list) => n + list.length, 0);
@@ -194,6 +196,7 @@ class OfflineControl {
   }
 
   async run(message, onProgress) {
+    this.failure = null;
     for (const button of this.buttons.querySelectorAll("button")) button.disabled = true;
     delete this.root.dataset.kept; // until the worker answers
     this.running = true;
@@ -206,9 +209,9 @@ class OfflineControl {
     if (status || !this.last) return this.show(status, true, true);
     // The worker went silent: the buttons come back with what was last known, and Keep again
     // goes on where it stopped (the worker keeps what it has, and skips it next time).
-    this.show(this.last, true, true);
     const seconds = this.strings.number(WORKER_SILENT_MS / 1000);
-    this.stopped(this.progress, this.strings.offline_reason_worker({ seconds }));
+    this.failure = { job: this.progress, reason: this.strings.offline_reason_worker({ seconds }) };
+    this.show(this.last, true, true);
   }
 }
 

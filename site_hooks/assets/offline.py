@@ -130,7 +130,7 @@ def owned_folders(built: Iterable[languages.SiteLanguage]) -> dict[str, str]:
 
 
 def extension_of(name: str) -> str:
-    """".css" for "assets/site.css" (lower case); "" for a name without one."""
+    """The extension of ``name``, lower case: ".css" for "assets/site.css"; "" for none."""
     base = name.rpartition("/")[2]
     dot = base.rfind(".")
     return base[dot:].lower() if dot > 0 else ""

@@ -1,11 +1,26 @@
 // What the service worker and the offline control know of the build's files
 // (docs/widgets/offline-files.js): which listed file an address asks for, cache keys that carry
-// the revision, each language's share of the site. Chromium runs the worker itself in
+// the revision, each language's share of the site, the type a kept file is served with, and
+// the repair's address and page. Chromium runs the worker itself in
 // tests/e2e/test_offline.py.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
-import { addressOf, bytesOf, keyOf, languageOf, parseKey, pathOf, pathsFor } from "../../docs/widgets/offline-files.js";
+import {
+  SITE_CACHE,
+  addressOf,
+  bytesOf,
+  isSiteCache,
+  keyOf,
+  languageOf,
+  parseKey,
+  pathOf,
+  pathsFor,
+  repairAddress,
+  repairPage,
+  typeOf,
+  withoutRepair,
+} from "../../docs/widgets/offline-files.js";
 
 const scope = "https://example.org/attention/";
 const site = {
@@ -63,5 +78,52 @@ describe("languages", () => {
     assert.equal(bytesOf(site, pathsFor(site, "he")), 5210);
     assert.equal(bytesOf(site, pathsFor(site, "all")), 5610);
     assert.equal(bytesOf(site, ["nothing.html"]), 0);
+  });
+});
+
+describe("kept files served as built", () => {
+  const types = { ".css": "text/css; charset=utf-8", ".html": "text/html; charset=utf-8", ".wasm": "application/wasm" };
+  test("the type comes from the name's extension, whatever was stored", () => {
+    assert.equal(typeOf("assets/extras/site.css", types), "text/css; charset=utf-8");
+    assert.equal(typeOf("he/index.html", types), "text/html; charset=utf-8");
+    assert.equal(typeOf("assets/pyodide/PYODIDE.ASM.WASM", types), "application/wasm");
+  });
+  test("a name the build gave no type, or none at all, is never something to run", () => {
+    assert.equal(typeOf("assets/x.exe", types), "application/octet-stream");
+    assert.equal(typeOf("assets/.css", types), "application/octet-stream");
+    assert.equal(typeOf("assets/css", types), "application/octet-stream");
+  });
+});
+
+describe("repair", () => {
+  test("the repair address of a page, and the page again without it", () => {
+    assert.equal(repairAddress("https://example.org/attention/he/?from=x#top"), "https://example.org/attention/he/?from=x&apy-repair");
+    assert.equal(repairAddress("https://example.org/attention/"), "https://example.org/attention/?apy-repair");
+    assert.equal(withoutRepair("https://example.org/attention/he/?from=x&apy-repair"), "https://example.org/attention/he/?from=x");
+    assert.equal(withoutRepair("https://example.org/attention/?apy-repair"), "https://example.org/attention/");
+  });
+  test("the site's caches, not other sites' on the same origin", () => {
+    assert.ok(isSiteCache(SITE_CACHE));
+    assert.ok(isSiteCache("attention-py-python-image"));
+    assert.ok(!isSiteCache("workbox-precache-v2"));
+    assert.ok(!isSiteCache("attention-pyx"));
+  });
+  const words = {
+    dir: "rtl",
+    repair_page_title: "מתקנים <את> האתר",
+    repair_page_done: "נמחק & נטען",
+    repair_page_continue: "להמשיך",
+  };
+  test("the repair page: the language and direction, the words escaped, no script, going on by itself", () => {
+    const next = 'https://example.org/attention/he/?q="><script>alert(1)</script>';
+    const page = repairPage("he", words, next);
+    assert.match(page, /<html lang="he" dir="rtl">/);
+    assert.match(page, /<h1>מתקנים &lt;את&gt; האתר<\/h1>/);
+    assert.match(page, /נמחק &amp; נטען/);
+    assert.doesNotMatch(page, /<script/);
+    assert.match(page, /<meta http-equiv="refresh" content="1; url=https:\/\/example.org\/attention\/he\/\?q=&quot;&gt;&lt;script&gt;/);
+  });
+  test("a direction other than rtl is ltr", () => {
+    assert.match(repairPage("en", { ...words, dir: "sideways" }, "https://example.org/"), /dir="ltr"/);
   });
 });
