@@ -155,10 +155,11 @@ setCatchHandler(async ({ request, url }) => {
   if (request.mode !== "navigate") return Response.error();
   const path = pathOf(url.href, scope);
   const offline = site.offline[languageOf(path ?? "", site.homes)];
-  const cache = await caches.open(SITE_CACHE);
-  if (!offline || offline === path || !(await cache.match(keyOf(offline, revisionOf(offline), scope)))) {
-    return Response.error();
-  }
+  const kept = await caches
+    .open(SITE_CACHE)
+    .then((cache) => cache.match(keyOf(offline, revisionOf(offline), scope)))
+    .catch(() => null); // Cache Storage refused: nothing is kept
+  if (!offline || offline === path || !kept) return Response.error();
   const target = new URL(addressOf(offline, scope));
   target.searchParams.set("from", url.href);
   return Response.redirect(target.href, 302);
