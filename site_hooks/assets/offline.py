@@ -19,8 +19,8 @@ the headers stored beside it, which anything of the site's origin can rewrite): 
 extension has none in ``CONTENT_TYPES`` stops the build. The worker's own repair page takes
 its words from each language's strings (``REPAIR_WORDS`` of the ``page`` section).
 Not listed, so never kept: Material's search stemmers for languages not built, source maps, notebook downloads (``.ipynb``), the sitemap, the
-404 page and the memory image's gzip (the worker keeps the image inflated itself,
-docs/widgets/worker-image-cache.js). The build's id is the digest of the list: a new build
+404 page and the memory image's gzip (the page keeps the image inflated itself,
+docs/widgets/image-cache.js). The build's id is the digest of the list: a new build
 is a new ``sw.js``, which the browser installs in place of the old one.
 """
 

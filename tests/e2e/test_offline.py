@@ -449,7 +449,9 @@ def test_the_page_the_reader_landed_on_is_kept_though_left_at_once(browser, site
 # --- keeping survives a failing host --------------------------------------------------------
 
 # With Data Saver on, only the reader's own gesture starts Python (start-policy.js).
-DATA_SAVER = "Object.defineProperty(Navigator.prototype, 'connection', {get: () => ({saveData: true, effectiveType: '4g'})})"
+DATA_SAVER = (
+    "Object.defineProperty(Navigator.prototype, 'connection', {get: () => ({saveData: true, effectiveType: '4g'})})"
+)
 FAILURE_BOUND_S = 40  # the worker gives a download up after 20 s of silence; the page waits 30 s
 
 
@@ -491,7 +493,9 @@ def test_keeping_survives_a_failing_host_and_resumes_where_it_stopped(browser, s
         page.evaluate("attentionPy.session.start()")
         page.wait_for_function("attentionPy.session.state === 'ready'", timeout=PYTHON_READY_MS)
         page.wait_for_function(
-            "(n) => document.querySelector('[data-offline-control]').dataset.kept > n", arg=int(counted), timeout=KEEP_MS
+            "(n) => document.querySelector('[data-offline-control]').dataset.kept > n",
+            arg=int(counted),
+            timeout=KEEP_MS,
         )
         expect(control.locator(".apy-offline__status")).to_contain_text(reason)
         kept_before = kept_paths(page)
