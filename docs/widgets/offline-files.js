@@ -111,23 +111,24 @@ export function typeOf(path, types) {
 const ESCAPES = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
 const escape = (text) => String(text).replace(/[&<>"']/g, (c) => ESCAPES[c]);
 
-/** The service worker's own page after a repair, in the page's language (`words`, see
- * site.words): it needs no file of the site (no styles, no scripts) and goes on to `next`
- * after a second by itself, so it works however broken the kept copy was. */
-export function repairPage(lang, words, next) {
+/** The service worker's own page after a repair, in the page's language (`strings`:
+ * site.words[lang], the page strings it needs): it needs no file of the site (no styles, no
+ * scripts) and goes on to `next` after a second by itself, so it works however broken the
+ * kept copy was. */
+export function repairPage(lang, strings, next) {
   return `<!doctype html>
-<html lang="${escape(lang)}" dir="${words.dir === "rtl" ? "rtl" : "ltr"}">
+<html lang="${escape(lang)}" dir="${strings.dir === "rtl" ? "rtl" : "ltr"}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta http-equiv="refresh" content="1; url=${escape(next)}">
-<title>${escape(words.repair_page_title)}</title>
+<title>${escape(strings.repair_page_title)}</title>
 <style>body{font:1.1rem/1.6 system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem}</style>
 </head>
 <body>
-<h1>${escape(words.repair_page_title)}</h1>
-<p>${escape(words.repair_page_done)}</p>
-<p><a href="${escape(next)}">${escape(words.repair_page_continue)}</a></p>
+<h1>${escape(strings.repair_page_title)}</h1>
+<p>${escape(strings.repair_page_done)}</p>
+<p><a href="${escape(next)}">${escape(strings.repair_page_continue)}</a></p>
 </body>
 </html>
 `;
