@@ -120,10 +120,18 @@ def tour_live(figure, text, lang):
     # the editor of the reader's own puzzle, open: not chosen yet, then chosen
     for data in ("fair", "own"):
         tour_draw(figure, text, {**figure.default_state(lang), "own_open": True, "data": data})
-    for bad in (None, "{", "[]", {"language": "xx"}, {"language": lang, "recipe": {"layers": 7}}):
+    deep, infinite = "[" * 40, {"language": lang, "history": [{"loss": float("inf")}]}
+    for bad in (None, "{", "[]", deep, infinite, {"language": "xx"}, {"language": lang, "recipe": {"layers": 7}}):
         file = json.dumps({"format": FORMAT, **bad}) if isinstance(bad, dict) else bad
         with pytest.raises(ActionRefused):
             tour_draw(figure, text, figure.default_state(lang), actions={"import": file})
+    # imported runs that are not the site's: a recipe it has no run of, and its run's numbers changed
+    site_run = live.prepared_run(lang, figure.default_state(lang)).record
+    other_seed = {**site_run, "recipe": {**site_run["recipe"], "seed": 1}}
+    edited = {**site_run, "step_losses": [2 * x for x in site_run["step_losses"]]}
+    for record in (other_seed, edited):
+        file = json.dumps({"format": FORMAT, "language": lang, **record})
+        tour_draw(figure, text, figure.default_state(lang), actions={"import": file})
     tour_own_puzzle(text, lang)
     # every verdict and the give-away's and no-positions' reports, on made-up scores
     end = 60

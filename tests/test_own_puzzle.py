@@ -24,7 +24,7 @@ from attention_py.figures._own_puzzle import (
     ready_text,
     refusal_text,
 )
-from attention_py.figures._strings import Text
+from attention_py.figures._strings import Text, excerpt
 from attention_py.learning import Puzzle
 from tests.test_figures_support import LANGS, strings
 
@@ -144,10 +144,10 @@ def test_bad_text_is_refused_with_its_reason(lang, box, value, key, values):
     assert result == Refusal(key, values)
     written = refusal_text(result, text(lang))
     assert written
-    if "item" in values:
-        assert values["item"] in written
-    for value in values.values():  # the reader's text may hold braces; the message's own are filled
-        written = written.replace(str(value), "")
+    if "item" in values:  # quoted short, isolated, its invisible characters left out
+        assert excerpt(values["item"]) in written
+    for name, value in values.items():  # the reader's text may hold braces; the message's own are filled
+        written = written.replace(excerpt(value) if name == "item" else str(value), "")
     assert "{" not in written
 
 
@@ -232,13 +232,13 @@ def test_a_shared_word_in_other_places_is_refused_naming_the_word_and_place():
     assert result == Refusal(
         "own_cue_shared_word", {"word": "was", "place": 1, "in_actor": 5, "n_actor": 5, "in_patient": 0, "n_patient": 5}
     )
-    assert "“was” is word 1 in 5 of the 5 reasons pointing at the one who acts, but in 0" in refusal_text(
+    assert "“\u2068was\u2069” is word 1 in 5 of the 5 reasons pointing at the one who acts, but in 0" in refusal_text(
         result, text("en")
     )
     fa = made("fa", patient="بود بی\u200cادب\nبود تنبل\nبود بی\u200cدقت\nبود پرحرف\nبود حواس\u200cپرت")
     assert fa.key == "own_cue_shared_word"
     assert fa.values["word"] == "بود"
-    assert "«بود»" in refusal_text(fa, text("fa"))
+    assert "«\u2068بود\u2069»" in refusal_text(fa, text("fa"))
     assert "۵" in refusal_text(fa, text("fa"))
 
 
@@ -253,11 +253,11 @@ def test_a_shape_that_gives_the_answer_away_is_refused_with_its_accuracy():
     assert result == Refusal(
         "own_cue_shape", {"words": ("very", "was"), "accuracy": Fraction(1), "chance": Fraction(1, 2)}
     )
-    assert "(very, was)" in refusal_text(result, text("en"))
+    assert "(\u2068very, was\u2069)" in refusal_text(result, text("en"))
     assert "100%" in refusal_text(result, text("en"))
     assert "50%" in refusal_text(result, text("en"))
     assert "۱۰۰٪" in refusal_text(result, text("fa"))
-    assert "(very، was)" in refusal_text(result, text("fa"))
+    assert "(\u2068very، was\u2069)" in refusal_text(result, text("fa"))
 
 
 def test_a_refusal_comes_before_puzzle_would_raise():

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import json
+import time
 
 import pytest
 
@@ -142,7 +143,7 @@ EDITS = {
     "a missing recipe key": (lambda d: d["recipe"].pop("seed"), "file_bad_part", "recipe"),
     "a history cut short": (lambda d: d["history"].pop(), "file_bad_part", "history"),
     "an accuracy above 1": (lambda d: d["history"][2].update(test_accuracy=1.5), "file_bad_part", "history[2]"),
-    "a NaN loss": (lambda d: d["history"][1].update(loss=float("nan")), "file_bad_part", "history[1]"),
+    "a NaN loss": (lambda d: d["history"][1].update(loss=float("nan")), "file_not_finite", "history[1].loss"),
     "steps going back": (lambda d: d["history"][2].update(step=1), "file_bad_part", "history[2]"),
     "a step's loss missing": (lambda d: d["step_losses"].pop(), "file_bad_part", "step_losses"),
     "a negative step loss": (lambda d: d["step_losses"].__setitem__(3, -1.0), "file_bad_part", "step_losses"),
@@ -220,3 +221,143 @@ def test_the_chart_as_a_file_carries_its_own_styles():
     png = live_update(answer["state"], {"do.export": "png"}, instance="test-shelf-svg")["file"]
     assert png["as"] == "png"
     assert png["text"] == picture["text"], "the page draws the PNG from the same SVG"
+
+
+def a_prepared_file(lang="en", **recipe) -> dict:
+    """The record of the site's prepared run of the default recipe (changed by ``recipe``), as
+    a file's JSON."""
+    from attention_py.figures._run_shelf import FORMAT
+    from attention_py.figures._training_run import prepared_run
+
+    record = prepared_run(lang, FIGURES[LIVE].default_state(lang)).record
+    return {"format": FORMAT, "language": lang, **json.loads(json.dumps(record)), **recipe}
+
+
+DEEP = '{"format":' + "[" * 400_000 + "]" * 400_000 + "}"  # 800 KB: under the size limit
+
+
+def test_a_deeply_nested_file_is_refused_before_any_parser_reads_it():
+    from attention_py.figures._reader_json import MAX_DEPTH
+
+    started = time.perf_counter()
+    with pytest.raises(RunFileError) as refused:
+        read_run_file(DEEP, "en")
+    assert (refused.value.key, refused.value.limit) == ("file_too_deep", MAX_DEPTH)
+    assert time.perf_counter() - started < 1.0, "counted, not parsed"
+    brackets_in_strings = json.dumps({"format": "[" * 400_000, "language": "{" * 100})
+    with pytest.raises(RunFileError) as not_deep:
+        read_run_file(brackets_in_strings, "en")
+    assert not_deep.value.key == "file_not_run", "brackets inside strings are not nesting"
+    escaped = '{"format": "\\"' + "[" * 100 + '"}'
+    with pytest.raises(RunFileError) as quoted:
+        read_run_file(escaped, "en")
+    assert quoted.value.key == "file_not_run", "an escaped quote does not end the string"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_deeply_nested_import_is_refused_naming_the_limit_and_the_figure_goes_on(lang):
+    instance = f"test-shelf-deep-{lang}"
+    answer = kept_answer({}, lang, instance)
+    refused = update(LIVE, answer["state"], {"do.import": DEEP}, lang, strings(lang), instance)
+    text = Text(strings(lang), lang, LIVE)
+    assert refused["ok"] is False
+    assert refused["error"] == text.plain("file_too_deep", limit=text.count(32))
+    assert update(LIVE, answer["state"], {}, lang, strings(lang), instance)["ok"]
+
+
+NON_FINITE_FILES = {
+    "an infinite last loss": (lambda d: d["history"][-1].update(loss=float("inf")), "history[6].loss"),
+    "a NaN validation accuracy": (
+        lambda d: d["history"][0].update(validation_accuracy=float("nan")),
+        "history[0].validation_accuracy",
+    ),
+    "a step's loss of minus infinity": (lambda d: d["step_losses"].__setitem__(3, float("-inf")), "step_losses[3]"),
+    "an infinite weight": (
+        lambda d: d["model"]["parameters"]["E"][1].__setitem__(2, float("inf")),
+        "model.parameters.E[1][2]",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(NON_FINITE_FILES))
+def test_a_number_that_is_not_finite_is_refused_naming_where(name):
+    change, part = NON_FINITE_FILES[name]
+    with pytest.raises(RunFileError) as refused:
+        read_run_file(edited(change), "en")
+    assert (refused.value.key, refused.value.part) == ("file_not_finite", part)
+    too_large = a_file().replace('"loss":', '"loss":1e999,"x":', 1)  # read as inf by Python's parser
+    with pytest.raises(RunFileError) as overflow:
+        read_run_file(too_large, "en")
+    assert overflow.value.key == "file_not_finite"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_an_infinite_loss_is_refused_with_its_reason_and_the_figure_still_draws_and_trains(lang):
+    instance = f"test-shelf-infinite-{lang}"
+    state = live_update({}, {"steps": 120}, lang, instance)["state"]
+    file = a_prepared_file(lang)
+    file["history"][-1]["loss"] = float("inf")
+    refused = update(LIVE, state, {"do.import": json.dumps(file)}, lang, strings(lang), instance)
+    text = Text(strings(lang), lang, LIVE)
+    last = len(file["history"]) - 1
+    assert refused["error"] == text.plain("file_not_finite", part=f"\u2068history[{last}].loss\u2069")
+    assert session_of(instance, lang).kept is None or not session_of(instance, lang).kept.runs
+    assert update(LIVE, state, {}, lang, strings(lang), instance)["ok"], "the figure draws again"
+    trained = update(LIVE, state, {"running": True}, lang, strings(lang), instance)
+    assert trained["ok"]
+    assert trained["state"]["running"], "and trains"
+
+
+def origin_lines(html):
+    return [span.text for span in parse(html).by_class("apy-shelf__origin")]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_an_import_is_listed_as_the_sites_run_only_if_it_is_and_a_reload_keeps_what_it_is(lang):
+    instance = f"test-shelf-origin-{lang}"
+    texts = strings(lang)[LIVE]
+    genuine = a_prepared_file(lang)
+    claimed_seed = {**genuine, "recipe": {**genuine["recipe"], "seed": 1}}  # seed 0's numbers, said to be seed 1's
+    forged = json.loads(json.dumps(genuine))
+    forged["step_losses"][0] *= 1.5  # the site's recipe and history, one number changed
+    state = FIGURES[LIVE].default_state(lang)
+    answer = {"state": state}
+    for file in (claimed_seed, forged, genuine):
+        answer = update(LIVE, answer["state"], {"do.import": json.dumps(file)}, lang, strings(lang), instance)
+        assert answer["ok"], answer
+    assert shelf_rows(answer["html"]) == ["1", "2", "3"]
+    assert origin_lines(answer["html"]) == [texts["shelf_origin_imported"], texts["shelf_origin_differs"]]
+    kept = session_of(instance, lang).kept.runs
+    assert [k.origin for k in kept] == ["imported", "differs", None]
+    assert kept[2].record == {k: v for k, v in genuine.items() if k not in ("format", "language")}
+    # the site's own run is not hidden by the forged one: keeping it keeps the genuine run
+    fresh = f"{instance}-keep"
+    answer = update(LIVE, state, {"do.import": json.dumps(forged)}, lang, strings(lang), fresh)
+    assert "disabled" not in keep_button(answer["html"]).attrs
+    answer = update(LIVE, answer["state"], {"do.keep": True}, lang, strings(lang), fresh)
+    assert [k.origin for k in session_of(fresh, lang).kept.runs] == ["differs", None]
+    # a reload: the stored files come back with what each is
+    stored = answer["stored"]["runs"]
+    back = update(LIVE, state, {"do.restore": stored}, lang, strings(lang), f"{instance}-reloaded")
+    assert origin_lines(back["html"]) == [texts["shelf_origin_differs"]]
+    assert json.loads(stored[0])["origin"] == "differs"
+    exported = update(LIVE, back["state"], {"do.export": 1}, lang, strings(lang), f"{instance}-reloaded")["file"]
+    assert "origin" not in json.loads(exported["text"]), "a file says nothing of where it came from"
+    claims = {**json.loads(exported["text"]), "origin": None}
+    again = update(LIVE, state, {"do.import": json.dumps(claims)}, lang, strings(lang), f"{instance}-claims")
+    assert origin_lines(again["html"]) == [texts["shelf_origin_differs"]], "an imported file's own claim is not read"
+
+
+def keep_button(html):
+    return next(e for e in parse(html).find_all(lambda e: e.attrs.get("data-set") == '{"do.keep":true}'))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_file_whose_language_is_900_kb_is_refused_quoting_32_characters(lang):
+    instance = f"test-shelf-language-{lang}"
+    file = {**a_prepared_file(lang), "language": "\u202e" + "x" * 900_000}
+    refused = update(LIVE, {}, {"do.import": json.dumps(file)}, lang, strings(lang), instance)
+    text = Text(strings(lang), lang, LIVE)
+    quoted = "\u2068" + "x" * 32 + "…\u2069"
+    assert refused["error"] == text.plain("file_language", language=quoted)
+    assert len(json.dumps(refused, ensure_ascii=False)) < 1_000

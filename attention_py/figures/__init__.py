@@ -49,7 +49,7 @@ from . import (
 from ._figure import ACTION, COMMON_STRINGS, ActionRefused, BaseFigure, Figure, Panel, RunningFigure
 from ._format import NUMBER_KEYS, NumberFormat
 from ._state import StateError, apply_changes
-from ._strings import MissingStringError, Text, check_strings
+from ._strings import MissingStringError, Text, check_strings, excerpt
 
 _ORDER = (
     embedding_space.FIGURE,
@@ -74,6 +74,10 @@ _ORDER = (
 
 FIGURES: dict[str, BaseFigure] = {figure.name: figure for figure in _ORDER}
 """Every figure by name, in the order the articles introduce them."""
+
+# An answer's English detail and key are cut to this many characters: a refusal must not
+# repeat a megabyte it was given (its sentence quotes an ``excerpt``).
+MAX_DETAIL = 200
 
 # How the language writes numbers (digits, decimal, percent, measured: see _format.NUMBER_KEYS), then the sentence.
 COMMON_KEYS = tuple(dict.fromkeys((*COMMON_STRINGS, *NUMBER_KEYS, "sentence_angry", "sentence_rude")))
@@ -111,7 +115,9 @@ def update(
     actions, ``do.<name>``: README.md, "Actions"). Plain data in, plain data out (the page's
     worker passes them as JSON): ``{"ok": True, "html", "state"}`` and the figure's extras
     (``file``, ``stored``), or for a refused value or action ``{"ok": False, "error": <in the reader's language>, "detail":
-    <English>, "key": <state path>}``; the page then keeps its last good drawing. Data a figure
+    <English>, "key": <state path>}``, short whatever the value was (the sentence quotes at most
+    ``_strings.EXCERPT_MAX_CHARS`` of it, a text too long is named by its limit, the detail and
+    key are cut to ``MAX_DETAIL``); the page then keeps its last good drawing. Data a figure
     reads besides its state comes from ``attention_py.resources``; when it cannot be read (the
     site's file is missing), the error is raised, and the page says the figure could not update.
     """
@@ -123,14 +129,21 @@ def update(
         clean = figure.normalise(apply_changes(state, values))
         figure.check_actions(actions)
     except StateError as error:
-        bad = _value_at(changes, error.key)
-        message = Text(strings, lang, name).plain("common.bad_input", value=bad)
-        return {"ok": False, "error": message, "detail": str(error), "key": error.key}
+        text = Text(strings, lang, name)
+        if error.limit is not None:
+            message = text.plain("common.text_too_long", limit=text.count(error.limit))
+        else:
+            message = text.plain("common.bad_input", value=excerpt(_value_at(changes, error.key)))
+        return {"ok": False, "error": message, "detail": _cut(str(error)), "key": _cut(error.key)}
     try:
         html, shown, extras = figure.drawn(clean, lang=lang, strings=strings, instance=instance, actions=actions)
     except ActionRefused as refused:
-        return {"ok": False, "error": refused.message, "detail": str(refused), "key": ACTION + refused.action}
+        return {"ok": False, "error": refused.message, "detail": _cut(str(refused)), "key": ACTION + refused.action}
     return {"ok": True, "html": html, "state": shown, **extras}
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= MAX_DETAIL else text[:MAX_DETAIL] + "…"
 
 
 def _value_at(changes: Mapping[str, Any], key: str) -> str:

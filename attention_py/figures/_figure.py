@@ -29,7 +29,7 @@ from ._live import SESSIONS, Session, Work
 from ._state import StateError, StateSpec
 from ._strings import Text
 
-COMMON_STRINGS = ("direction", "digits", "static_hint", "bad_input")
+COMMON_STRINGS = ("direction", "digits", "static_hint", "bad_input", "text_too_long")
 
 Draw = Callable[[dict[str, Any], "Text"], "Panel"]
 """A figure's draw: (normalised state, its strings) -> Panel."""

@@ -60,7 +60,7 @@ from typing import Any
 from ..learning import Puzzle
 from ..learning.cues import LENGTHS, SHARED_WORD, cues
 from ..learning.puzzle import SLOT_WORD, split_words
-from ._strings import Text
+from ._strings import Text, excerpt
 
 STRINGS = tuple(
     """
@@ -85,6 +85,7 @@ BRACES = "{}"
 SECOND = "{second}"
 JOINERS = "\u200c\u200d"  # ZWNJ, ZWJ: letters' joining inside a word (Persian, Indic scripts)
 INVISIBLE = ("Cc", "Cf", "Co", "Cs")  # control, format, private-use and surrogate characters
+READERS = ("item", "word", "words")  # a refusal's values that quote the reader's own text
 
 
 @dataclass(frozen=True)
@@ -162,16 +163,17 @@ def ready_text(made: OwnPuzzle, t: Text) -> str:
 
 def _written(name: str, value: Any, t: Text) -> str:
     """A refusal's value as its sentence shows it: a box by its label, numbers in the
-    language's digits, words joined by its separator; the reader's own text as typed."""
+    language's digits, words joined by its separator; the reader's own text (``READERS``) as
+    typed, but short and isolated (``excerpt``: invisible characters left out, at most
+    ``EXCERPT_MAX_CHARS``), as every refusal quotes what it was given."""
     if name == "field":
         return t.plain(f"own_field_{value}")
     if isinstance(value, Fraction):
         return t.prose_numbers.pct(float(100 * value), 0)
     if isinstance(value, int):
         return t.count(value)
-    if isinstance(value, tuple):
-        return t.plain("own_words_separator").join(value)
-    return str(value)
+    written = t.plain("own_words_separator").join(value) if isinstance(value, tuple) else str(value)
+    return excerpt(written) if name in READERS else written
 
 
 def _items(name: str, text: Any, site: Puzzle) -> tuple[str, ...]:

@@ -10,19 +10,38 @@ A file is a record with its format and language, as JSON. Reading one back check
 against what this build would have made for that recipe (the keys, the value ranges, the
 shape of every weight matrix, the puzzle's words) and refuses anything else with a
 ``RunFileError`` that names the part; nothing of a refused file is kept.
+
+A file proves nothing about where its numbers came from: anyone can write one. So an
+imported run is compared with the site's own run of its recipe, when the build prepared one
+(``prepared_run``): the same record is that run, listed like it; any other is kept with an
+``origin`` the shelf shows, ``DIFFERS`` (the site has this recipe's run and this is not it: a
+forged or edited file, or a run trained elsewhere) or ``IMPORTED`` (nothing to compare it
+with). The page stores the origin with the file (``stored_file``), so a reload keeps it.
 """
 
 from __future__ import annotations
 
 import json
-import math
 from dataclasses import dataclass
 from typing import Any
 
 from ..learning import Model
 from ._own_puzzle import OwnPuzzle
+from ._reader_json import ReaderJsonError, read_reader_json
 from ._state import StateError, StateSpec
-from ._training_run import OWN, OWN_SPEC, RECIPE_SPEC, SHOWN, STEPS, PreparedRun, made_own, new_run, report_sets
+from ._strings import excerpt
+from ._training_run import (
+    OWN,
+    OWN_SPEC,
+    RECIPE_SPEC,
+    SHOWN,
+    STEPS,
+    PreparedRun,
+    made_own,
+    new_run,
+    prepared_run,
+    report_sets,
+)
 
 FORMAT = "attention_py.figures.train_live.run/1"
 LIMIT = 6  # runs on a shelf: a lesson compares two or three; six files are about 120 KB (bench run_files)
@@ -30,25 +49,31 @@ MAX_FILE_CHARS = 1_000_000  # a run file is 11-21 KB (bench run_files): room for
 RECIPE_FIELDS = StateSpec({**RECIPE_SPEC, "steps": STEPS, **OWN_SPEC})
 ACCURACIES = ("train_accuracy", "validation_accuracy", "test_accuracy")
 LOSSES = ("loss", "validation_loss", "test_loss")
+IMPORTED = "imported"  # an imported run the site has no run of its recipe to compare with
+DIFFERS = "differs"  # an imported run of a recipe the site prepared, whose numbers are not the site's
+ORIGINS = (IMPORTED, DIFFERS)
 
 
 class RunFileError(ValueError):
     """A file that is not a run this figure can show: ``key`` names the figure string that
-    says why (``file_*``), ``part`` the part of the file at fault."""
+    says why (``file_*``), ``part`` the part of the file at fault (as the file names it: quote
+    it with ``_strings.excerpt``), ``limit`` the bound the file crossed."""
 
-    def __init__(self, key: str, part: str = "") -> None:
-        super().__init__(f"{key}: {part}" if part else key)
-        self.key, self.part = key, part
+    def __init__(self, key: str, part: str = "", limit: int | None = None) -> None:
+        super().__init__(f"{key}: {excerpt(part)}" if part else key)
+        self.key, self.part, self.limit = key, part, limit
 
 
 @dataclass
 class Kept:
-    """A run on the shelf: its number (#1, #2, ... in the order kept), its record, and the
-    run read back from it (what the figure draws)."""
+    """A run on the shelf: its number (#1, #2, ... in the order kept), its record, the run
+    read back from it (what the figure draws), and for an imported run that is not the site's
+    own, its ``origin`` (one of ``ORIGINS``)."""
 
     number: int
     record: dict[str, Any]
     run: PreparedRun
+    origin: str | None = None
 
 
 class Shelf:
@@ -62,12 +87,13 @@ class Shelf:
         self.version = self.reported = 0
         self._next = 1
 
-    def keep(self, record: dict[str, Any]) -> Kept:
-        """Puts a run on the shelf (the same run twice is kept once) and returns it."""
+    def keep(self, record: dict[str, Any], origin: str | None = None) -> Kept:
+        """Puts a run on the shelf (the same run twice is kept once) and returns it; ``origin``
+        (one of ``ORIGINS``) for an imported run that is not the site's."""
         kept = self._find(record)
         if kept is not None:
             return kept
-        kept = Kept(self._next, record, PreparedRun(record, self.lang))
+        kept = Kept(self._next, record, PreparedRun(record, self.lang), origin)
         self._next += 1
         self.runs.append(kept)
         del self.runs[: max(len(self.runs) - self.limit, 0)]
@@ -78,11 +104,9 @@ class Shelf:
         return self._find(record) is not None
 
     def _find(self, record: dict[str, Any]) -> Kept | None:
-        """The kept run of the same recipe and history, if any."""
-        same = (
-            k for k in self.runs if k.record["recipe"] == record["recipe"] and k.record["history"] == record["history"]
-        )
-        return next(same, None)
+        """The kept run with the same record, if any (every part: a forged file with the
+        site's history but other weights is another run, not the site's)."""
+        return next((k for k in self.runs if k.record == record), None)
 
     def get(self, number: int) -> Kept | None:
         return next((k for k in self.runs if k.number == number), None)
@@ -100,14 +124,52 @@ def run_file(kept: Kept, lang: str) -> str:
     return json.dumps({"format": FORMAT, "language": lang, **kept.record}, ensure_ascii=False, separators=(",", ":"))
 
 
+def stored_file(kept: Kept, lang: str) -> str:
+    """The file the page stores for a kept run: its file, with its origin if it has one (read
+    back by ``read_stored_file``; an imported file's own ``origin`` is never read)."""
+    origin = {"origin": kept.origin} if kept.origin is not None else {}
+    return json.dumps(
+        {"format": FORMAT, "language": lang, **origin, **kept.record}, ensure_ascii=False, separators=(",", ":")
+    )
+
+
+def import_origin(record: dict[str, Any], lang: str) -> str | None:
+    """Where an imported run is said to come from: None if it is the site's prepared run of its
+    recipe (every part equal), ``DIFFERS`` if the site prepared that recipe and this is not
+    its run, ``IMPORTED`` if the site has no run of that recipe to compare with."""
+    prepared = prepared_run(lang, record["recipe"])
+    if prepared is None:
+        return IMPORTED
+    return None if prepared.record == record else DIFFERS
+
+
+def read_stored_file(text: Any, lang: str) -> tuple[dict[str, Any], str | None]:
+    """A file the page stored (``stored_file``): its record and its origin."""
+    data = _parsed(text)
+    record = _record(data, lang)
+    origin = data.get("origin")
+    return record, origin if origin in ORIGINS else None
+
+
 def read_run_file(text: Any, lang: str) -> dict[str, Any]:
-    """The record in a run's file, checked part by part (``RunFileError`` says which failed)."""
-    if not isinstance(text, str) or len(text) > MAX_FILE_CHARS:
-        raise RunFileError("file_too_big")
+    """The record in a run's file, checked part by part (``RunFileError`` says which failed).
+    The text is measured before it is parsed (_reader_json.py: its length, its nesting) and
+    every number in it must be finite: the package's training cannot make an infinite or NaN
+    loss (a loss is at most ``-log(SMALLEST_P)``), so a file that holds one was not saved by
+    this figure, and is refused naming where, rather than drawn."""
+    return _record(_parsed(text), lang)
+
+
+def _parsed(text: Any) -> Any:
+    """The JSON of a file, measured before it is parsed, every number finite."""
     try:
-        data = json.loads(text)
-    except ValueError:
-        raise RunFileError("file_not_json") from None
+        return read_reader_json(text, MAX_FILE_CHARS)
+    except ReaderJsonError as error:
+        raise RunFileError(f"file_{error.reason}", error.path, error.limit) from None
+
+
+def _record(data: Any, lang: str) -> dict[str, Any]:
+    """The record in a file's JSON, checked part by part."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise RunFileError("file_not_run")
     if data.get("language") != lang:
@@ -141,7 +203,7 @@ def _history(points: Any, steps: int) -> list[dict[str, Any]]:
             raise RunFileError("file_bad_part", f"history[{i}]")
         step = point["step"]
         ok = isinstance(step, int) and not isinstance(step, bool) and last < step <= steps
-        ok = ok and all(_real(point[k]) and point[k] >= 0 for k in LOSSES)  # a run that blew up: inf
+        ok = ok and all(_real(point[k]) and point[k] >= 0 for k in LOSSES)
         ok = ok and all(_real(point[k]) and 0 <= point[k] <= 1 for k in ACCURACIES)
         if not ok:
             raise RunFileError("file_bad_part", f"history[{i}]")
@@ -182,7 +244,7 @@ def _model(data: Any, recipe: dict[str, Any], lang: str) -> dict[str, Any]:
         given = weights[name]
         shaped = isinstance(given, list) and len(given) == len(matrix)
         shaped = shaped and all(isinstance(row, list) and len(row) == len(matrix[0]) for row in given)
-        if not shaped or not all(_real(x) and math.isfinite(x) for row in given for x in row):
+        if not shaped or not all(_real(x) for row in given for x in row):  # finite: read_run_file
             raise RunFileError("file_bad_part", f"model.parameters.{name}")
     Model.from_dict(data)  # builds: the shapes were checked above
     return data

@@ -6,7 +6,10 @@ A finished run of the reader's is kept by itself; the build's run a link opened 
 page makes a PNG of it), ``do.import`` reads a file back (refused with the reason in the
 page's language, nothing else changing), ``do.restore`` puts back the files the page stored
 before a reload (the ones this build refuses are dropped), ``do.forget`` takes one run or all
-off. ``stored`` gives the page the shelf's files whenever it changed.
+off. ``stored`` gives the page the shelf's files whenever it changed. An imported run that is
+not the site's own run of its recipe is listed with its origin (_run_shelf.py, ``ORIGINS``):
+"imported, not verified", or "differs from the site's run". A refusal quotes at most
+``EXCERPT_MAX_CHARS`` of what it was given (``excerpt``).
 """
 
 from __future__ import annotations
@@ -18,8 +21,17 @@ from ._figure import ActionRefused
 from ._html import el, esc, to_json, void
 from ._learning_views import BOTTOM, LEFT, RIGHT, TICK, TOP, H, W
 from ._live import Session
-from ._run_shelf import Kept, RunFileError, Shelf, read_run_file, run_file
-from ._strings import Text
+from ._run_shelf import (
+    Kept,
+    RunFileError,
+    Shelf,
+    import_origin,
+    read_run_file,
+    read_stored_file,
+    run_file,
+    stored_file,
+)
+from ._strings import Text, excerpt
 from ._svg import f, svg
 from ._training_run import SHOWN, Run, build_defaults, run_record
 
@@ -27,8 +39,9 @@ STRINGS = tuple(
     """
     shelf_title shelf_empty shelf_caption shelf_number shelf_recipe shelf_loss shelf_test
     shelf_build_recipe shelf_keep shelf_import shelf_export shelf_forget shelf_forget_all
-    shelf_save_svg shelf_save_png shelf_chart shelf_chart_run file_too_big file_not_json
-    file_not_run file_language file_bad_part
+    shelf_save_svg shelf_save_png shelf_chart shelf_chart_run shelf_origin_imported
+    shelf_origin_differs file_too_big file_too_deep file_not_json file_not_finite file_not_run
+    file_language file_bad_part
     """.split()  # noqa: SIM905
 )
 STYLES = 6  # line styles, told apart by dash as well as colour
@@ -71,14 +84,14 @@ class ShelfActions:
             return {"file": _export(shelf, value, name, text)}
         elif name == "import":
             try:
-                shelf.keep(read_run_file(value, lang))
+                record = read_run_file(value, lang)
             except RunFileError as error:
-                message = text.plain(error.key, part=error.part, language=error.part)
-                raise ActionRefused(name, message, str(error)) from None
+                raise ActionRefused(name, refusal(error, text), str(error)) from None
+            shelf.keep(record, import_origin(record, lang))
         elif name == "restore":
             for file in value if isinstance(value, list) else []:
                 with suppress(RunFileError):  # a run this build cannot show (another build's): not kept
-                    shelf.keep(read_run_file(file, lang))
+                    shelf.keep(*read_stored_file(file, lang))
             shelf.reported = -1  # the page stores what was kept, so a refused file goes
         return {}
 
@@ -87,13 +100,21 @@ class ShelfActions:
         if shelf is None or shelf.reported == shelf.version:
             return None
         shelf.reported = shelf.version
-        return {"runs": [run_file(kept, shelf.lang) for kept in shelf.runs]}
+        return {"runs": [stored_file(kept, shelf.lang) for kept in shelf.runs]}
+
+
+def refusal(error: RunFileError, text: Text) -> str:
+    """Why a file was refused, in the page's language: the part named and quoted short, the
+    limit crossed."""
+    quoted = excerpt(error.part)
+    limit = {"limit": text.count(error.limit)} if error.limit is not None else {}
+    return text.plain(error.key, part=quoted, language=quoted, **limit)
 
 
 def _number(value: Any, action: str, text: Text) -> int:
     if isinstance(value, int) and not isinstance(value, bool):
         return value
-    raise ActionRefused(action, text.plain("common.bad_input", value=str(value)), f"{action}: not a run number")
+    raise ActionRefused(action, text.plain("common.bad_input", value=excerpt(value)), f"{action}: not a run number")
 
 
 def _export(shelf: Shelf, value: Any, action: str, text: Text) -> dict[str, str]:
@@ -103,7 +124,7 @@ def _export(shelf: Shelf, value: Any, action: str, text: Text) -> dict[str, str]
         return {"name": f"runs-{text.lang}.svg", "type": "image/svg+xml", "text": picture, "as": value}
     kept = shelf.get(_number(value, action, text))
     if kept is None:
-        raise ActionRefused(action, text.plain("common.bad_input", value=str(value)), f"{action}: no run {value}")
+        raise ActionRefused(action, text.plain("common.bad_input", value=excerpt(value)), f"{action}: no run {value}")
     return {
         "name": f"run-{kept.number}-{text.lang}.json",
         "type": "application/json",
@@ -153,7 +174,7 @@ def shelf_panel(shelf: Shelf | None, t: Text, can_keep: bool) -> str:
             "tr",
             {"data-run": str(kept.number)},
             el("th", {"scope": "row"}, esc(t.count(kept.number))),
-            el("td", {}, recipe_summary(kept.run.recipe, t)),
+            el("td", {}, recipe_summary(kept.run.recipe, t) + _origin(kept, t)),
             el("td", {}, _final(kept, "loss", t)),
             el("td", {}, _final(kept, "test_accuracy", t)),
         )
@@ -209,6 +230,13 @@ def shelf_panel(shelf: Shelf | None, t: Text, can_keep: bool) -> str:
         table,
         buttons,
     )
+
+
+def _origin(kept: Kept, t: Text) -> str:
+    """An imported run's origin under its recipe, when it is not the site's own run."""
+    if kept.origin is None:
+        return ""
+    return el("span", {"class": "apy-shelf__origin"}, t.html(f"shelf_origin_{kept.origin}"))
 
 
 def _final(kept: Kept, key: str, t: Text) -> str:

@@ -26,11 +26,12 @@ from typing import Any
 
 
 class StateError(ValueError):
-    """A state value that cannot be used; ``key`` is the dotted path of the culprit."""
+    """A state value that cannot be used; ``key`` is the dotted path of the culprit, ``limit``
+    the length it may not pass, for a value refused as too long."""
 
-    def __init__(self, key: str, message: str) -> None:
+    def __init__(self, key: str, message: str, limit: int | None = None) -> None:
         super().__init__(f"{key}: {message}")
-        self.key = key
+        self.key, self.limit = key, limit
 
 
 _DIGITS = {ord(c): str(i) for i, c in enumerate("۰۱۲۳۴۵۶۷۸۹")}
@@ -221,7 +222,7 @@ class Writing(Field):
         if not isinstance(value, str):
             raise StateError(key, f"expected text, got {type(value).__name__}")
         if len(value) > self.limit:
-            raise StateError(key, f"expected at most {self.limit} characters, got {len(value)}")
+            raise StateError(key, f"expected at most {self.limit} characters, got {len(value)}", self.limit)
         return value.replace("\r\n", "\n").replace("\r", "\n")
 
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import re
 import string
+import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
@@ -42,6 +43,10 @@ _MATH = re.compile(r"\$([^$]+)\$")
 # Keys a strings file may leave out, by section, with the value the figures use then. A file
 # that says nothing keeps its figures exactly as they were before the key existed.
 OPTIONAL: dict[str, dict[str, str]] = {"common": {"between_sentences": " "}}
+# A sentence that quotes what the reader gave (a refused value, a part of a file) quotes at
+# most this many of its characters: a refusal stays a sentence, whatever it was given.
+EXCERPT_MAX_CHARS = 32
+_JOINERS = frozenset("\u200c\u200d")  # ZWNJ, ZWJ: Persian words need them
 BETWEEN_SENTENCES_PROBLEM = (
     'must be " " (a space, as most languages write between sentences) or "" (nothing, as Chinese '
     'and Japanese write after "。")'
@@ -76,6 +81,24 @@ SentencePart = str | int | Num | Pct  # what ``Text.sentence`` fills a placehold
 def strings_file(lang: str) -> str:
     """The conventional path of a language's strings file, for error messages."""
     return f"{STRINGS_DIR}/{lang}.yml"
+
+
+def excerpt(text: object) -> str:
+    """What a refusal may quote of ``text``: its start, without controls or invisible
+    formatting (bidi overrides and isolates, zero-width spaces; ZWNJ and ZWJ stay), cut with
+    "…" past ``EXCERPT_MAX_CHARS``, and isolated (U+2068 … U+2069) so that neither its
+    direction nor the sentence's reorders the other. The page quotes an address's setting
+    the same way (docs/widgets/figure-address.js, ``excerpt``). Reads no further into
+    ``text`` than the characters it keeps (and any hidden ones between them)."""
+    kept: list[str] = []
+    for char in str(text):
+        if unicodedata.category(char) in ("Cc", "Cf") and char not in _JOINERS:
+            continue
+        if len(kept) == EXCERPT_MAX_CHARS:
+            kept.append("…")
+            break
+        kept.append(char)
+    return "\u2068" + "".join(kept) + "\u2069"
 
 
 def placeholders(template: str) -> set[str]:
