@@ -1040,6 +1040,27 @@ def test_a_call_result_nested_too_deep_is_an_error(rt, package):
     assert reply["error"].rstrip().endswith(TOO_DEEP)
 
 
+TOO_DEEP_TO_READ = "RecursionError: too deeply nested to read: more than 1000 levels of brackets"
+
+
+def test_call_arguments_nested_too_deep_are_refused_before_they_are_parsed(rt, package):
+    """``json.loads`` recurses in C: in Pyodide 400,000 levels end the page's Python (a fatal
+    error). The brackets are counted first; brackets inside strings do not count."""
+    import time
+
+    started = time.perf_counter()
+    page = Page()
+    deep = "[" + "[" * 400_000 + "]" * 400_000 + "]"
+    reply = JSON_LOADS(rt.call("callee.tools.pair", deep, "{}", page.emit))
+    assert reply["status"] == "error"
+    assert reply["error"].rstrip().endswith(TOO_DEEP_TO_READ)
+    assert time.perf_counter() - started < 1.0
+    nested = json.loads("[" * 999 + "]" * 999)  # in the arguments' list: 1000 levels, read
+    brackets = "[{" * 5000  # in a string: not nesting
+    reply, _ = call(rt, "callee.tools.greet", [nested], {"punctuation": brackets})
+    assert reply == {"status": "ok", "value": f"<b>{nested}{brackets}</b>"}
+
+
 # --- the page's language ---------------------------------------------------------------------
 
 

@@ -19,8 +19,10 @@ import ast
 import builtins
 import importlib
 import io
+import itertools
 import json
 import linecache
+import re
 import signal
 import sys
 import time
@@ -43,7 +45,8 @@ PIECE_CHARS = 65_536
 # goes like any partial line, at most once per FLUSH_SECONDS, instead of crossing into
 # JavaScript for every write. Nothing is dropped.
 EAGER_FLUSHES = 2000
-# Output nests lists, tuples, dicts and sets at most this deep (see _check_depth).
+# Output nests lists, tuples, dicts and sets at most this deep (see _check_depth), and a
+# call's JSON arguments their brackets (see _check_json_depth).
 MAX_DEPTH = 1000
 
 # Reader code shares this interpreter and may rebind any module's names (``json.dumps =
@@ -54,6 +57,10 @@ MAX_DEPTH = 1000
 # defined). What a cell does to ``sys.stdout``/``sys.stderr`` is undone after every request.
 __builtins__ = dict(vars(builtins))  # type: ignore[assignment]  # CPython reads a dict here as well as a module
 _dumps, _loads = json.dumps, json.loads
+_accumulate = itertools.accumulate
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_BRACKET_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 _parse, _Expr, _Expression = ast.parse, ast.Expr, ast.Expression
 _import_module = importlib.import_module
 _line_cache = linecache.cache
@@ -190,6 +197,18 @@ def _check_depth(value: object) -> None:
             return
         level = below
     raise RecursionError(f"too deeply nested to show: more than {MAX_DEPTH} levels of lists, tuples, dicts or sets")
+
+
+def _check_json_depth(text: str) -> None:
+    """Raises RecursionError if the JSON ``text`` nests its brackets (outside strings) more
+    than MAX_DEPTH deep, before ``json.loads`` recurses through them in C: in Pyodide that
+    overflows the browser's stack (a fatal error at about 6,000 levels under Node; 3,000 are
+    read). Counted by the regular-expression engine and ``itertools.accumulate``, with no
+    Python loop over the text; attention_py/figures/_reader_json.py counts a reader's file
+    the same way (this runtime runs without the package too)."""
+    brackets = _NOT_BRACKET.sub("", _JSON_STRING.sub("", text))
+    if any(depth > MAX_DEPTH for depth in _accumulate(map(_BRACKET_STEP.__getitem__, brackets))):
+        raise RecursionError(f"too deeply nested to read: more than {MAX_DEPTH} levels of brackets")
 
 
 _print = builtins.print
@@ -397,6 +416,8 @@ def call(dotted: str, args_json: str, kwargs_json: str, emit: Emit) -> str:
 
     def action() -> str:
         try:
+            _check_json_depth(args_json)
+            _check_json_depth(kwargs_json)
             result = _resolve(dotted)(*_loads(args_json), **_loads(kwargs_json))
             _check_depth(result)  # the encoder recurses in C: a deep value would crash Pyodide
             return _dumps({"status": "ok", "value": result}, ensure_ascii=False, allow_nan=False)
