@@ -125,3 +125,121 @@ def test_runs_kept_compared_exported_imported_and_back_after_a_reload(browser, s
         assert state(page, "train_live")["step"] == 0
     finally:
         context.close()
+
+
+# --- hostile files and text (issue 43) -----------------------------------------------------------
+
+# The page's tasks of 50 ms or more from the moment a file is chosen (its input's change event)
+# to the moment its refusal is shown: what the page does to read it, send it and say why.
+LONG_TASKS = """(error) => {
+    window.__chosenAt = window.__shownAt = Infinity;
+    window.__longTasks = [];
+    document.addEventListener("change", () => (window.__chosenAt = performance.now()), { capture: true, once: true });
+    new MutationObserver((_, observer) => {
+        window.__shownAt = performance.now();
+        observer.disconnect();
+    }).observe(error, { childList: true, characterData: true, subtree: true });
+    new PerformanceObserver((list) => window.__longTasks.push(...list.getEntries())).observe({ type: "longtask" });
+}"""
+LONGEST_WHILE_READ = """Math.max(0, ...window.__longTasks
+    .filter((t) => t.startTime >= window.__chosenAt && t.startTime <= window.__shownAt)
+    .map((t) => t.duration))"""
+
+
+def hostile_files(lang: str) -> dict[str, tuple[str, str, dict]]:
+    """Name -> (the file's text, the string that refuses it, what fills that string)."""
+    from tests.test_run_shelf import a_prepared_file
+
+    infinite = a_prepared_file(lang)
+    infinite["history"][-1]["loss"] = float("inf")
+    last = len(infinite["history"]) - 1
+    long_language = {**a_prepared_file(lang), "language": "\u202e" + "x" * 900_000}
+    almost_a_megabyte = '{"format":"' + "x" * (999_999 - 13) + '"}'
+    assert len(almost_a_megabyte) == 999_999
+    return {
+        "nested 400,000 levels": ('{"format":' + "[" * 400_000 + "]" * 400_000 + "}", "file_too_deep", {"limit": 32}),
+        "an infinite last loss": (
+            json.dumps(infinite),
+            "file_not_finite",
+            {"part": f"\u2068history[{last}].loss\u2069"},
+        ),
+        "a 900 KB language": (
+            json.dumps(long_language),
+            "file_language",
+            {"language": "\u2068" + "x" * 32 + "…\u2069"},
+        ),
+        "999,999 characters": (almost_a_megabyte, "file_not_run", {}),
+    }
+
+
+def said(texts: dict, key: str, values: dict, digits: str) -> str:
+    """A refusal as the page's Python writes it: counts in the language's digits."""
+    written = {
+        k: str(v).translate(str.maketrans("0123456789", digits)) if isinstance(v, int) else v for k, v in values.items()
+    }
+    return texts[key].format(**written)
+
+
+def choose(fig, folder: Path, name: str, text: str) -> None:
+    """Chooses a file of ``text`` in the shelf's file input, as a reader does (from the disk:
+    a file given to Playwright as bytes is built in the page's thread, a long task of its own)."""
+    path = folder / name
+    path.write_text(text, encoding="utf-8")
+    fig.locator('input[type="file"][data-import]').set_input_files(str(path))
+
+
+@pytest.mark.parametrize("lang", ["en", "he"])
+def test_hostile_files_and_text_are_refused_saying_why_and_pythons_session_lives(browser, site_url, lang, tmp_path):
+    from tests.e2e.test_reliability import run_cell, type_code
+    from tests.test_run_shelf import a_prepared_file
+
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        page.goto(f"{site_url}/{language(lang).prefix}learning/#train")
+        page.wait_for_function("window.attentionPy?.figures !== undefined")
+        wait_until_live(page)
+        type_code(page, 0, "kept_before = 6 * 7\nprint('defined')")
+        assert run_cell(page, 0).strip() == "defined"
+        fig = root(page, "train_live")
+        strings = json.loads(fig.get_attribute("data-strings"))
+        texts, digits = strings["train_live"], strings["common"]["digits"]
+        error = fig.locator(".apy-fig__error")
+        longest = {}
+        for name, (text, key, values) in hostile_files(lang).items():
+            error.evaluate("(el) => (el.textContent = '')")
+            error.evaluate(LONG_TASKS)
+            choose(fig, tmp_path, f"{key}-{len(text)}.json", text)
+            expect(error).to_have_text(said(texts, key, values, digits), timeout=30_000)
+            longest[name] = page.evaluate(LONGEST_WHILE_READ)
+            assert shelf(page)["runs"] == []
+        print(f"\nlongest task while a hostile file was refused ({lang}): {longest}")
+        assert longest["999,999 characters"] < 50, "reading and sending a file just under the limit"
+
+        # a megabyte pasted into a box of one's own puzzle: refused naming the limit
+        act(page, "own_open")
+        box = fig.locator('textarea[name="own_people"]')
+        box.fill("\u202e<b>" * 250_000)
+        box.press("Tab")  # leaving the box sends it
+        expect(error).to_have_text(said(strings["common"], "text_too_long", {"limit": 4000}, digits), timeout=30_000)
+
+        # imports that are not the site's run: listed, and said so; the figure is not wedged
+        genuine = a_prepared_file(lang)
+        claimed = {**genuine, "recipe": {**genuine["recipe"], "seed": 1}}
+        forged = json.loads(json.dumps(genuine))
+        forged["step_losses"][0] *= 1.5
+        for i, file in enumerate((claimed, forged, genuine), start=1):
+            choose(fig, tmp_path, f"run-{i}.json", json.dumps(file))
+            wait_runs(page, [str(n) for n in range(1, i + 1)])
+        origins = fig.locator(".apy-shelf__origin").all_inner_texts()
+        assert origins == [texts["shelf_origin_imported"], texts["shelf_origin_differs"]]
+        fig.locator(".apy-shelf").scroll_into_view_if_needed()
+        fig.locator(".apy-shelf").screenshot(path=f"/tmp/x/shelf-{lang}.png")
+        act(page, "positions:1")  # the figure still draws
+        assert state(page, "train_live")["positions"] != genuine["recipe"]["positions"]
+
+        # the same Python all along: the cell's definition is still there
+        type_code(page, 0, "print(kept_before)")
+        assert run_cell(page, 0).strip() == "42"
+    finally:
+        context.close()
