@@ -189,7 +189,7 @@ def choose(fig, folder: Path, name: str, text: str) -> None:
 
 
 @pytest.mark.parametrize("lang", ["en", "he"])
-def test_hostile_files_and_text_are_refused_saying_why_and_pythons_session_lives(browser, site_url, lang, tmp_path):
+def test_hostile_files_are_refused_saying_why_and_pythons_session_lives(browser, site_url, lang, tmp_path):
     from tests.e2e.test_reliability import run_cell, type_code
     from tests.test_run_shelf import a_prepared_file
 
@@ -216,13 +216,6 @@ def test_hostile_files_and_text_are_refused_saying_why_and_pythons_session_lives
         print(f"\nlongest task while a hostile file was refused ({lang}): {longest}")
         assert longest["999,999 characters"] < 50, "reading and sending a file just under the limit"
 
-        # a megabyte pasted into a box of one's own puzzle: refused naming the limit
-        act(page, "own_open")
-        box = fig.locator('textarea[name="own_people"]')
-        box.fill("\u202e<b>" * 250_000)
-        box.press("Tab")  # leaving the box sends it
-        expect(error).to_have_text(said(strings["common"], "text_too_long", {"limit": 4000}, digits), timeout=30_000)
-
         # imports that are not the site's run: listed, and said so; the figure is not wedged
         genuine = a_prepared_file(lang)
         claimed = {**genuine, "recipe": {**genuine["recipe"], "seed": 1}}
@@ -233,8 +226,6 @@ def test_hostile_files_and_text_are_refused_saying_why_and_pythons_session_lives
             wait_runs(page, [str(n) for n in range(1, i + 1)])
         origins = fig.locator(".apy-shelf__origin").all_inner_texts()
         assert origins == [texts["shelf_origin_imported"], texts["shelf_origin_differs"]]
-        fig.locator(".apy-shelf").scroll_into_view_if_needed()
-        fig.locator(".apy-shelf").screenshot(path=f"/tmp/x/shelf-{lang}.png")
         act(page, "positions:1")  # the figure still draws
         assert state(page, "train_live")["positions"] != genuine["recipe"]["positions"]
 
