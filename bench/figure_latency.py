@@ -48,7 +48,7 @@ from itertools import pairwise
 from pathlib import Path
 
 from attention_py.figures.train_live import FIGURE as TRAIN_LIVE
-from devtools.browser import CHROMIUM_FLAGS, built_site, chromium_path
+from devtools.browser import CHROMIUM_FLAGS, built_site, chromium_path, use_waits_that_keep_the_policy
 from devtools.static_server import serve
 
 TARGET_P95_MS = 16.0
@@ -434,6 +434,8 @@ def main(argv: list[str]) -> int:
     training_langs = args.training or (["en"] if args.training is not None or args.training_only else [])
 
     from playwright.sync_api import sync_playwright
+
+    use_waits_that_keep_the_policy()  # the pages refuse eval, which Playwright's waits use
 
     with built_site(args.site) as site, serve(site) as server, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_FLAGS)

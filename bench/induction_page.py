@@ -25,7 +25,7 @@ import json
 from pathlib import Path
 
 from bench.figure_latency import percentile
-from devtools.browser import CHROMIUM_FLAGS, built_site, chromium_path
+from devtools.browser import CHROMIUM_FLAGS, built_site, chromium_path, use_waits_that_keep_the_policy
 from devtools.static_server import serve
 
 READY_TIMEOUT_MS = 180_000
@@ -95,6 +95,8 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
 
     from playwright.sync_api import sync_playwright
+
+    use_waits_that_keep_the_policy()  # the pages refuse eval, which Playwright's waits use
 
     from bench.training import _load_average
 

@@ -24,7 +24,7 @@ import argparse
 import time
 from pathlib import Path
 
-from devtools.browser import CHROMIUM_FLAGS, chromium_path
+from devtools.browser import CHROMIUM_FLAGS, chromium_path, use_waits_that_keep_the_policy
 from devtools.static_server import serve
 
 FILL = "const a = []; for (;;) a.push(new Array(1e6).fill(1.5));"
@@ -106,6 +106,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--seconds", type=float, default=25.0, help="how long each case is watched")
     args = parser.parse_args(argv)
     from playwright.sync_api import sync_playwright
+
+    use_waits_that_keep_the_policy()  # the pages refuse eval, which Playwright's waits use
 
     with sync_playwright() as pw:
         for name, case in (

@@ -40,7 +40,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from devtools.browser import CHROMIUM_FLAGS, built_site, chromium_path
+from devtools.browser import CHROMIUM_FLAGS, built_site, chromium_path, use_waits_that_keep_the_policy
 from devtools.static_server import serve
 
 TIMEOUT_MS = 120_000
@@ -375,6 +375,8 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
 
     from playwright.sync_api import sync_playwright
+
+    use_waits_that_keep_the_policy()  # the pages refuse eval, which Playwright's waits use
 
     with built_site(args.site) as site:
         bare_files = {

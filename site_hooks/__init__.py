@@ -59,6 +59,9 @@ assets/    what the pages load, all from this repository
 guards/    checks on every written page
     self_hosted.py   hook: fails the build if a page would load anything from another host
     accessibility.py hook: fixes to Material's markup found by axe-core
+    script_policy.py hook: each page's Content-Security-Policy allows its own inline scripts
+                     by their SHA-256 (no 'unsafe-inline', no 'unsafe-eval'); refuses inline
+                     event handlers and javascript: addresses
 """
 
 from pathlib import Path

@@ -56,6 +56,7 @@ class WithoutServiceWorker:
 def browser() -> Iterator[object]:
     from playwright.sync_api import sync_playwright
 
+    browser_tools.use_waits_that_keep_the_policy()  # the pages refuse eval, which Playwright's waits use
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_FLAGS)
         yield WithoutServiceWorker(browser)

@@ -695,11 +695,19 @@ def test_code_may_request_files_of_this_site_only(tab, site_url):
             assert "python-worker.js" not in output  # the worker's JavaScript frames are not the reader's
         # A dynamic import() is out of any wrapper's reach: the page's Content-Security-Policy,
         # which the worker inherits, stops it in the browser (and reports it on the console).
+        # JavaScript from a string is refused outright (no 'unsafe-eval'), so the import is
+        # written in a module of its own: a nested worker from a blob:, which inherits it too.
         page.expected_errors.append(re.compile(r"Content Security Policy|Failed to fetch dynamically imported module"))
+        type_code(page, 0, "import js\ntry:\n    js.eval('1')\nexcept Exception as e:\n    print(type(e).__name__)")
+        assert run_cell(page, 0, probe).strip() == "EvalError"
+        importer = f"import('{other}/module.js').then(() => postMessage('loaded'), (e) => postMessage(String(e)))"
         type_code(
             page,
             0,
-            f"import js\njs.eval(\"import('{other}/module.js').then(() => self.importResult = 'loaded', (e) => self.importResult = String(e))\"); None",
+            "import js\nfrom pyodide.ffi import to_js\n"
+            f"blob = js.Blob.new(to_js([{importer!r}]), js.Object.fromEntries(to_js({{'type': 'text/javascript'}})))\n"
+            "nested = js.Worker.new(js.URL.createObjectURL(blob), js.Object.fromEntries(to_js({'type': 'module'})))\n"
+            "nested.onmessage = lambda event: setattr(js, 'importResult', event.data)",
         )
         run_cell(page, 0, probe)
         time.sleep(1)  # the import settles between two runs (running Python blocks the worker)
