@@ -5,7 +5,8 @@ million doubles pushed onto a global list for ever, in two places and reports fo
 the page survived and when the process running the code died:
 
 - **worker**: from a live cell of the built site (its playground, cross-origin isolated, as the
-  site's service worker makes it), through `js.eval`, in the page's Python worker. A dedicated
+  site's service worker makes it), a Python loop through `js` (the page's policy refuses
+  `js.eval`), in the page's Python worker. A dedicated
   worker runs in its page's renderer process, so V8 running out of heap there ends the tab.
 - **sandboxed frame**: the same loop in a worker started by a `sandbox="allow-scripts"` srcdoc
   frame of a plain page. Chromium gives such a frame a process of its own (it shows as its
@@ -28,7 +29,7 @@ from devtools.browser import CHROMIUM_FLAGS, chromium_path, use_waits_that_keep_
 from devtools.static_server import serve
 
 FILL = "const a = []; for (;;) a.push(new Array(1e6).fill(1.5));"
-CELL = f'import js\njs.eval("""{FILL}""")'
+CELL = "import js\na = js.Array.new()\nwhile True:\n    a.push(js.Array.new(1_000_000).fill(1.5))"  # no js.eval: the policy refuses it
 # The page says it is alive by asking the server for /__alive every 200 ms.
 ALIVE = "/__alive"
 BEACON = f"setInterval(() => fetch('{ALIVE}?' + Date.now(), {{cache: 'no-store'}}).catch(() => {{}}), 200);"

@@ -136,6 +136,13 @@ if (window === window.top && !sessionStorage.getItem("apy-test:tab-started")) {
 """
 
 
+def add_test_script(page: Page, path: Path) -> None:
+    """Runs a test's own script file (axe-core) in the page. ``page.add_script_tag`` writes
+    it as an inline <script>, which the page's policy refuses (only the page's own inline
+    scripts run, by their hashes); an evaluation from the test is not the page's."""
+    page.evaluate(path.read_text(encoding="utf-8") + "\n;undefined")
+
+
 def start_without_earlier_edits(page) -> None:
     """The tab's first page sees no edit saved by another tab of the shared context."""
     page.add_init_script(NO_EARLIER_EDITS)

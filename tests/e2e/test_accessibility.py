@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from devtools.wheels import ROOT
+from tests.e2e.conftest import add_test_script
 from tests.languages import DEFAULT, LANGUAGES
 
 AXE = ROOT / "node_modules" / "axe-core" / "axe.min.js"
@@ -86,7 +87,7 @@ def test_page_has_no_accessibility_violations(scheme_pages, site_url, scheme, la
     # 125-250 ms), and a scan in the middle of a fade measures a colour no reader sees.
     page.add_style_tag(content="*, *::before, *::after { transition: none !important; animation: none !important; }")
     page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
-    page.add_script_tag(path=str(AXE))
+    add_test_script(page, AXE)
     violations = page.evaluate(
         """async () => (await axe.run(document, { resultTypes: ["violations"] })).violations.map((v) => ({
              rule: v.id, impact: v.impact, help: v.help, count: v.nodes.length,

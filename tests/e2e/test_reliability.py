@@ -34,7 +34,7 @@ import pytest
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from tests.e2e.conftest import start_without_earlier_edits
+from tests.e2e.conftest import PageGuard, start_without_earlier_edits
 from tests.languages import LANGUAGES
 
 FRESH_WORKER_MS = 90_000  # a replaced worker starting on a loaded 2-core machine: longer than a page's first start
@@ -132,6 +132,32 @@ def tab(module_context) -> Iterator[Page]:
     A test that causes console errors on purpose lists their patterns in
     ``tab.expected_errors``; any other error fails it as usual."""
     context, guard = module_context
+    page = guard.watch(context.new_page())
+    page.expected_errors = []
+    yield page
+    page.close()
+    guard.errors[:] = [e for e in guard.errors if not any(p.search(e) for p in page.expected_errors)]
+    guard.check()
+
+
+@pytest.fixture(scope="module")
+def context_without_policy(browser) -> Iterator[tuple[object, PageGuard]]:
+    """A context whose pages ignore their Content-Security-Policy (Playwright's
+    ``bypass_csp``), for the attacks that run JavaScript in the worker with ``js.eval``: the
+    policy refuses it (tests/e2e/test_script_policy.py), and these tests check the defence
+    behind it, which must hold where the policy does not (a copy of the pages served without
+    it, docs/widgets/README.md)."""
+    context = browser.new_context(bypass_csp=True)
+    guard = PageGuard(context)
+    yield context, guard
+    context.close()
+    guard.check()
+
+
+@pytest.fixture
+def tab_without_policy(context_without_policy) -> Iterator[Page]:
+    """``tab``, in the context whose pages ignore their policy."""
+    context, guard = context_without_policy
     page = guard.watch(context.new_page())
     page.expected_errors = []
     yield page
@@ -370,11 +396,11 @@ CHANNEL_GONE = "import js\nprint(js.eval(\"[typeof postMessage, typeof self.post
 
 
 @pytest.mark.parametrize("attack", CHANNEL_ATTACKS)
-def test_code_cannot_reach_the_workers_channel_to_the_page(tab, site_url, attack):
+def test_code_cannot_reach_the_workers_channel_to_the_page(tab_without_policy, site_url, attack):
     """Each attack ends at once with a JavaScript error in the cell (no flood, no forged
     result, no long run), the page stays responsive, the same Python goes on, and no way of
     naming postMessage reaches it."""
-    page = tab
+    page = tab_without_policy
     open_page(page, site_url, "what-matters/")
     first = generation(page)
     code = CHANNEL_ATTACKS[attack]
@@ -411,10 +437,10 @@ self.addEventListener('message', forge, {capture: true});
 print(x)"""
 
 
-def test_requests_injected_from_a_cell_never_reach_python(tab, site_url):
+def test_requests_injected_from_a_cell_never_reach_python(tab_without_policy, site_url):
     """Requests dispatched inside the worker are dropped, listeners a cell adds never see the
     page's requests, and the same Python, with its definitions, goes on."""
-    page = tab
+    page = tab_without_policy
     open_page(page, site_url, "what-matters/")
     first = generation(page)
     probe = Responsiveness(page, "injected requests")
@@ -558,11 +584,11 @@ def test_a_line_of_any_length_keeps_its_start_and_the_page_stays_free(tab, site_
         ),
     ],
 )
-def test_code_an_earlier_run_left_running_does_not_blame_the_next_cell(tab, site_url, leftover):
+def test_code_an_earlier_run_left_running_does_not_blame_the_next_cell(request, site_url, leftover):
     """The first cell ends at once but leaves a loop scheduled; the next, innocent cell is not
     stopped at its limit: the leftover is stopped (or its worker replaced) and the cell runs,
-    saying what happened."""
-    page = tab
+    saying what happened. (A JavaScript loop needs ``js.eval``, which the policy refuses.)"""
+    page = request.getfixturevalue("tab_without_policy" if "js.eval" in leftover else "tab")
     open_page(page, site_url, "playground/")
     type_code(page, 0, leftover)
     run_cell(page, 0)

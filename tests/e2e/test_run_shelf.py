@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import PYTHON_READY_MS, wait_until_live
+from tests.e2e.conftest import PYTHON_READY_MS, add_test_script, wait_until_live
 from tests.e2e.test_accessibility import AXE
 from tests.e2e.test_figures_learning import root, settled, state
 from tests.languages import language
@@ -69,7 +69,7 @@ def test_runs_kept_compared_exported_imported_and_back_after_a_reload(browser, s
         assert compared["lines"][0] != compared["lines"][1]
         label = fig.locator(".apy-shelf__chart").get_attribute("aria-label")
         assert label.startswith(texts["shelf_chart"].split("{")[0])
-        page.add_script_tag(path=str(AXE))
+        add_test_script(page, AXE)
         violations = page.evaluate(
             """async () => (await axe.run('.apy-fig--train_live', { resultTypes: ['violations'] })).violations
                  .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3)}`)"""

@@ -210,16 +210,21 @@ KEPT_DIGEST = """async (key) => {
     const hash = new Uint8Array(await crypto.subtle.digest('SHA-256', await r.arrayBuffer()));
     return Array.from(hash, (b) => b.toString(16).padStart(2, '0')).join('');
 }"""
-POISON = '''import js
-js.eval("""caches""")
-js.eval("""(async () => {
-  const cache = await caches.open("attention-py-python-image");
-  const [request] = await cache.keys();
-  const bytes = new Uint8Array(await (await cache.match(request)).arrayBuffer());
-  for (let i = 1 << 20; i < bytes.length; i += 4096) bytes[i] ^= 0x5a;
-  await cache.put(request, new Response(bytes));
-})()""")
-'''
+# Without js.eval, which the page's policy refuses: the kept image's bytes rewritten through `js`.
+POISON = """import asyncio
+import js
+
+async def poison():
+    cache = await js.caches.open("attention-py-python-image")
+    request = (await cache.keys())[0]
+    data = js.Uint8Array.new(await (await cache.match(request)).arrayBuffer())
+    for i in range(1 << 20, data.length, 4096):
+        data[i] ^= 0x5A
+    await cache.put(request, js.Response.new(data))
+
+js.caches
+asyncio.ensure_future(poison())
+"""
 
 
 def kept_key(page: Page, manifest: dict) -> str:
@@ -275,11 +280,14 @@ def test_a_reader_cell_cannot_reach_the_kept_image(loose_page, site_url, manifes
     wait_for_kept_digest(page, key, equal=manifest["snapshot_sha256"])
     reply = page.evaluate("(code) => attentionPy.session.run(code).reply", POISON)
     assert reply["status"] == "error", reply
-    assert "ReferenceError: caches is not defined" in reply["error"], reply
+    assert "AttributeError: caches" in reply["error"], reply
     probe = (
         "import js\n"
-        "print(js.eval('typeof caches'), js.eval('typeof localStorage'), js.eval('self.origin'))\n"
-        'print(js.eval(\'(() => { try { indexedDB.open("x"); return "opened"; } catch (e) { return e.name; } })()\'))'
+        "print(hasattr(js, 'caches'), hasattr(js, 'localStorage'), js.self.origin)\n"
+        "try:\n"
+        "    js.indexedDB.open('x')\n"
+        "except Exception as error:\n"
+        "    print(error)"
     )
     output = []
     reply = page.evaluate(
@@ -288,7 +296,7 @@ def test_a_reader_cell_cannot_reach_the_kept_image(loose_page, site_url, manifes
     )
     assert reply["status"] == "ok", reply
     output = "".join(page.evaluate("window.__out"))
-    assert output.split() == ["undefined", "undefined", "null", "SecurityError"], output
+    assert output.split()[:4] == ["False", "False", "null", "SecurityError:"], output
     wait_for_kept_digest(page, key, equal=manifest["snapshot_sha256"])
     open_home(page, site_url)
     wait_for_python(page)
