@@ -93,3 +93,14 @@ def test_site_files_also_allowed_inline_are_hashed_from_the_build_and_missing_on
     ]
     script_policy.on_env(None, config, Files([]))
     assert script_src(script_policy.on_post_template(page, "404.html", config))[2:] == [sha("x()")]
+
+
+def test_under_mkdocs_serve_inline_scripts_are_allowed_for_its_live_reload(monkeypatch):
+    """MkDocs' live reload adds an inline script whose text changes on every request."""
+    monkeypatch.setattr(script_policy, "_serving", False)
+    script_policy.on_startup(command="serve", dirty=False)
+    written = script_policy.with_script_hashes(HEAD + "<script>x()</script></head></html>", "page.md", (sha("f()"),))
+    assert script_src(written) == ["'self'", "blob:", "'unsafe-inline'"]
+    script_policy.on_startup(command="build", dirty=False)
+    written = script_policy.with_script_hashes(HEAD + "<script>x()</script></head></html>", "page.md")
+    assert script_src(written) == ["'self'", "blob:", sha("x()")]

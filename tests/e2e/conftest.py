@@ -3,7 +3,10 @@ any other host for anything or logs an uncaught error, and the site served cross
 isolated (the built site itself, ``site_dir`` and ``site_url``, is in tests/conftest.py).
 
 Chromium is Debian's (``/usr/bin/chromium``, or ``CHROMIUM_PATH``); Playwright never
-downloads a browser here.
+downloads a browser here. Pages keep their Content-Security-Policy in every test, which
+refuses eval and inline scripts the page did not write: ``page.wait_for_function`` is
+devtools.browser's (Playwright's own polls with the page's eval), and a test's own script
+file runs through ``add_test_script``, not ``page.add_script_tag``.
 """
 
 from __future__ import annotations
