@@ -24,7 +24,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from attention_py.figures import update
-from tests.e2e.conftest import PYTHON_READY_MS, start_without_earlier_edits
+from tests.e2e.conftest import PYTHON_READY_MS, PageGuard, start_without_earlier_edits
 from tests.e2e.test_figures_live import SAME_AS
 from tests.languages import CODES, language
 
@@ -116,7 +116,29 @@ print("update replaced")
 def live_page(module_context, site_url) -> Iterator[tuple[Page, dict]]:
     """The English what-matters page with Python ready and every figure live; what it saw
     (requests for /pwned-*, dialogs, console warnings) in the dict."""
-    context, guard = module_context
+    yield from open_live_page(*module_context, site_url)
+
+
+@pytest.fixture(scope="module")
+def context_without_policy(browser) -> Iterator[tuple[object, PageGuard]]:
+    """A context whose pages ignore their Content-Security-Policy (Playwright's
+    ``bypass_csp``): the policy alone refuses every inline handler and ``javascript:`` link
+    (tests/e2e/test_script_policy.py), so the sanitiser, the defence behind it, is tested
+    where the unsanitised control can show each payload would run."""
+    context = browser.new_context(bypass_csp=True)
+    guard = PageGuard(context)
+    yield context, guard
+    context.close()
+    guard.check()
+
+
+@pytest.fixture
+def live_page_without_policy(context_without_policy, site_url) -> Iterator[tuple[Page, dict]]:
+    """``live_page``, in the context whose pages ignore their policy."""
+    yield from open_live_page(*context_without_policy, site_url)
+
+
+def open_live_page(context, guard: PageGuard, site_url: str) -> Iterator[tuple[Page, dict]]:
     seen: dict = {"requests": [], "dialogs": [], "warnings": []}
     page = guard.watch(context.new_page())
     page.add_init_script(INIT)
@@ -174,8 +196,8 @@ def move_softmax_slider(page: Page) -> tuple[str, dict, dict]:
     return fid, before_state, changes
 
 
-def test_hostile_markup_from_a_replaced_update_function_never_runs(live_page):
-    page, seen = live_page
+def test_hostile_markup_from_a_replaced_update_function_never_runs(live_page_without_policy):
+    page, seen = live_page_without_policy
     output, _ = run_cell(page, HOSTILE_CELL.format(payload=payload_markup("__hit", "figure")))
     assert "update replaced" in output, output
 
