@@ -6,8 +6,8 @@ the page survived and when the process running the code died:
 
 - **worker**: from a live cell of the built site (its playground, cross-origin isolated, as the
   site's service worker makes it), a Python loop through `js` (the page's policy refuses
-  `js.eval`), in the page's Python worker. A dedicated
-  worker runs in its page's renderer process, so V8 running out of heap there ends the tab.
+  `js.eval`), in the page's Python worker. A dedicated worker runs in its page's renderer
+  process, so V8 running out of heap there ends the tab.
 - **sandboxed frame**: the same loop in a worker started by a `sandbox="allow-scripts"` srcdoc
   frame of a plain page. Chromium gives such a frame a process of its own (it shows as its
   own target), so the page's timers go on after the frame's process dies.
