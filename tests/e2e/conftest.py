@@ -11,6 +11,7 @@ file runs through ``add_test_script``, not ``page.add_script_tag``.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -137,6 +138,31 @@ if (window === window.top && !sessionStorage.getItem("apy-test:tab-started")) {
   sessionStorage.setItem("apy-test:tab-started", "1");
 }
 """
+
+
+_SCRIPT_SRC = re.compile(r"(<meta http-equiv=\"Content-Security-Policy\" content=\"[^\"]*?)script-src [^;\"]*")
+LAX_SCRIPT_SRC = "script-src 'self' 'unsafe-inline' 'unsafe-eval' 'wasm-unsafe-eval' blob:"
+
+
+@pytest.fixture(scope="session")
+def site_url_with_a_lax_policy(site_dir: Path) -> Iterator[str]:
+    """Base URL of the built site whose pages' policy lets any inline script, event handler
+    and eval run (``LAX_SCRIPT_SRC``, the policy before issue 43), for tests of the defences
+    behind the real policy, whose attacker runs JavaScript with ``js.eval`` or inline
+    handlers: the real one refuses both (tests/e2e/test_script_policy.py). The rest of the
+    policy stays: without it (Playwright's ``bypass_csp``, or no ``<meta>``) the frame's
+    worker may load ``data:`` scripts, and Pyodide, taking it for a classic worker, does not
+    start."""
+    pages = {}
+    for html in site_dir.rglob("*.html"):
+        path = "/" + html.relative_to(site_dir).as_posix()
+        text, found = _SCRIPT_SRC.subn(rf"\1{LAX_SCRIPT_SRC}", html.read_text(encoding="utf-8"), count=1)
+        assert found, path
+        pages[path] = ("text/html; charset=utf-8", text.encode())
+        if path.endswith("/index.html"):
+            pages[path.removesuffix("index.html")] = pages[path]
+    with serve(site_dir, extra_files=pages) as server:
+        yield server.url
 
 
 def add_test_script(page: Page, path: Path) -> None:

@@ -119,23 +119,12 @@ def live_page(module_context, site_url) -> Iterator[tuple[Page, dict]]:
     yield from open_live_page(*module_context, site_url)
 
 
-@pytest.fixture(scope="module")
-def context_without_policy(browser) -> Iterator[tuple[object, PageGuard]]:
-    """A context whose pages ignore their Content-Security-Policy (Playwright's
-    ``bypass_csp``): the policy alone refuses every inline handler and ``javascript:`` link
-    (tests/e2e/test_script_policy.py), so the sanitiser, the defence behind it, is tested
-    where the unsanitised control can show each payload would run."""
-    context = browser.new_context(bypass_csp=True)
-    guard = PageGuard(context)
-    yield context, guard
-    context.close()
-    guard.check()
-
-
 @pytest.fixture
-def live_page_without_policy(context_without_policy, site_url) -> Iterator[tuple[Page, dict]]:
-    """``live_page``, in the context whose pages ignore their policy."""
-    yield from open_live_page(*context_without_policy, site_url)
+def live_page_with_a_lax_policy(module_context, site_url_with_a_lax_policy) -> Iterator[tuple[Page, dict]]:
+    """``live_page``, served with a policy that lets inline handlers run: the real policy
+    alone refuses every inline handler and ``javascript:`` link, so the sanitiser, the defence
+    behind it, is tested where the unsanitised control can show each payload would run."""
+    yield from open_live_page(*module_context, site_url_with_a_lax_policy)
 
 
 def open_live_page(context, guard: PageGuard, site_url: str) -> Iterator[tuple[Page, dict]]:
@@ -196,8 +185,8 @@ def move_softmax_slider(page: Page) -> tuple[str, dict, dict]:
     return fid, before_state, changes
 
 
-def test_hostile_markup_from_a_replaced_update_function_never_runs(live_page_without_policy):
-    page, seen = live_page_without_policy
+def test_hostile_markup_from_a_replaced_update_function_never_runs(live_page_with_a_lax_policy):
+    page, seen = live_page_with_a_lax_policy
     output, _ = run_cell(page, HOSTILE_CELL.format(payload=payload_markup("__hit", "figure")))
     assert "update replaced" in output, output
 

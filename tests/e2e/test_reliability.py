@@ -34,7 +34,7 @@ import pytest
 from playwright.sync_api import Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from tests.e2e.conftest import PageGuard, start_without_earlier_edits
+from tests.e2e.conftest import start_without_earlier_edits
 from tests.languages import LANGUAGES
 
 FRESH_WORKER_MS = 90_000  # a replaced worker starting on a loaded 2-core machine: longer than a page's first start
@@ -132,32 +132,6 @@ def tab(module_context) -> Iterator[Page]:
     A test that causes console errors on purpose lists their patterns in
     ``tab.expected_errors``; any other error fails it as usual."""
     context, guard = module_context
-    page = guard.watch(context.new_page())
-    page.expected_errors = []
-    yield page
-    page.close()
-    guard.errors[:] = [e for e in guard.errors if not any(p.search(e) for p in page.expected_errors)]
-    guard.check()
-
-
-@pytest.fixture(scope="module")
-def context_without_policy(browser) -> Iterator[tuple[object, PageGuard]]:
-    """A context whose pages ignore their Content-Security-Policy (Playwright's
-    ``bypass_csp``), for the attacks that run JavaScript in the worker with ``js.eval``: the
-    policy refuses it (tests/e2e/test_script_policy.py), and these tests check the defence
-    behind it, which must hold where the policy does not (a copy of the pages served without
-    it, docs/widgets/README.md)."""
-    context = browser.new_context(bypass_csp=True)
-    guard = PageGuard(context)
-    yield context, guard
-    context.close()
-    guard.check()
-
-
-@pytest.fixture
-def tab_without_policy(context_without_policy) -> Iterator[Page]:
-    """``tab``, in the context whose pages ignore their policy."""
-    context, guard = context_without_policy
     page = guard.watch(context.new_page())
     page.expected_errors = []
     yield page
@@ -396,12 +370,12 @@ CHANNEL_GONE = "import js\nprint(js.eval(\"[typeof postMessage, typeof self.post
 
 
 @pytest.mark.parametrize("attack", CHANNEL_ATTACKS)
-def test_code_cannot_reach_the_workers_channel_to_the_page(tab_without_policy, site_url, attack):
+def test_code_cannot_reach_the_workers_channel_to_the_page(tab, site_url_with_a_lax_policy, attack):
     """Each attack ends at once with a JavaScript error in the cell (no flood, no forged
     result, no long run), the page stays responsive, the same Python goes on, and no way of
-    naming postMessage reaches it."""
-    page = tab_without_policy
-    open_page(page, site_url, "what-matters/")
+    naming postMessage reaches it. (On pages whose policy allows js.eval, which the real one refuses.)"""
+    page = tab
+    open_page(page, site_url_with_a_lax_policy, "what-matters/")
     first = generation(page)
     code = CHANNEL_ATTACKS[attack]
     type_code(page, 0, code)
@@ -437,11 +411,12 @@ self.addEventListener('message', forge, {capture: true});
 print(x)"""
 
 
-def test_requests_injected_from_a_cell_never_reach_python(tab_without_policy, site_url):
+def test_requests_injected_from_a_cell_never_reach_python(tab, site_url_with_a_lax_policy):
     """Requests dispatched inside the worker are dropped, listeners a cell adds never see the
-    page's requests, and the same Python, with its definitions, goes on."""
-    page = tab_without_policy
-    open_page(page, site_url, "what-matters/")
+    page's requests, and the same Python, with its definitions, goes on. (On pages whose
+    policy allows js.eval, which the real one refuses.)"""
+    page = tab
+    open_page(page, site_url_with_a_lax_policy, "what-matters/")
     first = generation(page)
     probe = Responsiveness(page, "injected requests")
     type_code(page, 0, "x = 41")
@@ -584,12 +559,16 @@ def test_a_line_of_any_length_keeps_its_start_and_the_page_stays_free(tab, site_
         ),
     ],
 )
-def test_code_an_earlier_run_left_running_does_not_blame_the_next_cell(request, site_url, leftover):
+def test_code_an_earlier_run_left_running_does_not_blame_the_next_cell(tab, request, site_url, leftover):
     """The first cell ends at once but leaves a loop scheduled; the next, innocent cell is not
     stopped at its limit: the leftover is stopped (or its worker replaced) and the cell runs,
-    saying what happened. (A JavaScript loop needs ``js.eval``, which the policy refuses.)"""
-    page = request.getfixturevalue("tab_without_policy" if "js.eval" in leftover else "tab")
-    open_page(page, site_url, "playground/")
+    saying what happened. (A JavaScript loop needs js.eval: on pages whose policy allows it.)"""
+    page = tab
+    open_page(
+        page,
+        request.getfixturevalue("site_url_with_a_lax_policy") if "js.eval" in leftover else site_url,
+        "playground/",
+    )
     type_code(page, 0, leftover)
     run_cell(page, 0)
     type_code(page, 1, "print('innocent')")
@@ -722,7 +701,8 @@ def test_code_may_request_files_of_this_site_only(tab, site_url):
         # A dynamic import() is out of any wrapper's reach: the page's Content-Security-Policy,
         # which the worker inherits, stops it in the browser (and reports it on the console).
         # JavaScript from a string is refused outright (no 'unsafe-eval'), so the import is
-        # written in a module of its own: a nested worker from a blob:, which inherits it too.
+        # written in a script of its own: a nested worker from a blob: (classic, as the frame's
+        # opaque origin may not start a module worker from one), which inherits the policy too.
         page.expected_errors.append(re.compile(r"Content Security Policy|Failed to fetch dynamically imported module"))
         type_code(page, 0, "import js\njs.eval('1')")
         assert "JsException: EvalError" in run_cell(page, 0, probe)
@@ -732,8 +712,9 @@ def test_code_may_request_files_of_this_site_only(tab, site_url):
             0,
             "import js\nfrom pyodide.ffi import to_js\n"
             f"blob = js.Blob.new(to_js([{importer!r}]), to_js({{'type': 'text/javascript'}}, dict_converter=js.Object.fromEntries))\n"
-            "nested = js.Worker.new(js.URL.createObjectURL(blob), to_js({'type': 'module'}, dict_converter=js.Object.fromEntries))\n"
-            "nested.onmessage = lambda event: setattr(js, 'importResult', event.data)",
+            "nested = js.Worker.new(js.URL.createObjectURL(blob))\n"
+            "nested.onmessage = lambda event: setattr(js, 'importResult', event.data)\n"
+            "nested.onerror = lambda event: setattr(js, 'importResult', 'worker error: ' + str(event.message))",
         )
         run_cell(page, 0, probe)
         time.sleep(1)  # the import settles between two runs (running Python blocks the worker)
