@@ -35,7 +35,11 @@
     const module = URL.createObjectURL(new Blob([workerSource], { type: "text/javascript" }));
     // A classic worker that imports the runtime's module: Chromium refuses a module worker
     // whose blob: URL belongs to an opaque origin, and a classic one may import modules.
-    const bootstrap = `self.onmessage = (event) => { self.onmessage = null; import(${JSON.stringify(module)}).then((runtime) => runtime.connect(event.data)).catch((error) => setTimeout(() => { throw error; })); };`;
+    // Pyodide takes a worker where importScripts works for a classic one, which it refuses to
+    // run in ("Classic web workers are not supported"): the page's CSP refuses the data: script
+    // it tries, and without that policy (a copy of the pages served without it) the worker
+    // has no importScripts at all, so Pyodide loads as in a module worker either way.
+    const bootstrap = `self.importScripts = () => { throw new TypeError("importScripts is not available in Python's worker"); }; self.onmessage = (event) => { self.onmessage = null; import(${JSON.stringify(module)}).then((runtime) => runtime.connect(event.data)).catch((error) => setTimeout(() => { throw error; })); };`;
     try {
       worker = new Worker(URL.createObjectURL(new Blob([bootstrap], { type: "text/javascript" })), { name: "python" });
     } catch (error) {
