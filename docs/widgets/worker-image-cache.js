@@ -7,7 +7,7 @@ import { askPage } from "./worker-network.js";
 export async function keptImage(url, expected) {
   try {
     const bytes = await askPage("read", url);
-    return bytes && bytes.byteLength === expected ? new Uint8Array(bytes.buffer ?? bytes) : null;
+    return bytes?.byteLength === expected ? bytes : null; // a Uint8Array, transferred by the page
   } catch {
     return null; // storage refused or broken: the network copy will do
   }
