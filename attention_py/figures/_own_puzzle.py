@@ -77,6 +77,9 @@ MAX_ITEMS = {"people": 8, "actions": 5, "actor": 12, "patient": 12}
 # 3 people: with 2, no number of actions allowed gives MIN_HELD_OUT; 4 reasons: see ``_split``
 MIN_ITEMS = {"people": 3, "actions": 1, "actor": 4, "patient": 4}
 MAX_TEXT = 1000  # characters in one box, checked before anything else reads it
+# What a box takes at all: the page's box cuts a longer paste there, so the reader sees the
+# check's refusal of a text over MAX_TEXT under the boxes, not a figure error elsewhere.
+MAX_BOX = 4 * MAX_TEXT
 MAX_ITEM = 40  # characters in one item
 MAX_WORDS = 5  # words in an action or a reason (a person is one)
 MIN_HELD_OUT = 24  # sentences in each of the validation and test sets

@@ -9,7 +9,7 @@ from typing import Any
 
 from ._controls import button
 from ._html import el, esc, to_json
-from ._own_puzzle import FIELDS, OwnPuzzle, Refusal, ready_text, refusal_text
+from ._own_puzzle import FIELDS, MAX_BOX, OwnPuzzle, Refusal, ready_text, refusal_text
 from ._strings import Text
 
 STRINGS = tuple("own_open own_use own_using own_caption".split())  # noqa: SIM905
@@ -43,6 +43,7 @@ def own_editor(state: dict[str, Any], t: Text, texts: dict[str, str], made: OwnP
                 {
                     "name": f"own_{name}",
                     "rows": str(ROWS[name]),
+                    "maxlength": str(MAX_BOX),
                     "data-commit": "change",
                     "data-focus-key": f"own_{name}",
                     "spellcheck": "false",

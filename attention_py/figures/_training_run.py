@@ -16,7 +16,7 @@ from ..learning.model import POSITIONS
 from ..learning.train import POINTING, Tally
 from ..resources import MissingResource, derived, resource
 from . import _learning_views as views
-from ._own_puzzle import FIELDS, MAX_TEXT, OwnPuzzle, Refusal, own_puzzle, reader_text
+from ._own_puzzle import FIELDS, MAX_BOX, OwnPuzzle, Refusal, own_puzzle, reader_text
 from ._state import Choice, Field, Flag, Writing
 
 RECIPE_SPEC: dict[str, Field] = {
@@ -33,10 +33,10 @@ RECIPE_SPEC: dict[str, Field] = {
 starts again from step 0)."""
 STEPS = Choice((60, 120, 240), 120)  # how far a run goes (the build trains 120)
 RECIPE = tuple(RECIPE_SPEC)
-OWN_SPEC: dict[str, Field] = {f"own_{name}": Writing(4 * MAX_TEXT) for name in FIELDS}
+OWN_SPEC: dict[str, Field] = {f"own_{name}": Writing(MAX_BOX) for name in FIELDS}
 """The reader's own puzzle (``data: own``), a box of lines each (_own_puzzle.py); "" is the
-site's text of that box. Longer than ``MAX_TEXT`` is refused there, in the page's words;
-four times as long already here."""
+site's text of that box. Longer than ``_own_puzzle.MAX_TEXT`` is refused there, in the page's words;
+longer than ``MAX_BOX`` (which the page's box does not take) already here."""
 OWN = tuple(OWN_SPEC)
 
 

@@ -280,12 +280,14 @@ async function download(path, cacheMode, onBytes) {
  * the file again. */
 const downloads = new Map(); // path -> { done: Promise<void>, listeners: Set<(bytes) => void> }
 
-/** Keeps `path` (fetched with `cacheMode`), or joins its download under way. */
+/** Keeps `path` (fetched with `cacheMode`), or joins its download under way. A keep lists
+ * what is missing when it starts: a file another keep has kept since is not fetched again. */
 function keepOne(cache, path, cacheMode, onBytes) {
   let job = downloads.get(path);
   if (!job) {
     const listeners = new Set();
     const done = (async () => {
+      if (await cache.match(keyOf(path, revisionOf(path), scope))) return;
       const bytes = await download(path, cacheMode, (n) => listeners.forEach((listen) => listen(n)));
       if (!bytes) return;
       try {

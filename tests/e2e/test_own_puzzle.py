@@ -5,9 +5,12 @@ reader's words, in English and in Persian."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
+from playwright.sync_api import expect
 
+from attention_py.figures._own_puzzle import MAX_BOX, MAX_TEXT
 from tests.e2e.conftest import PYTHON_READY_MS, wait_until_live
 from tests.e2e.test_figures_learning import root, settled, state, train_to_the_end
 from tests.languages import language
@@ -62,6 +65,40 @@ def test_a_giveaway_is_refused_naming_its_cue_and_a_fair_puzzle_trains(browser, 
         assert fig.locator(".apy-verdict").inner_text().strip()
         menu = fig.locator('select[name="sentence"] option').all_inner_texts()
         assert any(PEOPLE[lang].split("\n")[0] in option for option in menu), menu
+        assert fig.locator(".apy-fig__error").is_hidden()
+    finally:
+        context.close()
+
+
+def test_a_megabyte_pasted_into_a_box_is_refused_under_the_boxes(browser, site_url):
+    """A reader pastes a million characters: the box takes at most ``MAX_BOX`` of them, and the
+    check under the boxes says the text is too long (Train on this puzzle off), where before
+    the figure refused the whole paste out of sight and kept offering the old puzzle."""
+    context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
+    try:
+        page = context.new_page()
+        page.goto(f"{site_url}/learning/#train")
+        page.wait_for_function("window.attentionPy?.figures !== undefined")
+        wait_until_live(page)
+        fig = root(page, "train_live")
+        texts = json.loads(fig.get_attribute("data-strings"))["train_live"]
+        fig.locator('[data-focus-key="own_open"]').click()
+        box = fig.locator('textarea[name="own_patient"]')
+        box.wait_for(timeout=PYTHON_READY_MS)
+        page.evaluate("navigator.clipboard.writeText('x'.repeat(1_000_000))")
+        box.focus()
+        page.keyboard.press("ControlOrMeta+a")
+        page.keyboard.press("ControlOrMeta+v")
+        assert len(box.input_value()) == MAX_BOX
+        box.press("Tab")
+        check = fig.locator(".apy-own__check")
+        expect(check).to_have_class(re.compile("apy-own__check--refused"), timeout=30_000)
+        field = (
+            fig.locator('textarea[name="own_patient"]').locator("xpath=..").locator(".apy-field__label").inner_text()
+        )
+        said = texts["own_text_too_long"].replace("{field}", field.strip()).replace("{limit}", str(MAX_TEXT))
+        assert check.inner_text() == said, check.inner_text()
+        assert fig.locator('[data-focus-key="own_use"]').is_disabled()
         assert fig.locator(".apy-fig__error").is_hidden()
     finally:
         context.close()

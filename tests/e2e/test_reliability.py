@@ -497,12 +497,15 @@ def test_a_figures_error_of_any_length_is_cut_or_refused_and_the_page_stays_free
     page = tab
     open_page(page, site_url, "what-matters/")
     type_code(page, 0, ANSWERING.format(length=length))
-    probe = Responsiveness(page, f"a figure error of {length:,} characters")
-    run_cell(page, 0, probe)
+    run_cell(page, 0)
     if length > MAX_CALL_ANSWER:
         page.expected_errors.append(re.compile(r"characters long; at most 500,000 are accepted"))
     root = page.locator(".apy-fig[data-figure='softmax']").first
+    # The figure is brought into view first: the page's scroll and repaint (about 20 ms of
+    # tasks quiet, more on a loaded machine) are not the answer's to carry.
     root.locator("input[name='z.0']").focus()
+    page.evaluate("new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    probe = Responsiveness(page, f"a figure error of {length:,} characters")
     page.keyboard.press("ArrowRight")
     probe.wait("!document.querySelector(\".apy-fig[data-figure='softmax'] [data-role=error]\").hidden")
     shown = root.locator("[data-role=error]").inner_text()
@@ -758,4 +761,7 @@ def test_a_worker_that_floods_the_page_is_replaced(browser, site_url):
         probe.wait(f"attentionPy.session.generation > {first}", timeout_s=30)
         probe.check()
     finally:
+        # The replacement worker's script may still be on its way through the route: the
+        # route lets it go quietly rather than fail after the test.
+        context.unroute_all(behavior="ignoreErrors")
         context.close()
