@@ -14,10 +14,13 @@ only starts Pyodide in a module worker (no site, no wheel), and the home page wi
 off (first paint only). Cold = a new browser profile (empty cache); warm = the same profile
 visiting again; 3rd = once more (Chromium keeps compiled WebAssembly in its code cache only
 from the second load on). "click at 1 s": a reader who presses Run on a page open for 1 s,
-timed from the click to the answer. "throttled": cold visits under Chromium's DevTools
-throttling (4x CPU, a Fast-3G-like network: 562.5 ms latency, 180 KB/s down, 84 KB/s up), in
-a browser that rates its connection 3g, as a reader's browser on such a link does: the page
-then boots Python without the memory image (docs/widgets/README.md, "The memory snapshot").
+timed from the click to the answer. "throttled": cold visits over a Fast-3G-like link (562.5
+ms latency, 180 KB/s down, shared by every request), made by the server itself
+(devtools/static_server.py, ``link``) so that it slows every request alike: the page's, its
+service worker's and its Python frame's, which a page's DevTools network throttling does not
+all reach; the page's own process also runs its CPU 4x slower (DevTools; not the frame's
+process). The browser rates its connection 3g, as a reader's browser on such a link does: the
+page then boots Python without the memory image (docs/widgets/README.md, "The memory snapshot").
 The server acts like GitHub Pages (Last-Modified, Cache-Control: max-age=600, gzip for text,
 scripts, JSON and WebAssembly: devtools/static_server.py); ``--raw`` sends every file as it is.
 Beside each throttled "Python ready" it prints the physical floor: the visit's bytes on the
@@ -111,11 +114,8 @@ def first_contentful_paint(page, timeout_ms: float = 60_000) -> float:
 
 def visit(context, server, url: str, wait_for: str | None, *, throttled: bool = False) -> dict[str, float]:
     page = context.new_page()
-    if throttled:
-        cdp = context.new_cdp_session(page)
-        cdp.send("Network.enable")
-        cdp.send("Network.emulateNetworkConditions", FAST_3G)
-        cdp.send("Emulation.setCPUThrottlingRate", {"rate": CPU_SLOWDOWN})
+    if throttled:  # the link's slowness is the server's (``slow_link``)
+        context.new_cdp_session(page).send("Emulation.setCPUThrottlingRate", {"rate": CPU_SLOWDOWN})
     server.reset_count()
     page.goto(url, wait_until="load", timeout=THROTTLED_TIMEOUT_MS if throttled else TIMEOUT_MS)
     if wait_for:
@@ -228,6 +228,11 @@ def report(results: dict[str, dict[str, dict[str, float]]]) -> None:
     print()
     for label, value, limit in checks:
         print(f"{'ok  ' if value <= limit else 'MISS'} {label}: {value:,.0f} (limit {limit:,.0f})")
+
+
+def slow_link() -> tuple[float, float]:
+    """The Fast-3G-like link as the server makes it: (latency in seconds, bytes a second)."""
+    return FAST_3G["latency"] / 1000, FAST_3G["downloadThroughput"]
 
 
 def floor_ms(wire_bytes: float) -> float:
@@ -407,14 +412,20 @@ def main(argv: list[str]) -> int:
             )
             if args.throttled_runs:
                 slow = {"visits": ("throttled",), "throttled": True}
-                results["home page"].update(measure(pw, server, home, "ready", args.throttled_runs, **slow))
-                results["home, no snapshot"].update(
-                    measure(pw, no_snapshot, f"{no_snapshot.url}/", "ready", args.throttled_runs, **slow)
-                )
-                results["bare, throttled"] = measure(pw, server, bare, "ready", args.throttled_runs, **slow)
-                results["scripts off, throttled"] = measure(
-                    pw, server, home, None, args.throttled_runs, scripts=False, **slow
-                )
+                hidden = {**bare_files, **hide_snapshot(site)}
+                with (
+                    serve(site, extra_files=bare_files, compress=not args.raw, link=slow_link()) as link,
+                    serve(site, extra_files=hidden, compress=not args.raw, link=slow_link()) as link_no_snapshot,
+                ):
+                    home, bare = f"{link.url}/", f"{link.url}/__bench__/bare.html"
+                    results["home page"].update(measure(pw, link, home, "ready", args.throttled_runs, **slow))
+                    results["home, no snapshot"].update(
+                        measure(pw, link_no_snapshot, f"{link_no_snapshot.url}/", "ready", args.throttled_runs, **slow)
+                    )
+                    results["bare, throttled"] = measure(pw, link, bare, "ready", args.throttled_runs, **slow)
+                    results["scripts off, throttled"] = measure(
+                        pw, link, home, None, args.throttled_runs, scripts=False, **slow
+                    )
     print(
         f"\nChromium headless, {args.runs} runs each ({args.throttled_runs} throttled), medians;"
         " served from 127.0.0.1 (no network latency unless throttled),"

@@ -13,7 +13,10 @@ benchmark can tell what a visit transferred. ``fail(status, after=n)`` makes it 
 until ``heal()``: every request after the next ``n`` is answered with ``status``, its
 connection closed unanswered (``status=0``), or held unanswered (``status=None``). That is
 what a service worker's download meets when a host goes down half-way (Playwright's ``route``
-never sees a service worker's requests).
+never sees a service worker's requests). ``link=(latency_s, bytes_per_s)`` makes it a slow
+link for every client alike (the page, its workers, its service worker, its frames, which a
+page's DevTools throttling does not all reach): each answer waits ``latency_s`` before its
+headers, and all bodies share the throughput.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
     compress = False
     delays: ClassVar[dict[str, float]] = {}  # path -> seconds to wait before answering
     fault: ClassVar[_Fault]
+    link: ClassVar[_Link | None] = None
     extensions_map: ClassVar[dict[str, str]] = {
         **http.server.SimpleHTTPRequestHandler.extensions_map,
         ".mjs": "text/javascript",
@@ -60,6 +64,8 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
                 return
         if path in self.delays:  # a slow file (a test of what a slow connection does)
             time.sleep(self.delays[path])
+        if self.link:
+            time.sleep(self.link.latency)
         if path in self.extra_files:
             if self.extra_files[path] is None:  # a file the test or benchmark hides
                 self.send_error(404)
@@ -109,7 +115,17 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
             self.send_header("Vary", "Accept-Encoding")
         self.end_headers()
         self._count(len(body))  # before the body goes: a client that has read it finds it counted
-        self.wfile.write(body)
+        self._write(body)
+
+    def _write(self, body: bytes) -> None:
+        """Sends ``body``, at the link's pace when there is one."""
+        if not self.link:
+            self.wfile.write(body)
+            return
+        for start in range(0, len(body), _Link.CHUNK):
+            chunk = body[start : start + _Link.CHUNK]
+            self.link.wait_for(len(chunk))
+            self.wfile.write(chunk)
 
     def _gzip_wanted(self) -> bool:
         """Whether this server compresses and the client accepts gzip."""
@@ -121,7 +137,10 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
 
     def copyfile(self, source, outputfile) -> None:  # type: ignore[no-untyped-def]
         self._count(os.fstat(source.fileno()).st_size - source.tell())  # counted before it goes, as above
-        super().copyfile(source, outputfile)
+        if self.link:
+            self._write(source.read())
+        else:
+            super().copyfile(source, outputfile)
 
     def end_headers(self) -> None:
         self.send_header("Cache-Control", "max-age=600")
@@ -155,6 +174,24 @@ def _gzipped(file: str, mtime_ns: int) -> bytes:
     """The file gzipped at level 6 (a static host's usual level), kept while it is unchanged."""
     with open(file, "rb") as source:
         return gzip.compress(source.read(), 6, mtime=0)
+
+
+class _Link:
+    """A slow link's latency and its throughput, shared by every answer under way."""
+
+    CHUNK = 16 * 1024
+
+    def __init__(self, latency: float, rate: float) -> None:
+        self.latency, self.rate = latency, rate
+        self._lock = threading.Lock()
+        self._free_at = 0.0  # when the link has sent what was given it so far
+
+    def wait_for(self, size: int) -> None:
+        """Waits until ``size`` more bytes would have crossed the link."""
+        with self._lock:
+            self._free_at = max(self._free_at, time.monotonic()) + size / self.rate
+            done = self._free_at
+        time.sleep(max(0.0, done - time.monotonic()))
 
 
 class _Fault:
@@ -212,6 +249,7 @@ class StaticServer:
         extra_files: dict[str, tuple[str, bytes] | None] | None = None,
         delays: dict[str, float] | None = None,
         compress: bool = False,
+        link: tuple[float, float] | None = None,
     ):
         self._counter = [0]
         self.sent: list[tuple[str, int]] = []  # (path, body bytes on the wire) of each answer
@@ -227,6 +265,7 @@ class StaticServer:
                 "compress": compress,
                 "delays": dict(delays or {}),
                 "fault": self._fault,
+                "link": _Link(*link) if link else None,
             },
         )
         self._server = _Server(("127.0.0.1", 0), functools.partial(handler, directory=str(directory)))

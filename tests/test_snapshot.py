@@ -87,8 +87,8 @@ def test_without_node_the_build_goes_on_without_a_snapshot(monkeypatch, caplog):
 @needs_node
 def test_a_normal_boot_starts_with_the_standard_library_files_python_read_and_no_more():
     """python_stdlib_core.zip: the files the image's maker had imported (the package, every
-    submodule, the session runtime), each as Pyodide ships it, and every standard module a
-    live cell imports; a third of the whole archive's bytes at most."""
+    submodule, the session runtime), each as Pyodide ships it but for its comments, and every
+    standard module a live cell imports; a third of the whole archive's bytes at most."""
     image = snapshot.snapshot(products.wheel())
     core = stdlib_core.core_archive(image)
     assert core is not None
@@ -97,7 +97,10 @@ def test_a_normal_boot_starts_with_the_standard_library_files_python_read_and_no
     assert {"random.py", "statistics.py", "traceback.py", "json/__init__.py", "_pyodide/__init__.py"} <= set(read)
     with zipfile.ZipFile(core) as part, zipfile.ZipFile(stdlib_core.FULL) as whole:
         assert sorted(part.namelist()) == sorted(read)
-        assert all(part.read(name) == whole.read(name) for name in read)
+        assert all(part.read(name) == stdlib_core.without_comments(whole.read(name)) for name in read)
+        assert sum(part.getinfo(name).file_size for name in read) < 0.9 * sum(
+            whole.getinfo(name).file_size for name in read
+        )
         shipped = set(whole.namelist())
     for module in sorted(_standard_modules_the_cells_import()):
         files = {f"{module}.py", f"{module}/__init__.py"}
@@ -122,3 +125,25 @@ def _standard_modules_the_cells_import() -> set[str]:
 def test_without_a_snapshot_there_is_no_core_archive():
     assert stdlib_core.core_archive(None) is None
     assert stdlib_core.manifest_entry(None) == {}
+
+
+def test_the_core_archive_cuts_comments_and_keeps_every_line_and_string():
+    source = (
+        '"""A docstring # with a hash."""\n'
+        "x = 1  # one\n"
+        "# a line of its own\n"
+        "s = '#not a comment'  # but this is\r\n"
+        'tpl = t"{x} # kept"\n'
+        "def f():\n"
+        "    return x  # two\n"
+    )
+    cut = stdlib_core.without_comments(source.encode()).decode()
+    assert cut == (
+        '"""A docstring # with a hash."""\n'
+        "x = 1\n"
+        "\n"
+        "s = '#not a comment'\r\n"
+        'tpl = t"{x} # kept"\n'
+        "def f():\n"
+        "    return x\n"
+    )

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import gzip
 import http.client
+import threading
+import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -120,3 +122,23 @@ def test_a_hanging_host_holds_requests_until_healed(site):
         server.heal()
         waiting.join(5)
         assert answers == [200]
+
+
+def test_a_slow_link_delays_each_answer_and_shares_its_throughput(site):
+    """``link``: every answer waits the latency; two bodies at once take as long as both
+    one after the other, whoever asks (a page, a worker, a service worker)."""
+    (site / "big.gz").write_bytes(bytes(100_000))
+    with serve(site, link=(0.2, 500_000)) as server:
+        start = time.monotonic()
+        assert get(server.url + "/data.json")[0] == 200
+        assert 0.2 <= time.monotonic() - start < 1.0
+        start = time.monotonic()
+        answers = []
+        both = [threading.Thread(target=lambda: answers.append(get(server.url + "/big.gz"))) for _ in range(2)]
+        for thread in both:
+            thread.start()
+        for thread in both:
+            thread.join()
+        took = time.monotonic() - start
+        assert [len(body) for _, _, body in answers] == [100_000, 100_000]
+        assert 0.2 + 200_000 / 500_000 <= took < 2.0, took

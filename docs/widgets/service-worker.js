@@ -170,6 +170,11 @@ registerQuotaErrorCallback(() => {
 });
 
 self.addEventListener("install", () => self.skipWaiting());
+// A newer sw.js is installing: this one's keeping stops at its next file, since the browser
+// activates the new one only once this one's events (a keep is one) have ended.
+self.registration.addEventListener("updatefound", () => {
+  if (self.registration.installing && self.registration.installing !== self.serviceWorker) state.newerBuild = true;
+});
 
 /** Drops every cache of the site (kept files, the Python memory image), forgets what this
  * worker concluded from them, and asks the browser for a newer sw.js if there is one; answers
