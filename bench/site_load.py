@@ -417,14 +417,14 @@ def main(argv: list[str]) -> int:
                     serve(site, extra_files=bare_files, compress=not args.raw, link=slow_link()) as link,
                     serve(site, extra_files=hidden, compress=not args.raw, link=slow_link()) as link_no_snapshot,
                 ):
-                    home, bare = f"{link.url}/", f"{link.url}/__bench__/bare.html"
-                    results["home page"].update(measure(pw, link, home, "ready", args.throttled_runs, **slow))
+                    slow_home, slow_bare = f"{link.url}/", f"{link.url}/__bench__/bare.html"
+                    results["home page"].update(measure(pw, link, slow_home, "ready", args.throttled_runs, **slow))
                     results["home, no snapshot"].update(
                         measure(pw, link_no_snapshot, f"{link_no_snapshot.url}/", "ready", args.throttled_runs, **slow)
                     )
-                    results["bare, throttled"] = measure(pw, link, bare, "ready", args.throttled_runs, **slow)
+                    results["bare, throttled"] = measure(pw, link, slow_bare, "ready", args.throttled_runs, **slow)
                     results["scripts off, throttled"] = measure(
-                        pw, link, home, None, args.throttled_runs, scripts=False, **slow
+                        pw, link, slow_home, None, args.throttled_runs, scripts=False, **slow
                     )
     print(
         f"\nChromium headless, {args.runs} runs each ({args.throttled_runs} throttled), medians;"

@@ -66,16 +66,19 @@ def without_comments(source: bytes) -> bytes:
     know (template strings, ``t"..."``) tokenizes as a name and a string, its ``#`` kept."""
     text = source.decode("utf-8")
     starts: dict[int, int] = {}
+    code: list[tuple[int, str, int]] = []
     for token in tokenize.generate_tokens(io.StringIO(text).readline):
         if token.type == tokenize.COMMENT:
             starts.setdefault(token.start[0], token.start[1])
+        elif token.type != tokenize.NL:
+            code.append((token.type, token.string, token.start[0]))
     lines = text.splitlines(keepends=True)
     for number, column in starts.items():
         line = lines[number - 1]
         ending = line[len(line.rstrip("\r\n")) :]
         lines[number - 1] = line[:column].rstrip() + ending
     cut = "".join(lines)
-    if _code_tokens(cut) != _code_tokens(text) or cut.count("\n") != text.count("\n"):
+    if _code_tokens(cut) != code or cut.count("\n") != text.count("\n"):
         raise ValueError("cutting the comments would change more than the comments")
     return cut.encode("utf-8")
 

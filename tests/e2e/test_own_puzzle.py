@@ -31,18 +31,25 @@ def type_into(page, fig, name: str, text: str) -> None:
     settled(page, "train_live")
 
 
+def open_own_boxes(page, site_url: str, lang: str):
+    """Opens train_live's own-puzzle boxes on the learning page once Python is live; returns
+    the figure and its strings."""
+    page.goto(f"{site_url}/{language(lang).prefix}learning/#train")
+    page.wait_for_function("window.attentionPy?.figures !== undefined")
+    wait_until_live(page)
+    fig = root(page, "train_live")
+    texts = json.loads(fig.get_attribute("data-strings"))["train_live"]
+    fig.locator('[data-focus-key="own_open"]').click()
+    fig.locator('textarea[name="own_patient"]').wait_for(timeout=PYTHON_READY_MS)
+    return fig, texts
+
+
 @pytest.mark.parametrize("lang", ["en", "fa"])
 def test_a_giveaway_is_refused_naming_its_cue_and_a_fair_puzzle_trains(browser, site_url, lang):
     context = browser.new_context()
     try:
         page = context.new_page()
-        page.goto(f"{site_url}/{language(lang).prefix}learning/#train")
-        page.wait_for_function("window.attentionPy?.figures !== undefined")
-        wait_until_live(page)
-        fig = root(page, "train_live")
-        texts = json.loads(fig.get_attribute("data-strings"))["train_live"]
-        fig.locator('[data-focus-key="own_open"]').click()
-        fig.locator('textarea[name="own_patient"]').wait_for(timeout=PYTHON_READY_MS)
+        fig, texts = open_own_boxes(page, site_url, lang)
         site_patient = fig.locator('textarea[name="own_patient"]').input_value()
         longer = "\n".join(f"{line} {line.split()[-1]}" for line in site_patient.split("\n"))
         type_into(page, fig, "own_patient", longer)
@@ -77,14 +84,8 @@ def test_a_megabyte_pasted_into_a_box_is_refused_under_the_boxes(browser, site_u
     context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
     try:
         page = context.new_page()
-        page.goto(f"{site_url}/learning/#train")
-        page.wait_for_function("window.attentionPy?.figures !== undefined")
-        wait_until_live(page)
-        fig = root(page, "train_live")
-        texts = json.loads(fig.get_attribute("data-strings"))["train_live"]
-        fig.locator('[data-focus-key="own_open"]').click()
+        fig, texts = open_own_boxes(page, site_url, "en")
         box = fig.locator('textarea[name="own_patient"]')
-        box.wait_for(timeout=PYTHON_READY_MS)
         page.evaluate("navigator.clipboard.writeText('x'.repeat(1_000_000))")
         box.focus()
         page.keyboard.press("ControlOrMeta+a")
