@@ -26,9 +26,12 @@
 //   given up when nothing arrives for STALL_MS; a host that fails (no answer, 5xx, a stall)
 //   stops the keep with the reason, and the next Keep goes on from there. Two tabs keeping
 //   at once share each download.
-// - A page whose bytes are not this build's comes from a newer build: from then on this worker
-//   answers from the network only (so that page never meets an old file), and asks the
-//   browser to fetch the new sw.js.
+// - A page whose bytes are not this build's comes from a newer build, and so does a newer
+//   sw.js the browser installs (it activates it only once this worker's events have ended):
+//   from then on this worker serves from what it keeps only the files the new build's sw.js
+//   lists unchanged, and everything else from the network (so a new page never meets an old
+//   file); a page's news also asks the browser to fetch the new sw.js. A new build so
+//   downloads only what changed, even for a page that loads during the takeover.
 //
 // Storage full or refused: pages and files come from the network as without a worker, and
 // the control says why nothing is kept.
@@ -54,7 +57,9 @@ import {
 
 const site = self.__APY_SITE;
 const scope = self.registration.scope;
-const state = { newerBuild: false, storage: "ok" }; // storage: ok | full | refused
+// newerBuild: a newer build exists; nextRevisions: its files' revisions ({path: revision}), a
+// promise of them once its sw.js is installing (null when it could not be read).
+const state = { newerBuild: false, nextRevisions: null, storage: "ok" }; // storage: ok | full | refused
 
 /** A download that receives nothing for this long is given up (the page waits longer for the
  * worker: offline.js, WORKER_SILENT_MS). */
@@ -78,9 +83,35 @@ function asBuilt(path, bytes) {
   return new Response(bytes, { status: 200, headers: { "Content-Type": typeOf(path, site.types) } });
 }
 
+/**
+ * The revisions the newer build's sw.js (at `scriptURL`) lists, or null: none read, or the
+ * host still serves this build's sw.js (its pages came first: the network then answers alone).
+ */
+async function revisionsIn(scriptURL) {
+  const prefix = "self.__APY_SITE = ";
+  try {
+    const text = await (await fetch(scriptURL, { cache: "no-cache", credentials: "same-origin" })).text();
+    const head = text.slice(0, text.indexOf("\n"));
+    if (!head.startsWith(prefix) || !head.endsWith(";")) return null;
+    const next = JSON.parse(head.slice(prefix.length, -1));
+    if (next.build === site.build) return null;
+    return Object.fromEntries(Object.entries(next.files).map(([path, [revision]]) => [path, revision]));
+  } catch {
+    return null; // not read: this worker answers from the network until the new one takes over
+  }
+}
+
+/** True when the file at `url` is kept by this build and the newer build did not change it. */
+async function unchangedInNextBuild(url) {
+  const path = pathOf(url, scope);
+  const next = await state.nextRevisions;
+  return path !== null && next !== null && next[path] !== undefined && next[path] === revisionOf(path);
+}
+
 function sawNewerBuild() {
   if (state.newerBuild) return;
   state.newerBuild = true;
+  state.nextRevisions = revisionsIn(self.location.href); // the newer sw.js is at this one's address
   self.registration.update().catch(() => {});
 }
 
@@ -147,7 +178,7 @@ registerRoute(
 );
 registerRoute(
   ({ request, url }) => request.method === "GET" && request.mode !== "navigate" && listed(url.href) !== null,
-  (options) => (state.newerBuild ? network : files).handle(options),
+  async (options) => (!state.newerBuild || (await unchangedInNextBuild(options.url.href)) ? files : network).handle(options),
 );
 
 // Offline, a page never kept: the language's offline page, if it is kept.
@@ -172,8 +203,12 @@ registerQuotaErrorCallback(() => {
 self.addEventListener("install", () => self.skipWaiting());
 // A newer sw.js is installing: this one's keeping stops at its next file, since the browser
 // activates the new one only once this one's events (a keep is one) have ended.
+// Until then, the files the new build did not change are still served from what is kept.
 self.registration.addEventListener("updatefound", () => {
-  if (self.registration.installing && self.registration.installing !== self.serviceWorker) state.newerBuild = true;
+  const installing = self.registration.installing;
+  if (!installing || installing === self.serviceWorker) return;
+  state.newerBuild = true;
+  state.nextRevisions = revisionsIn(installing.scriptURL);
 });
 
 /** Drops every cache of the site (kept files, the Python memory image), forgets what this
@@ -186,6 +221,7 @@ async function repair(url) {
     // Cache Storage refused: nothing is kept, so nothing is left to drop
   }
   state.newerBuild = false;
+  state.nextRevisions = null;
   state.storage = "ok";
   self.registration.update().catch(() => {});
   const lang = languageOf(pathOf(url.href, scope) ?? "", site.homes);

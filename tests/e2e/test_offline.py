@@ -58,19 +58,32 @@ def reader(browser) -> Iterator[tuple[object, Page]]:
     guard.check()
 
 
-def status(page: Page) -> dict:
-    """What the service worker says is kept (its answer to "status")."""
+def ask_status(page: Page, timeout_ms: int) -> dict | None:
+    """The controlling service worker's answer to "status", or None if none came in time (a
+    worker replaced while it was asked never answers)."""
     return page.evaluate(
-        """() => new Promise((resolve) => {
-            const listen = (event) => {
-                if (event.data?.type !== "apy-offline-status" || event.data.id !== "test") return;
+        """(timeoutMs) => new Promise((resolve) => {
+            const done = (answer) => {
                 navigator.serviceWorker.removeEventListener("message", listen);
-                resolve(event.data);
+                clearTimeout(timer);
+                resolve(answer);
             };
+            const listen = (event) => {
+                if (event.data?.type === "apy-offline-status" && event.data.id === "test") done(event.data);
+            };
+            const timer = setTimeout(() => done(null), timeoutMs);
             navigator.serviceWorker.addEventListener("message", listen);
             navigator.serviceWorker.controller.postMessage({ type: "status", id: "test" });
-        })"""
+        })""",
+        timeout_ms,
     )
+
+
+def status(page: Page) -> dict:
+    """What the service worker says is kept (its answer to "status")."""
+    answer = ask_status(page, 10_000)
+    assert answer is not None, "the service worker did not answer in 10 s"
+    return answer
 
 
 def kept_paths(page: Page) -> set[str]:
@@ -214,6 +227,19 @@ def build_of(page: Page) -> str:
     return status(page)["build"]
 
 
+def wait_for_takeover(page: Page, build: str) -> None:
+    """Waits until the worker of ``build`` controls the page. The browser activates a new
+    worker only once the old one's events have ended, so the old one is not asked anything
+    while a new one is installing or waiting (asking every 0.25 s kept it busy for a minute)."""
+    start = time.monotonic()
+    while True:
+        assert time.monotonic() - start < KEEP_MS / 1000, "the new sw.js did not take over"
+        time.sleep(0.25)
+        settled = page.evaluate("navigator.serviceWorker.getRegistration().then((r) => !r.installing && !r.waiting)")
+        if settled and (ask_status(page, 2_000) or {}).get("build") == build:
+            return
+
+
 def test_a_new_build_replaces_the_old_one_whole(browser, site_dir, tmp_path):
     copy = tmp_path / "site"
     shutil.copytree(site_dir, copy)
@@ -240,10 +266,7 @@ def test_a_new_build_replaces_the_old_one_whole(browser, site_dir, tmp_path):
         (copy / "sw.js").write_text(f"self.__APY_SITE = {json.dumps(after)};\n{code}")
         server.sent.clear()
         page.reload()  # the browser finds the new sw.js, which takes over at once
-        start = time.monotonic()
-        while build_of(page) != after["build"]:
-            assert time.monotonic() - start < KEEP_MS / 1000, "the new sw.js did not take over"
-            time.sleep(0.25)
+        wait_for_takeover(page, after["build"])
         page.reload()
         wait_until_kept(page, changed, css)
         keys = page.evaluate("caches.open('attention-py-site').then((c) => c.keys()).then((k) => k.map((r) => r.url))")
