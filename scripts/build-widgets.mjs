@@ -13,6 +13,8 @@
 //   figure-page-*.js, chunk-*.js  its chunk, and the chunks shared with the live cells
 //                       (the Python session: one module, so one session per page)
 //   python-worker.js    the module Web Worker that runs Pyodide
+//   files-worker.js     the page's worker that fetches the site's files for Python (a classic
+//                       worker script)
 //   page-boot.js        the page's early boot (page-boot-entry.js), a classic script (IIFE)
 //                       that docs/overrides/main.html writes inline in <head>
 //                       (site_hooks/content/figure_pages.py reads it from here)
@@ -47,7 +49,7 @@ const pyodideDownloadBytes = ["pyodide.asm.wasm", "python_stdlib.zip"]
 // Old chunks have content hashes in their names: start from an empty folder of ours.
 mkdirSync(outdir, { recursive: true });
 for (const name of readdirSync(outdir)) {
-  if (/^(live-cells|figure|offline|service-worker|python-worker|python-frame|page-boot|chunk-).*\.(js|css|map)$/.test(name)) rmSync(join(outdir, name));
+  if (/^(live-cells|figure|offline|service-worker|python-worker|files-worker|python-frame|page-boot|chunk-).*\.(js|css|map)$/.test(name)) rmSync(join(outdir, name));
 }
 
 const common = {
@@ -93,6 +95,13 @@ await Promise.all([
     loader: { ".py": "text" },
     define: { __PYODIDE_DOWNLOAD_BYTES__: String(pyodideDownloadBytes) },
   }),
+  // The files worker (files-worker.js): a classic worker script, made by the page beside each
+  // Python frame; it answers Python's requests for the site's files.
+  build({
+    ...common,
+    entryPoints: { "files-worker": join(widgets, "files-worker.js") },
+    format: "iife",
+  }),
   // The early boot: one classic script, run inline before anything else on the page, so it
   // must not import anything at run time (an IIFE, not a module). Its source map, in --dev,
   // is inline too: a linked one would be looked for next to the page.
@@ -119,7 +128,7 @@ await Promise.all([
 ]);
 
 for (const name of readdirSync(outdir).sort()) {
-  if (/^(live-cells|figure|offline|service-worker|python-worker|python-frame|page-boot|chunk-)/.test(name)) {
+  if (/^(live-cells|figure|offline|service-worker|python-worker|files-worker|python-frame|page-boot|chunk-)/.test(name)) {
     console.log(`${name}\t${statSync(join(outdir, name)).size} bytes`);
   }
 }

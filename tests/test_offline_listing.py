@@ -35,6 +35,7 @@ def site(tmp_path: Path) -> Path:
             "assets/pyodide/pyodide.asm.wasm": "wasm",
             "assets/wheels/attention_py-0.1.0-py3-none-any.whl": "wheel",
             "assets/widgets/python-worker.js": "worker",
+            "assets/widgets/files-worker.js": "files",
             "assets/javascripts/lunr/min/lunr.he.min.js": "he",
             "assets/javascripts/lunr/min/lunr.de.min.js": "de",
             "assets/javascripts/lunr/min/lunr.multi.min.js": "multi",
@@ -59,6 +60,7 @@ def test_each_file_has_its_revision_size_and_group(site):
     for python in ("assets/pyodide/pyodide.asm.wasm", "assets/wheels/attention_py-0.1.0-py3-none-any.whl"):
         assert files[python][2] == "python"
     assert files["assets/widgets/python-worker.js"][2] == "python"
+    assert files["assets/widgets/files-worker.js"][2] == "python"
 
 
 def test_what_is_never_kept_is_not_listed(site):

@@ -4,12 +4,14 @@
 //
 // The frame (python-frame.js, inline in its srcdoc) has an opaque origin: the code a reader
 // runs in it reaches none of the site's storage and none of the page's DOM, and a heap
-// exhaustion ends only the frame's process. The page stays the one party that fetches and
-// keeps the site's files: the worker asks for them over the port (runtime-files.js answers),
-// so the site's service worker (offline copies, checked bytes) serves them as it serves the
-// page. What the frame shares with its worker (the interrupt byte, the channel of a file the
-// worker waits for) is memory the page cannot share across origins: the page asks the frame.
-import { RuntimeFiles } from "./runtime-files.js";
+// exhaustion ends only the frame's process. The page's side stays the one party that fetches
+// and keeps the site's files: the worker asks for them over a port of its own, which the
+// page's files worker answers (files-worker.js, a dedicated worker of the site's origin made
+// here), so the site's service worker (offline copies, checked bytes) serves them as it serves
+// the page, and no answer waits for the page's thread. What the frame shares with its worker
+// (the interrupt byte, the channel of a file the worker waits for) is memory that cannot be
+// shared across origins: the page asks the frame, and the files worker hands whole files to
+// the frame over a port.
 
 // How often the page asks the frame whether it lives, and how long without an answer means
 // its process ended (a heap exhaustion): the frame's own thread is idle while Python runs in
@@ -21,7 +23,8 @@ export class FrameWorker {
   /**
    * `win` is the window; `frameSource` the frame's script (python-frame.js as bundled);
    * `workerURL` the runtime's module (assets/widgets/python-worker.js), fetched by the page
-   * and handed to the frame as text.
+   * and handed to the frame as text. The files worker (files-worker.js, published beside it)
+   * is made at once, so that it has loaded by the time Python asks for its first file.
    */
   constructor(win, { frameSource, workerURL }) {
     this.win = win;
@@ -50,6 +53,16 @@ export class FrameWorker {
       return response.text();
     });
     this.workerSource.catch(() => {}); // reported when the frame asks for it
+    try {
+      this.filesWorker = new win.Worker(new URL("files-worker.js", this.workerURL).href, { name: "python-files" });
+      this.filesWorker.onerror = (event) => {
+        event.preventDefault?.();
+        this.fail(`the worker that hands Python its files stopped (${event.message || "it could not load"})`);
+      };
+    } catch (error) {
+      this.filesWorker = null;
+      this.filesError = error?.message || String(error);
+    }
     this.listener = (event) => {
       if (event.source === this.frame.contentWindow && !this.ended) this.fromFrame(event.data || {});
     };
@@ -73,7 +86,7 @@ export class FrameWorker {
     this.ended = true;
     clearInterval(this.pinging);
     this.win.removeEventListener("message", this.listener);
-    this.files?.close();
+    this.filesWorker?.terminate();
     this.port?.close();
     this.frame.remove();
   }
@@ -90,7 +103,11 @@ export class FrameWorker {
     else if (message.type === "worker-error") this.fail(message.message);
   }
 
-  /** The frame is up: its worker is made with the runtime's source and one end of a channel. */
+  /**
+   * The frame is up: its worker is made with the runtime's source and three ports: the
+   * session's (the page keeps the other end), the files' (the files worker keeps the other
+   * end) and, for the frame itself, the one the files worker hands whole files on.
+   */
   async connect(isolated) {
     if (this.port) return;
     let workerSource;
@@ -101,17 +118,22 @@ export class FrameWorker {
       return;
     }
     if (this.ended || this.port) return;
-    const channel = new MessageChannel();
-    this.port = channel.port1;
-    this.files = new RuntimeFiles(this.win, (message, transfer) => this.port.postMessage(message, transfer), (message, transfer) => this.toFrame(message, transfer));
+    if (!this.filesWorker) {
+      this.fail(`this browser could not make the worker that hands Python its files (${this.filesError})`);
+      return;
+    }
+    const session = new MessageChannel();
+    const files = new MessageChannel();
+    const wholeFiles = new MessageChannel();
+    this.port = session.port1;
     this.port.onmessage = (event) => {
-      if (this.ended) return;
-      if (this.files.handles(event.data)) return;
-      this.onmessage?.(event);
+      if (!this.ended) this.onmessage?.(event);
     };
     this.port.onmessageerror = (event) => this.onmessageerror?.(event);
+    this.filesWorker.postMessage({ type: "serve", worker: files.port1, frame: wholeFiles.port1 }, [files.port1, wholeFiles.port1]);
     const site = new URL("../../", this.workerURL).href; // the worker lives in assets/widgets/
-    this.toFrame({ type: "connect", port: channel.port2, workerSource, site, isolated }, [channel.port2]);
+    const ports = { port: session.port2, files: files.port2, wholeFiles: wholeFiles.port2 };
+    this.toFrame({ type: "connect", ...ports, workerSource, site, isolated }, Object.values(ports));
     for (const [message, transfer] of this.waiting.splice(0)) this.port.postMessage(message, transfer);
     this.watchLife();
   }

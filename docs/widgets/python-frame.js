@@ -8,15 +8,20 @@
 // exhaustion ends this frame and not the page.
 //
 // The frame only starts the worker and holds the memory it shares with it; it never sees a
-// request or an answer (the page and the worker talk over a MessagePort the page made):
-//   page -> frame  {type: "connect", port, workerSource, site}   make the Python worker
+// request or an answer (the worker talks to the page and to the page's files worker over
+// MessagePorts the page made):
+//   page -> frame  {type: "connect", port, files, wholeFiles, workerSource, site}
+//                    make the Python worker, with `port` (the session's) and `files` (its
+//                    requests for the site's files); `wholeFiles` is this frame's own
 //                  {type: "interrupt", value}                   Stop: the shared interrupt byte
-//                  {type: "file", id, ok, bytes | error}        a file the worker waits for
 //                  {type: "ping", n}                            are you alive?
+//   files -> frame {type: "file", id, ok, bytes | error}        (on `wholeFiles`) a file the
+//                                                               worker waits for
 //   frame -> page  {type: "frame-ready", isolated}, {type: "pong", n},
 //                  {type: "interrupt-seen"}, {type: "worker-error", message}
-// Only the parent's messages count: the worker's own postMessage (which reader code can call)
-// reaches this frame's Worker object, and nothing here listens to it.
+// Only the parent's messages and those on the port it gave count: the worker's own
+// postMessage (which reader code can call) reaches this frame's Worker object, and nothing
+// here listens to it.
 (() => {
   const page = parent;
   const say = (message) => page.postMessage(message, "*");
@@ -30,8 +35,11 @@
   let worker = null;
   let watching = 0;
 
-  function start({ port, workerSource, site }) {
+  function start({ port, files, wholeFiles, workerSource, site }) {
     if (worker) return;
+    wholeFiles.onmessage = (event) => {
+      if (event.data?.type === "file") giveFile(event.data);
+    };
     const module = URL.createObjectURL(new Blob([workerSource], { type: "text/javascript" }));
     // A classic worker that imports the runtime's module: Chromium refuses a module worker
     // whose blob: URL belongs to an opaque origin, and a classic one may import modules.
@@ -50,7 +58,7 @@
       event.preventDefault();
       say({ type: "worker-error", message: event.message || "the Python worker stopped" });
     };
-    worker.postMessage({ port, site, interruptBuffer: interrupt, fileState, fileBytes }, [port]);
+    worker.postMessage({ port, files, site, interruptBuffer: interrupt, fileState, fileBytes }, [port, files]);
   }
 
   function setInterrupt(value) {
@@ -90,7 +98,6 @@
     const message = event.data || {};
     if (message.type === "connect") start(message);
     else if (message.type === "interrupt") setInterrupt(message.value);
-    else if (message.type === "file") giveFile(message);
     else if (message.type === "ping") say({ type: "pong", n: message.n });
   });
   say({ type: "frame-ready", isolated });

@@ -7,8 +7,8 @@
 //   worker-boot.js         Python's start (the plain boot, and what both boots do after)
 //   worker-snapshot.js     the snapshot boot: the build's memory image, inflated or kept
 //   worker-image-cache.js  the inflated image kept by the page for the next visit
-//   worker-network.js      this site only, its files asked of the page; the runtime's files
-//                          watched while they load
+//   worker-network.js      this site only, its files asked of the page's files worker; the
+//                          runtime's files watched while they load
 //   worker-progress.js     the progress bar's numbers
 //   worker-output.js       a request's output: capped and batched on its way to the page
 //
@@ -27,7 +27,7 @@ import { boot } from "./worker-boot.js";
 import { describe } from "./worker-describe.js";
 import { forgetImage } from "./worker-image-cache.js";
 import { MAX_CALL_ANSWER, MAX_ERROR, cutMiddle } from "./message-bounds.js";
-import { fromPage, guardNetwork, linkToPage } from "./worker-network.js";
+import { guardNetwork, linkToFiles } from "./worker-network.js";
 import { locateSite } from "./worker-urls.js";
 import { RequestOutput } from "./worker-output.js";
 
@@ -74,26 +74,25 @@ let chain = Promise.resolve();
 
 /**
  * The frame's one message, passed on by its bootstrap (python-frame.js), once: `port` is the
- * page's end of the channel, `site` the site's root URL, `interruptBuffer` the frame's
+ * page's end of the session's channel, `files` the page's files worker's (worker-network.js
+ * asks it for the site's files), `site` the site's root URL, `interruptBuffer` the frame's
  * interrupt byte and `fileState`/`fileBytes` the memory of synchronous reads (null when the
  * frame is not cross-origin isolated). Messages that arrive on the port wait in the chain
  * while Python loads, and requests run strictly one after another; the catch keeps the chain
- * alive whatever one message does. Messages about the site's files are taken at once, outside
- * the chain (Python may be waiting for them). The port is kept in this module's scope, so
- * reader code can neither post on it nor listen to it; events dispatched from inside the
- * worker are never trusted, as the browser's delivery of the page's messages is.
+ * alive whatever one message does. Both ports are kept in module scope, so reader code can
+ * neither post on them nor listen to them; events dispatched from inside the worker are never
+ * trusted, as the browser's delivery of the page's messages is.
  */
-export function connect({ port, site, interruptBuffer, fileState, fileBytes }) {
+export function connect({ port, files, site, interruptBuffer, fileState, fileBytes }) {
   if (postToPage) return;
   locateSite(site);
   postToPage = port.postMessage.bind(port);
   interrupts = interruptBuffer || null;
-  linkToPage(post, fileState || null, fileBytes || null);
+  linkToFiles(files, fileState || null, fileBytes || null);
   port.addEventListener("message", (event) => {
     if (!event.isTrusted) return;
     event.stopImmediatePropagation();
     const message = event.data;
-    if (fromPage(message)) return;
     chain = chain.then(() => handle(message)).catch((error) => reportFault(message, error));
   });
   port.start();

@@ -1,18 +1,19 @@
-// The site's files, fetched by the page for the Python worker in the sandboxed frame
-// (frame-worker.js; README.md, "Where reader code runs"). The worker's origin is opaque: its
-// own requests would be cross-origin and never reach the site's service worker, so it asks
-// the page, which fetches as it fetches anything (the service worker's checked copies,
-// offline too) and streams the answer back over the port. Only this site's files are
-// fetched; at most MAX_ACTIVE at a time, MAX_QUEUED waiting: reader code that asks for more
-// gets an error, and the page never runs more than that many requests for it.
+// The site's files, fetched for the Python worker in the sandboxed frame by the page's files
+// worker (files-worker.js; README.md, "Where reader code runs"). The Python worker's origin
+// is opaque: its own requests would be cross-origin and never reach the site's service
+// worker, so it asks the files worker, a worker of the site's origin, which fetches as the
+// page fetches anything (the service worker's checked copies, offline too) and streams the
+// answer back over the port. Only this site's files are fetched; at most MAX_ACTIVE at a
+// time, MAX_QUEUED waiting: reader code that asks for more gets an error, and no more than
+// that many requests are ever running for it.
 //
-//   worker -> page  {type: "fetch", id, url, whole}   whole: the worker waits for the bytes
-//                                                     synchronously (they go to the frame)
-//                   {type: "image", id, op, url, bytes}   the kept memory image (image-cache.js)
-//   page -> worker  {type: "fetch-head", id, status, statusText, contentType}
-//                   {type: "fetch-chunk", id, chunk}, {type: "fetch-end", id}
-//                   {type: "fetch-error", id, error}, {type: "image-answer", id, value, error}
-//   page -> frame   {type: "file", id, ok, bytes | error}   a whole file, for the waiting worker
+//   worker -> files  {type: "fetch", id, url, whole}   whole: the worker waits for the bytes
+//                                                      synchronously (they go to the frame)
+//                    {type: "image", id, op, url, bytes}   the kept memory image (image-cache.js)
+//   files -> worker  {type: "fetch-head", id, status, statusText, contentType}
+//                    {type: "fetch-chunk", id, chunk}, {type: "fetch-end", id}
+//                    {type: "fetch-error", id, error}, {type: "image-answer", id, value, error}
+//   files -> frame   {type: "file", id, ok, bytes | error}   a whole file, for the waiting worker
 import { forgetImage, keepImage, keptImage } from "./image-cache.js";
 
 const MAX_ACTIVE = 8;
@@ -22,9 +23,12 @@ const MAX_QUEUED = 256;
 const FETCH_TIMEOUT_MS = 60_000;
 
 export class RuntimeFiles {
-  /** `toWorker(message, transfer)` posts on the worker's port; `toFrame` to the frame. */
-  constructor(win, toWorker, toFrame) {
-    this.win = win;
+  /**
+   * `scope` is the global that fetches (the files worker's, or a window); `toWorker(message,
+   * transfer)` posts on the Python worker's port; `toFrame` to the frame.
+   */
+  constructor(scope, toWorker, toFrame) {
+    this.scope = scope;
     this.toWorker = toWorker;
     this.toFrame = toFrame;
     this.active = 0;
@@ -70,8 +74,8 @@ export class RuntimeFiles {
   /** The site's URL the worker asked for, or null when it is not one of this site's. */
   siteURL(url) {
     try {
-      const target = new URL(String(url), this.win.location.href);
-      return target.origin === this.win.location.origin ? target : null;
+      const target = new URL(String(url), this.scope.location.href);
+      return target.origin === this.scope.location.origin ? target : null;
     } catch {
       return null;
     }
@@ -93,7 +97,7 @@ export class RuntimeFiles {
     this.controllers.add(controller);
     const timer = setTimeout(() => controller.abort(new Error(`no answer in ${FETCH_TIMEOUT_MS / 1000} s`)), FETCH_TIMEOUT_MS);
     try {
-      const response = await this.win.fetch(target.href, { signal: controller.signal });
+      const response = await this.scope.fetch(target.href, { signal: controller.signal });
       if (whole) {
         if (!response.ok) throw new Error(`${target.pathname}: HTTP ${response.status}`);
         const bytes = await response.arrayBuffer();
@@ -126,9 +130,9 @@ export class RuntimeFiles {
     let error = null;
     try {
       if (!target) throw new Error("not a file of this site");
-      if (op === "read") value = await keptImage(this.win, target);
-      else if (op === "keep") value = await keepImage(this.win, target, new Uint8Array(bytes));
-      else if (op === "forget") await forgetImage(this.win, target);
+      if (op === "read") value = await keptImage(this.scope, target);
+      else if (op === "keep") value = await keepImage(this.scope, target, new Uint8Array(bytes));
+      else if (op === "forget") await forgetImage(this.scope, target);
     } catch (thrown) {
       error = String(thrown?.message || thrown);
     }

@@ -1,10 +1,11 @@
 // The worker's requests. The worker runs in the sandboxed frame (python-frame.js): its origin
-// is opaque, so it asks the page for the site's files (runtime-files.js fetches them, the
-// site's service worker serving its kept copies), over the port the page connected it with.
-// Here: the network rule for code run here (this site only), the site's files as the page
-// hands them (streamed, or whole for a synchronous read), the kept memory image through the
-// page, and the watch over the runtime's own files while Pyodide loads them (Pyodide itself
-// waits for ever on a file that failed).
+// is opaque, so it asks the page's files worker for the site's files (files-worker.js and
+// runtime-files.js fetch them, the site's service worker serving its kept copies), over the
+// port the page connected it with. Here: the network rule for code run here (this site
+// only), the site's files as the files worker hands them (streamed, or whole through the
+// frame for a synchronous read), the kept memory image through the files worker, and the
+// watch over the runtime's own files while Pyodide loads them (Pyodide itself waits for ever
+// on a file that failed).
 import { describe } from "./worker-describe.js";
 import { PYODIDE_DIR, SITE_ORIGIN, WORKER_URL } from "./worker-urls.js";
 
@@ -12,38 +13,42 @@ import { PYODIDE_DIR, SITE_ORIGIN, WORKER_URL } from "./worker-urls.js";
 // standard library, 2.5 MB) may take.
 const SITE_FILE_TIMEOUT_MS = 45_000;
 
-// The link to the page, set once by linkToPage (python-worker.js's connect).
+// The link to the files worker, set once by linkToFiles (python-worker.js's connect).
 let link = null;
 let nextId = 1;
-const streams = new Map(); // id -> {head, controller} of a fetch the page is answering
+const streams = new Map(); // id -> {head, controller} of a fetch the files worker is answering
 const questions = new Map(); // id -> {resolve, reject} of an "image" question
 // Taken before any reader code runs (it may replace the globals, not these).
 const realFetch = self.fetch.bind(self);
 const RealXMLHttpRequest = self.XMLHttpRequest;
 
 /**
- * Connects this module to the page: `post(message, transfer)` is the port's postMessage;
- * `fileState` and `fileBytes` the memory the frame shares for synchronous reads (null when the
- * frame is not cross-origin isolated: a synchronous read is then a plain request, which a host
- * answers only with CORS).
+ * Connects this module to the page's files worker: `port` is the channel to it, kept here
+ * (reader code can reach neither it nor its answers); `fileState` and `fileBytes` the memory
+ * the frame shares for synchronous reads (null when the frame is not cross-origin isolated: a
+ * synchronous read is then a plain request, which a host answers only with CORS).
  */
-export function linkToPage(post, fileState, fileBytes) {
-  link ??= { post, fileState, fileBytes };
+export function linkToFiles(port, fileState, fileBytes) {
+  if (link) return;
+  link = { post: port.postMessage.bind(port), fileState, fileBytes };
+  port.addEventListener("message", (event) => {
+    if (event.isTrusted) fromFiles(event.data);
+  });
+  port.start();
 }
 
-/** Takes a message of the page about a file (true), or leaves it to the message loop (false). */
-export function fromPage(message) {
+/** An answer of the files worker: a streamed file's part, or an answer about the image. */
+function fromFiles(message) {
   const { type, id } = message || {};
   if (type === "image-answer") {
     const question = questions.get(id);
     questions.delete(id);
     if (message.error) question?.reject(new Error(message.error));
     else question?.resolve(message.value);
-    return true;
+    return;
   }
-  if (!type?.startsWith?.("fetch-")) return false;
   const stream = streams.get(id);
-  if (!stream) return true;
+  if (!stream) return;
   if (type === "fetch-head") {
     stream.head.resolve(message);
   } else if (type === "fetch-chunk") {
@@ -57,10 +62,9 @@ export function fromPage(message) {
     stream.head.reject(error);
     stream.controller?.error(error);
   }
-  return true;
 }
 
-/** The page's fetch of one of the site's files, as a streamed Response (not counted, not guarded). */
+/** The files worker's fetch of one of the site's files, as a streamed Response (not counted, not guarded). */
 export function siteFetch(url) {
   if (!link) return Promise.reject(new TypeError("Failed to fetch: the page has not connected Python's worker"));
   const id = nextId++;
@@ -87,8 +91,8 @@ export function siteFetch(url) {
   });
 }
 
-/** Asks the page about the kept memory image (image-cache.js): op "read", "keep" or "forget". */
-export function askPage(op, url, bytes = null) {
+/** Asks the files worker about the kept memory image (image-cache.js): op "read", "keep" or "forget". */
+export function askFiles(op, url, bytes = null) {
   if (!link) return Promise.reject(new Error("the page has not connected Python's worker"));
   const id = nextId++;
   return new Promise((resolve, reject) => {
@@ -100,7 +104,7 @@ export function askPage(op, url, bytes = null) {
 /**
  * The bytes of the site's file at `url`, read synchronously: Python asks for them in the
  * middle of running code (a data file, the standard library at an import), and only this
- * worker waits. Through the page and the frame's shared memory when the frame is isolated;
+ * worker waits. Through the files worker and the frame's shared memory when the frame is isolated;
  * otherwise a plain synchronous request. Throws on an HTTP error or a file that never comes.
  */
 export function readSiteBytes(url) {
@@ -133,7 +137,7 @@ export function readSiteBytes(url) {
 
 /**
  * The page's network rule for code run here: requests go to this site only. fetch (which
- * pyodide.http.pyfetch and js.fetch use) goes to the page, which fetches the site's file;
+ * pyodide.http.pyfetch and js.fetch use) goes to the files worker, which fetches the site's file;
  * XMLHttpRequest (pyodide.http.open_url), WebSocket, EventSource and WebTransport refuse any
  * other URL with an error that names the rule (their requests to the site leave from the
  * frame's opaque origin: a host answers them only with CORS). Relative URLs are resolved

@@ -8,8 +8,8 @@ size and its group:
 
 - a language's code (``en``, ``he``...) for what lives under that language's home (the
   default language's is the site root, outside ``assets/``): its pages, its search index;
-- ``python`` for what the page's Python worker fetches (assets/pyodide/, assets/wheels/ and
-  the worker's script), which the page cannot list itself;
+- ``python`` for what the page's Python worker fetches (assets/pyodide/, assets/wheels/), its
+  script and the script of the worker that fetches for it, which the page cannot list itself;
 - ``shared`` for everything else (styles, scripts, fonts, data), but for a CJK face's folder
   that one language alone uses, which is that language's (``owned_folders``).
 
@@ -45,7 +45,12 @@ from site_hooks.i18n import languages
 
 WORKER = "sw.js"  # at the site root, so that its scope is the whole site
 WORKER_SOURCE = "service-worker.js"  # scripts/build-widgets.mjs's bundle of docs/widgets/service-worker.js
-PYTHON_FILES = ("assets/pyodide/", "assets/wheels/", "assets/widgets/python-worker.js")
+PYTHON_FILES = (
+    "assets/pyodide/",
+    "assets/wheels/",
+    "assets/widgets/python-worker.js",
+    "assets/widgets/files-worker.js",
+)
 OFFLINE_PAGE = "offline/index.html"  # under each language's home (docs/<lang>/offline.md)
 _NOT_KEPT = re.compile(r"(\.map|\.ipynb|^sitemap\.xml(\.gz)?|^objects\.inv|^404\.html|^assets/snapshot/.*\.gz)$")
 _LUNR = re.compile(r"^assets/javascripts/lunr/(?:min/lunr\.(.+)\.min\.js|(tinyseg|wordcut)\.js)$")

@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, describe, mock, test } from "node:test";
 
+import { serveFiles } from "../../docs/widgets/files-worker.js";
 import { FrameWorker } from "../../docs/widgets/frame-worker.js";
 import { RuntimeFiles } from "../../docs/widgets/runtime-files.js";
 
@@ -15,6 +16,7 @@ const PAGE = "https://example.org/site/he/page/";
 function fakeWindow({ isolated = true, files = {} } = {}) {
   const listeners = new Set();
   const frames = [];
+  const workers = [];
   const win = {
     location: { href: PAGE, origin: new URL(PAGE).origin },
     crossOriginIsolated: isolated,
@@ -23,6 +25,23 @@ function fakeWindow({ isolated = true, files = {} } = {}) {
     fetch: async (url) => {
       const body = files[new URL(url).pathname];
       return body === undefined ? new Response("missing", { status: 404 }) : new Response(body, { headers: { "Content-Type": "text/plain" } });
+    },
+    // The files worker, in process: files-worker.js's serveFiles with this window as its global.
+    Worker: class {
+      constructor(url, options) {
+        Object.assign(this, { url, options, terminated: false });
+        workers.push(this);
+      }
+      postMessage(message) {
+        if (message.type !== "serve") return;
+        this.files = serveFiles(win, message);
+        this.ports = [message.worker, message.frame];
+      }
+      terminate() {
+        this.terminated = true;
+        this.files?.close();
+        this.ports?.forEach((port) => port.close());
+      }
     },
     document: {
       body: {
@@ -54,7 +73,7 @@ function fakeWindow({ isolated = true, files = {} } = {}) {
   const say = (data, source = frames[0].contentWindow) => {
     for (const listener of [...listeners]) listener({ source, data });
   };
-  return { win, frames, say, listeners };
+  return { win, frames, workers, say, listeners };
 }
 
 const settle = () =>
@@ -74,7 +93,7 @@ describe("FrameWorker", () => {
   });
 
   test("what the session posts waits for the frame, then goes over the port in order; start asks for interrupts", async () => {
-    const { win, frames, say } = fakeWindow({ files: { "/site/assets/widgets/python-worker.js": "WORKER" } });
+    const { win, frames, workers, say } = fakeWindow({ files: { "/site/assets/widgets/python-worker.js": "WORKER" } });
     const worker = new FrameWorker(win, { frameSource: "", workerURL: "../../assets/widgets/python-worker.js" });
     worker.postMessage({ id: 0, type: "start", interruptBuffer: worker.interruptBuffer, snapshotUnwanted: "" });
     worker.postMessage({ id: 1, type: "run", code: "1" });
@@ -96,17 +115,57 @@ describe("FrameWorker", () => {
     );
     assert.equal(received[0].interruptBuffer, null, "the byte is the frame's, not the page's");
     assert.equal(received[0].interrupts, true);
-    // The worker's answers reach the session; its file requests do not.
+    // The worker's answers reach the session; its file requests go to the files worker, on a
+    // port of their own, and whole files to the frame on the frame's.
     const heard = [];
     worker.onmessage = (event) => heard.push(event.data);
     port.postMessage({ id: 1, type: "result", status: "ok" });
-    port.postMessage({ type: "fetch", id: 7, url: "https://other.example/x", whole: false });
-    await settle();
-    await settle();
+    const { files, wholeFiles } = connect.message;
+    const answers = [];
+    files.onmessage = (event) => answers.push(event.data);
+    const whole = [];
+    wholeFiles.onmessage = (event) => whole.push(event.data);
+    files.postMessage({ type: "fetch", id: 7, url: "https://other.example/x", whole: false });
+    files.postMessage({ type: "fetch", id: 8, url: "https://example.org/site/assets/widgets/python-worker.js", whole: true });
+    for (let i = 0; i < 20 && whole.length === 0; i++) await settle();
     assert.deepEqual(heard, [{ id: 1, type: "result", status: "ok" }]);
-    assert.ok(received.some((message) => message.type === "fetch-error" && message.id === 7));
+    assert.ok(answers.some((message) => message.type === "fetch-error" && message.id === 7));
+    assert.equal(whole[0].id, 8);
+    assert.equal(Buffer.from(whole[0].bytes).toString(), "WORKER");
+    assert.deepEqual(connect.transfer, [port, files, wholeFiles]);
     worker.terminate();
-    port.close();
+    assert.equal(workers[0].terminated, true, "the files worker ends with the frame");
+    for (const end of [port, files, wholeFiles]) end.close();
+  });
+
+  test("the files worker is made at once, beside the runtime's module", () => {
+    const { win, workers } = fakeWindow();
+    const worker = new FrameWorker(win, { frameSource: "", workerURL: "../../assets/widgets/python-worker.js" });
+    assert.equal(workers.length, 1);
+    assert.equal(workers[0].url, "https://example.org/site/assets/widgets/files-worker.js");
+    worker.terminate();
+  });
+
+  test("a files worker that cannot load or cannot be made is reported, once", async () => {
+    const { win, workers, say } = fakeWindow({ files: { "/site/assets/widgets/python-worker.js": "W" } });
+    const worker = new FrameWorker(win, { frameSource: "", workerURL: "../../assets/widgets/python-worker.js" });
+    const errors = [];
+    worker.onerror = (event) => errors.push(event.message);
+    workers[0].onerror({ message: "", preventDefault() {} });
+    assert.deepEqual(errors, ["the worker that hands Python its files stopped (it could not load)"]);
+    worker.terminate();
+
+    win.Worker = class {
+      constructor() {
+        throw new Error("refused by policy");
+      }
+    };
+    const refused = new FrameWorker(win, { frameSource: "", workerURL: "../../assets/widgets/python-worker.js" });
+    refused.onerror = (event) => errors.push(event.message);
+    say({ type: "frame-ready", isolated: true }, refused.frame.contentWindow);
+    for (let i = 0; i < 10; i++) await settle();
+    assert.equal(errors[1], "this browser could not make the worker that hands Python its files (refused by policy)");
+    refused.terminate();
   });
 
   test("only the frame's own messages count", async () => {
