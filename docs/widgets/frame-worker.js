@@ -25,8 +25,10 @@ export class FrameWorker {
    * `workerURL` the runtime's module (assets/widgets/python-worker.js), fetched by the page
    * and handed to the frame as text. The files worker (files-worker.js, published beside it)
    * is made at once, so that it has loaded by the time Python asks for its first file.
+   * `firstFiles` ({files, snapshot}, page-boot.js's firstFiles) is what Python will ask for
+   * first: the files worker starts on them as soon as Python is started.
    */
-  constructor(win, { frameSource, workerURL }) {
+  constructor(win, { frameSource, workerURL, firstFiles = { files: [], snapshot: "" } }) {
     this.win = win;
     this.onmessage = null;
     this.onerror = null;
@@ -35,6 +37,7 @@ export class FrameWorker {
     this.port = null;
     this.waiting = []; // [message, transfer] sent before the frame was connected
     this.workerURL = new URL(workerURL, win.location.href);
+    this.firstFiles = firstFiles;
     // Stop's interrupt byte lives in the frame (shared memory cannot cross origins): writes go
     // there. Present when the page is isolated; the worker says in "ready" whether the frame
     // could take it (python-session.js then drops it).
@@ -75,9 +78,23 @@ export class FrameWorker {
     if (this.ended) return;
     // The interrupt byte is the frame's own (interruptBuffer above): "start" says only whether
     // the page wants interrupts.
-    if (message?.type === "start") message = { ...message, interruptBuffer: null, interrupts: Boolean(this.interruptBuffer) };
+    if (message?.type === "start") {
+      message = { ...message, interruptBuffer: null, interrupts: Boolean(this.interruptBuffer) };
+      this.startFirstFiles(message.snapshotUnwanted);
+    }
     if (this.port) this.port.postMessage(message, transfer);
     else this.waiting.push([message, transfer]);
+  }
+
+  /**
+   * Python starts: the files worker reads what it will ask for first (the runtime's files,
+   * the kept memory image unless the image is `unwanted`) while the frame's worker loads,
+   * instead of when it asks.
+   */
+  startFirstFiles(unwanted) {
+    const href = (path) => new URL(path, this.win.location.href).href;
+    const { files, snapshot } = this.firstFiles;
+    this.filesWorker?.postMessage({ type: "prefetch", files: files.map(href), image: snapshot && !unwanted ? href(snapshot) : "" });
   }
 
   /** Ends the frame, its process's Python with it. */

@@ -59,7 +59,7 @@ export function createBoot(win, config) {
        runs reaches nothing of the site. The frame's srcdoc inherits this page's CSP
        (connect-src ...), and the worker it starts from a blob: URL inherits the frame's. */
     newWorker() {
-      const options = { frameSource: FRAME_SOURCE, workerURL: config.worker };
+      const options = { frameSource: FRAME_SOURCE, workerURL: config.worker, firstFiles: firstFiles(boot, config) };
       return win.makePythonWorker ? win.makePythonWorker(options) : new FrameWorker(win, options); // tests/js give a stand-in
     },
     /* Sends a worker the session's first request, the one way it is sent (python-session.js
@@ -100,18 +100,23 @@ export function createBoot(win, config) {
 const STDLIB_ARCHIVE = /\/python_stdlib(_core)?\.zip$/;
 
 /**
- * Python's big files as low-priority preloads (the snapshot instead of the standard library
- * when the connection rule allows it: a restore needs the image, not the standard library,
+ * What Python asks for first, as the connection rule decides: `snapshot`, the memory image's
+ * URL ("" when it is not to be used), and `files`, Python's big files but for the standard
+ * library when there is an image (a restore needs the image, not the standard library,
  * stdlib_on_demand.py).
  */
+export function firstFiles(boot, config) {
+  const snapshot = config.snapshot && !boot.snapshotUnwanted ? config.snapshot : "";
+  return { snapshot, files: snapshot ? config.preload.filter((href) => !STDLIB_ARCHIVE.test(href)) : config.preload };
+}
+
+/** Python's big files as low-priority preloads (firstFiles: the image's gzip among them). */
 export function preloadPython(win, boot, config) {
-  let files = config.preload;
+  const { snapshot, files } = firstFiles(boot, config);
   // Offline, a kept image is read from Cache Storage and the gzip is not kept (offline.js), so
   // it is not asked for.
-  if (config.snapshot && !boot.snapshotUnwanted && win.navigator?.onLine !== false) {
-    files = [config.snapshot, ...files.filter((href) => !STDLIB_ARCHIVE.test(href))];
-  }
-  for (const href of files) {
+  const hrefs = snapshot && win.navigator?.onLine !== false ? [snapshot, ...files] : files;
+  for (const href of hrefs) {
     const link = Object.assign(win.document.createElement("link"), { rel: "preload", as: "fetch", crossOrigin: "anonymous", href });
     link.setAttribute("fetchpriority", "low");
     link.dataset.python = "";

@@ -21,14 +21,73 @@ const MAX_QUEUED = 256;
 // A request the host never answers fails after this long (the worker's data files, the
 // runtime's; the service worker has its own limits).
 const FETCH_TIMEOUT_MS = 60_000;
+// What was read ahead and not asked for within this long is dropped (the memory image alone
+// is 31 MB).
+const EARLY_KEPT_MS = 30_000;
+
+/**
+ * What Python will ask for first, read ahead while its frame and worker load (the page says
+ * what when Python starts: frame-worker.js): a warm visit's runtime files come from the
+ * service worker, and the kept memory image is read and checked, before the worker asks. A
+ * file is taken once, by the first request for its URL; anything of another site is ignored.
+ */
+export class EarlyFiles {
+  constructor(scope) {
+    this.scope = scope;
+    this.files = new Map(); // href -> {response: Promise<Response>, controller}
+    this.image = null; // {href, bytes: Promise<Uint8Array | null>}
+  }
+
+  /** Starts reading `files` (URLs) and the kept image at `image` ("" for none). */
+  start(files = [], image = "") {
+    const origin = this.scope.location.origin;
+    for (const href of files) {
+      if (this.files.has(href) || new URL(href).origin !== origin) continue;
+      const controller = new AbortController();
+      const response = this.scope.fetch(href, { signal: controller.signal });
+      response.catch(() => {}); // the request that takes it sees the error
+      this.files.set(href, { response, controller });
+    }
+    if (image && !this.image && new URL(image).origin === origin) {
+      this.image = { href: image, bytes: keptImage(this.scope, new URL(image)) };
+    }
+    clearTimeout(this.dropping);
+    this.dropping = setTimeout(() => this.drop(), EARLY_KEPT_MS);
+  }
+
+  /** The response read ahead for `href` ({response, controller}), once; or null. */
+  takeFile(href) {
+    const early = this.files.get(href) ?? null;
+    this.files.delete(href);
+    return early;
+  }
+
+  /** The kept image read ahead for `href` (a promise of its bytes or null), once; or null. */
+  takeImage(href) {
+    if (this.image?.href !== href) return null;
+    const { bytes } = this.image;
+    this.image = { href: null };
+    return bytes;
+  }
+
+  /** Drops what was not taken. */
+  drop() {
+    clearTimeout(this.dropping);
+    for (const { controller } of this.files.values()) controller.abort();
+    this.files.clear();
+    this.image = { href: null };
+  }
+}
 
 export class RuntimeFiles {
   /**
    * `scope` is the global that fetches (the files worker's, or a window); `toWorker(message,
-   * transfer)` posts on the Python worker's port; `toFrame` to the frame.
+   * transfer)` posts on the Python worker's port; `toFrame` to the frame; `early` is what was
+   * read ahead (EarlyFiles), or null.
    */
-  constructor(scope, toWorker, toFrame) {
+  constructor(scope, toWorker, toFrame, early = null) {
     this.scope = scope;
+    this.early = early;
     this.toWorker = toWorker;
     this.toFrame = toFrame;
     this.active = 0;
@@ -93,11 +152,12 @@ export class RuntimeFiles {
       this.refuse(message, `${String(url).slice(0, 200)} is not a file of this site`);
       return;
     }
-    const controller = new AbortController();
+    const early = this.early?.takeFile(target.href);
+    const controller = early?.controller ?? new AbortController();
     this.controllers.add(controller);
     const timer = setTimeout(() => controller.abort(new Error(`no answer in ${FETCH_TIMEOUT_MS / 1000} s`)), FETCH_TIMEOUT_MS);
     try {
-      const response = await this.scope.fetch(target.href, { signal: controller.signal });
+      const response = await (early?.response ?? this.scope.fetch(target.href, { signal: controller.signal }));
       if (whole) {
         if (!response.ok) throw new Error(`${target.pathname}: HTTP ${response.status}`);
         const bytes = await response.arrayBuffer();
@@ -130,7 +190,7 @@ export class RuntimeFiles {
     let error = null;
     try {
       if (!target) throw new Error("not a file of this site");
-      if (op === "read") value = await keptImage(this.scope, target);
+      if (op === "read") value = await (this.early?.takeImage(target.href) ?? keptImage(this.scope, target));
       else if (op === "keep") value = await keepImage(this.scope, target, new Uint8Array(bytes));
       else if (op === "forget") await forgetImage(this.scope, target);
     } catch (thrown) {

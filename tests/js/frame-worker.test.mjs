@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, mock, test } from "node:test";
 
 import { serveFiles } from "../../docs/widgets/files-worker.js";
 import { FrameWorker } from "../../docs/widgets/frame-worker.js";
-import { RuntimeFiles } from "../../docs/widgets/runtime-files.js";
+import { EarlyFiles, RuntimeFiles } from "../../docs/widgets/runtime-files.js";
 
 const PAGE = "https://example.org/site/he/page/";
 
@@ -306,5 +306,40 @@ describe("RuntimeFiles", () => {
       "264 at once (8 running, 256 waiting); each further request is refused",
     );
     assert.match(refused[0].error, /more than 264 requests at once/);
+  });
+
+  test("what Python asks for first is fetched once, when the page says Python starts, and taken once", async () => {
+    const { win } = fakeWindow({ files: { "/site/assets/pyodide/pyodide.asm.wasm": "WASM" } });
+    const fetched = [];
+    const fetchFile = win.fetch;
+    win.fetch = (url, options) => {
+      fetched.push(url);
+      return fetchFile(url, options);
+    };
+    const early = new EarlyFiles(win);
+    const wasm = "https://example.org/site/assets/pyodide/pyodide.asm.wasm";
+    early.start([wasm, "https://other.example/x.wasm"], "");
+    assert.deepEqual(fetched, [wasm], "another host's file is not fetched");
+    const toWorker = [];
+    const runtime = new RuntimeFiles(win, (message) => toWorker.push(message), () => {}, early);
+    runtime.handles({ type: "fetch", id: 1, url: wasm, whole: false });
+    runtime.handles({ type: "fetch", id: 2, url: wasm, whole: false });
+    for (let i = 0; i < 20; i++) await settle();
+    assert.deepEqual(fetched, [wasm, wasm], "the first request took the early one; the second fetched again");
+    for (const id of [1, 2]) {
+      const chunks = toWorker.filter((m) => m.id === id && m.type === "fetch-chunk").map((m) => m.chunk);
+      assert.equal(Buffer.concat(chunks).toString(), "WASM");
+    }
+    early.drop();
+  });
+
+  test("the kept image read ahead answers the first read of its URL only", async () => {
+    const { win } = fakeWindow();
+    const early = new EarlyFiles(win);
+    const image = "https://example.org/site/assets/snapshot/python-1.gz";
+    early.image = { href: image, bytes: Promise.resolve(new Uint8Array([1, 2, 3])) }; // as start() leaves it
+    assert.equal(early.takeImage("https://example.org/site/assets/snapshot/python-2.gz"), null);
+    assert.deepEqual(await early.takeImage(image), new Uint8Array([1, 2, 3]));
+    assert.equal(early.takeImage(image), null, "taken once");
   });
 });
