@@ -11,7 +11,7 @@ import { REPAIR, repairAddress } from "./offline-files.js";
 import { WORKER_SILENT_MS, askWorker } from "./offline-request.js";
 import { pageStrings } from "./strings.js";
 
-const CONFIG_ID = "apy-offline-config"; // {"worker": <sw.js>, "page": <this page's address>} (main.html)
+const CONFIG_ID = "apy-offline-config"; // {"worker": <sw.js>, "search": <this language's search index>} (main.html)
 const MB = 1e6;
 const LEFT_UNKEPT = "apy-offline-left"; // sessionStorage: {urls, python} of pages left before they were kept
 const MAX_LEFT = 2000; // addresses remembered at most (a page fetches about 60)
@@ -78,14 +78,17 @@ function forgetUnkept() {
   }
 }
 
-/** What this visit fetched, for the worker to keep: the page, its resources, and the data
- * files its figures read (data-resource, "training/en": assets/training/en.json), which
- * Python's worker fetches itself. */
+/** What this visit fetched, for the worker to keep: the page, its resources, the data files
+ * its figures read (data-resource, "training/en": assets/training/en.json), which Python's
+ * worker fetches itself, and its language's search index, which a page with Python asks for
+ * only once Python is ready (search-hold.js). */
 function visited(root) {
   const data = [...document.querySelectorAll("[data-resource]")].map(
     (element) => new URL(`assets/${element.dataset.resource}.json`, root).href,
   );
-  return [location.href, ...performance.getEntriesByType("resource").map((entry) => entry.name), ...data];
+  const search = config()?.search;
+  const index = search ? [new URL(search, location.href).href] : [];
+  return [location.href, ...performance.getEntriesByType("resource").map((entry) => entry.name), ...data, ...index];
 }
 
 function el(tag, attributes = {}, ...children) {

@@ -23,6 +23,7 @@
 
 import { EarlyWorker } from "./early-worker.js";
 import { FrameWorker } from "./frame-worker.js";
+import { holdSearchIndex } from "./search-hold.js";
 
 // The sandboxed frame's script (python-frame.js), exactly as the build bundled it into
 // assets/widgets/python-frame.js: scripts/build-widgets.mjs defines it (the page's CSP allows
@@ -126,10 +127,16 @@ export function preloadPython(win, boot, config) {
 
 /**
  * Creates the early worker (early-worker.js, its owner) as `boot.worker`, the one place it is
- * set. Without one (it could not be made), the preloads start at once instead.
+ * set. Without one (it could not be made), the preloads start at once instead. While Python
+ * may start at once, Material's search index waits for it (search-hold.js); when nothing is
+ * near at the first layout (the preloads start instead), it waits no longer.
  */
 export function createEarlyWorker(win, boot, config) {
-  const preload = () => preloadPython(win, boot, config);
+  const releaseSearch = holdSearchIndex(win);
+  const preload = () => {
+    releaseSearch();
+    preloadPython(win, boot, config);
+  };
   let worker;
   try {
     worker = boot.newWorker();

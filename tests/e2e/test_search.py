@@ -27,6 +27,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from site_hooks.i18n import search, search_text
+from tests.e2e.conftest import PYTHON_READY_MS
 from tests.test_search_text import site_languages, stemmer_of
 
 LANGUAGES = site_languages()
@@ -120,6 +121,20 @@ def test_search_loads_the_plugin_and_finds_the_language_s_own_words(search_page,
         others = [path for path in found.paths if not path.startswith(f"/{prefix(lang)}") or is_other(path, lang)]
         assert found.paths, (query, found)
         assert not others, f"{lang}: {query!r} found pages of other languages: {others}"
+
+
+def test_on_a_page_with_python_the_index_waits_for_python_and_search_still_answers(page, site_url):
+    """Building the index takes Material's search worker half a second of a core: on a page
+    whose Python starts at once, the index is asked for once Python is ready
+    (docs/widgets/search-hold.js). The other tests here open search before Python is ready
+    (their pages never start it): there, the reader's focus lets the index go."""
+    page.goto(f"{site_url}/")
+    page.wait_for_function("performance.getEntriesByName('python:ready').length > 0", timeout=PYTHON_READY_MS)
+    index = "performance.getEntriesByType('resource').find((e) => e.name.endsWith('/search_index.json'))"
+    page.wait_for_function(f"Boolean({index})", timeout=10_000)
+    ready, asked = page.evaluate(f"[performance.getEntriesByName('python:ready')[0].startTime, {index}.startTime]")
+    assert asked >= ready, f"the index was asked for at {asked:.0f} ms, before Python was ready at {ready:.0f} ms"
+    assert search_for(page, "softmax").count > 0
 
 
 def same_results(page, queries: list[str]) -> Results:
