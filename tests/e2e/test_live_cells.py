@@ -458,6 +458,14 @@ def test_a_stalled_download_ends_the_start_with_a_message_and_restart(browser, s
             break
         page.wait_for_timeout(100)
     assert held, "the worker never asked for the wasm"
+    # The wasm is asked for as Python starts (the files worker reads ahead), before the worker
+    # has reported the rest of its start: the clock moves on only once its reports stop.
+    reports, quiet_since = None, time.monotonic()
+    while time.monotonic() - quiet_since < 1.5:
+        now = page.evaluate("JSON.stringify(attentionPy.session.progress ?? null)")
+        if now != reports:
+            reports, quiet_since = now, time.monotonic()
+        page.wait_for_timeout(100)
     stalled = language(CODES[0]).page_string("startup_stalled").split("{seconds}")[0]
     expect(first_cell(page).locator(".live-cell__status")).not_to_contain_text(stalled)
     page.clock.fast_forward(STARTUP_STALL_MS + 1_000)
