@@ -48,7 +48,7 @@ export class EarlyFiles {
       response.catch(() => {}); // the request that takes it sees the error
       this.files.set(href, { response, controller });
     }
-    if (image && !this.image && new URL(image).origin === origin) {
+    if (image && new URL(image).origin === origin) {
       this.image = { href: image, bytes: keptImage(this.scope, new URL(image)) };
     }
     clearTimeout(this.dropping);
@@ -66,7 +66,7 @@ export class EarlyFiles {
   takeImage(href) {
     if (this.image?.href !== href) return null;
     const { bytes } = this.image;
-    this.image = { href: null };
+    this.image = null;
     return bytes;
   }
 
@@ -75,7 +75,7 @@ export class EarlyFiles {
     clearTimeout(this.dropping);
     for (const { controller } of this.files.values()) controller.abort();
     this.files.clear();
-    this.image = { href: null };
+    this.image = null;
   }
 }
 
