@@ -555,8 +555,8 @@ def test_a_ten_times_larger_learning_rate_learns_in_english_and_gets_stuck_in_he
     assert "](#train?learning_rate=0.1)" in prose(lang)
     verdict, test = finished_run(lang, 120, learning_rate=0.1)
     assert verdict == LARGER_LEARNING_RATE[lang]
-    if verdict == "verdict_failed":
-        assert abs(test - 0.5) < 0.02, test
+    if verdict == "verdict_failed":  # "stuck at 50 to 60%" (the last digit of a sum moves it within that)
+        assert 0.48 <= test <= 0.6, test
 
 
 def test_sinusoidal_positions_do_as_well_as_learned_ones_and_the_causal_mask_gets_half():

@@ -9,14 +9,18 @@
     Trainer(puzzle, seed=0, positions="none")  # the same recipe without positions (or
                                                # "sinusoidal"; causal=True, layers=, heads=, d_model=)
 
+layer.py     the attention layer both models are made of: its forward pass and, beside it, its
+             backward pass (gradients derived by hand), with the residual connection
+gradients.py where a batch's gradients are collected (Gradients), for either model
+parameters.py  what both models share besides: their parameters' check, the loss's floor
 puzzle.py    the sentences and their answers
-model.py     the model: embeddings + positions (learned, sinusoidal or none), attention layers with
-             residual connections (optionally causal), and the answer: the pronoun points at a person
-backward.py  its gradients, derived by hand
+model.py     the puzzle model: embeddings + positions (learned, sinusoidal or none), attention
+             layers (optionally causal), and the answer: the pronoun points at a person
+backward.py  its gradients: the answer's lines, then layer.py's backward pass for each layer
 optim.py     Adam
 train.py     Training (the resumable loop for any model and Objective), Trainer (the puzzle's)
              and train_with_checkpoints
-next_token.py  a language model: attention only, causal, it predicts every next token
+next_token.py  a language model of the same layers: causal, it predicts every next token
 induction.py   the copy task it learns, its trainer (CopyTrainer), and the induction-head
                measures and ablations (head_scores, copy_scores, circuit)
 """

@@ -44,9 +44,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..linalg import matrix_product
-from .backward import Gradients
-from .model import SMALLEST_P
+from .gradients import Gradients
 from .next_token import NO_CUT, Cut, NextTokenModel, TokenPass, backward
+from .parameters import SMALLEST_P
 from .train import Objective, Training, checked_settings
 
 COPY_DEFAULTS: dict[str, Any] = {

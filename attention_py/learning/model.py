@@ -65,20 +65,20 @@ import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..attention import attention, causal_mask
+from ..attention import causal_mask
 from ..linalg import matrix_product
 from ..rng import glorot_uniform, uniform_matrix
 from ..softmax import stable_softmax
+from .gradients import Matrix
+from .layer import HeadPass, LayerPass, head_weights, layer_forward
+from .parameters import SMALLEST_P, check_parameters
 from .puzzle import Puzzle, Sentence
 
 if TYPE_CHECKING:
     from .ablation import Ablation
 
-Matrix = list[list[float]]
-
 FORMAT = "attention_py.learning.Model/1"
 POSITIONS = ("learned", "sinusoidal", "none")  # the kinds of position vector (see the module's docstring)
-SMALLEST_P = 1e-300  # the loss reads p at least this: a certain wrong answer costs about 690, not infinity
 
 
 def answer(probabilities: list[float]) -> int:
@@ -129,17 +129,6 @@ def parameter_shapes(
         if not answers:
             shapes.append((f"layer{layer}.W_O", (d_model, d_model)))
     return shapes
-
-
-def check_parameters(parameters: dict[str, Matrix], shapes: list[tuple[str, tuple[int, int]]]) -> None:
-    """A clear error unless ``parameters`` holds exactly the matrices of ``shapes``, in order."""
-    expected = dict(shapes)
-    if list(parameters) != list(expected):
-        raise ValueError(f"parameters must be {list(expected)}, got {list(parameters)}")
-    for name, (rows, cols) in expected.items():
-        m = parameters[name]
-        if len(m) != rows or any(len(row) != cols for row in m):
-            raise ValueError(f"{name} must be {rows} x {cols}")
 
 
 class Model:
@@ -210,8 +199,7 @@ class Model:
 
     def head(self, layer: int, head: int) -> tuple[Matrix, Matrix, Matrix | None]:
         """(W_Q, W_K, W_V) of one head; W_V is None in the last layer, which answers by pointing."""
-        p, prefix = self.parameters, f"layer{layer}.head{head}."
-        return p[prefix + "W_Q"], p[prefix + "W_K"], p.get(prefix + "W_V")
+        return head_weights(self.parameters, layer, head)
 
     def person_of(self, token_id: int) -> int | None:
         """The index in ``people`` of the person a token names, or None."""
@@ -404,21 +392,8 @@ class Model:
         self, layer: int, x: Matrix, rows: list[int], allowed: list[list[bool]] | None = None
     ) -> LayerPass:
         """x + concat_h(attention of head h) W_O, for the query rows ``rows`` of x (each allowed
-        to look at every key, or where ``allowed`` says)."""
-        queries = [x[i] for i in rows]
-        heads = []
-        for h in range(self.heads):
-            W_Q, W_K, W_V = self.head(layer, h)
-            assert W_V is not None, "the last layer answers by pointing (pointer_forward)"
-            Q = matrix_product(queries, W_Q)
-            K = matrix_product(x, W_K)
-            V = matrix_product(x, W_V)
-            out, weights, _ = attention(Q, K, V, scale=1 / math.sqrt(self.d_head), allowed=allowed)
-            heads.append(HeadPass(Q, K, V, weights, out))
-        concat = [[v for head in heads for v in head.output[r]] for r in range(len(rows))]  # heads side by side
-        update = matrix_product(concat, self.parameters[f"layer{layer}.W_O"])
-        output = [[a + b for a, b in zip(x[i], u)] for i, u in zip(rows, update)]  # the residual connection
-        return LayerPass(x, rows, heads, concat, output)
+        to look at every key, or where ``allowed`` says): the attention layer of layer.py."""
+        return layer_forward(self.parameters, layer, self.heads, x, rows, allowed)
 
     def pointer_forward(
         self, x: Matrix, rows: list[int], candidates: list[int], blocked: list[list[bool]] | None = None
@@ -463,24 +438,6 @@ class Model:
         if not sentences:
             return 0.0
         return sum(self.predict(s) == s.label for s in sentences) / len(sentences)
-
-
-@dataclass
-class HeadPass:
-    Q: Matrix  # the query rows' queries
-    K: Matrix
-    V: Matrix
-    weights: Matrix  # softmax(Q Kᵀ / √d_k), one row per query row
-    output: Matrix  # weights V
-
-
-@dataclass
-class LayerPass:
-    x: Matrix  # the layer's input, every token
-    rows: list[int]  # the query rows computed (the others pass the layer unchanged)
-    heads: list[HeadPass]
-    concat: Matrix  # the heads' outputs side by side, one row per query row
-    output: Matrix  # x + concat W_O for the query rows
 
 
 @dataclass

@@ -19,9 +19,9 @@ vector of each position into one score per token of the vocabulary.
 from the embeddings alone instead of from the residual stream, which cuts what that layer
 reads from the layers before it (K-, Q- or V-composition, in the words of Elhage et al. 2021).
 
-Gradients are derived by hand (``backward``), line by line in the reverse order of
-``forward``, as the puzzle model's are (``backward.layer_backward``, here for the causal mask);
-tests/unit/test_next_token.py checks every entry against finite differences.
+Every layer is the attention layer of layer.py, its backward pass beside its forward one;
+the lines of the loss and the unembedding are ``backward`` here. tests/unit/test_next_token.py
+checks every gradient against finite differences.
 """
 
 from __future__ import annotations
@@ -31,11 +31,13 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..attention import causal_mask
 from ..linalg import matrix_product
 from ..rng import glorot_uniform, uniform_matrix
 from ..softmax import stable_softmax
-from .backward import Gradients, add_into, times_transpose, transpose_times
-from .model import SMALLEST_P, HeadPass, LayerPass, Matrix, check_parameters
+from .gradients import Gradients, Matrix, times_transpose
+from .layer import LayerInputs, LayerPass, head_weights, layer_backward, layer_forward
+from .parameters import SMALLEST_P, check_parameters
 
 FORMAT = "attention_py.learning.NextTokenModel/1"
 
@@ -123,6 +125,7 @@ class NextTokenModel:
         self.d_head = d_model // heads
         check_parameters(parameters, self._shapes)
         self.parameters = parameters
+        self._causal_masks: dict[int, list[list[bool]]] = {}  # by length: read, never changed
 
     @classmethod
     def initial(
@@ -145,10 +148,9 @@ class NextTokenModel:
     def shapes(self) -> list[tuple[str, tuple[int, int]]]:
         return list(self._shapes)
 
-    def head(self, layer: int, head: int) -> tuple[Matrix, Matrix, Matrix]:
+    def head(self, layer: int, head: int) -> tuple[Matrix, Matrix, Matrix | None]:
         """(W_Q, W_K, W_V) of one head."""
-        p, prefix = self.parameters, f"layer{layer}.head{head}."
-        return p[prefix + "W_Q"], p[prefix + "W_K"], p[prefix + "W_V"]
+        return head_weights(self.parameters, layer, head)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-able dict that ``from_dict`` turns back into this model exactly."""
@@ -203,35 +205,30 @@ class NextTokenModel:
     def layer_forward(
         self, layer: int, x: Matrix, embedded: Matrix, cut: Cut = NO_CUT, *, shares: bool = False
     ) -> tuple[LayerPass, list[Matrix]]:
-        """x + concat_h(causal attention of head h) W_O for every position; with ``shares``
-        also each head's share of the update, o_h W_O (the rows of W_O that read head h)."""
-        n, d_head = len(x), self.d_head
-        scale = 1 / math.sqrt(d_head)
-        q_in = embedded if layer in cut.queries_from_embedding else x
-        k_in = embedded if layer in cut.keys_from_embedding else x
-        v_in = embedded if layer in cut.values_from_embedding else x
-        heads = []
-        for h in range(self.heads):
-            W_Q, W_K, W_V = self.head(layer, h)
-            Q, K, V = matrix_product(q_in, W_Q), matrix_product(k_in, W_K), matrix_product(v_in, W_V)
-            weights = []
-            for i, q in enumerate(Q):  # the causal mask: row i scores only the keys j <= i
-                row = stable_softmax([scale * math.sumprod(q, k) for k in K[: i + 1]])
-                weights.append(row + [0.0] * (n - i - 1))
-            output = matrix_product(weights, V)
-            if (layer, h) in cut.heads_off:
-                output = [[0.0] * d_head for _ in range(n)]
-            heads.append(HeadPass(Q, K, V, weights, output))
-        concat = [[v for head in heads for v in head.output[r]] for r in range(n)]
-        W_O = self.parameters[f"layer{layer}.W_O"]
-        update = matrix_product(concat, W_O)
-        output = [[a + b for a, b in zip(xi, u)] for xi, u in zip(x, update)]  # the residual connection
-        head_shares = (
-            [matrix_product(head.output, W_O[h * d_head : (h + 1) * d_head]) for h, head in enumerate(heads)]
-            if shares
-            else []
+        """x + concat_h(causal attention of head h) W_O for every position (the attention layer
+        of layer.py, under the causal mask); with ``shares`` also each head's share of the
+        update, o_h W_O (the rows of W_O that read head h)."""
+        n = len(x)
+        mask = self._causal_masks.get(n)
+        if mask is None:
+            mask = self._causal_masks[n] = causal_mask(n)
+        inputs = None
+        if cut.queries_from_embedding or cut.keys_from_embedding or cut.values_from_embedding:
+            inputs = LayerInputs(
+                embedded if layer in cut.queries_from_embedding else x,
+                embedded if layer in cut.keys_from_embedding else x,
+                embedded if layer in cut.values_from_embedding else x,
+            )
+        heads_off = frozenset(h for off_layer, h in cut.heads_off if off_layer == layer)
+        layer_pass = layer_forward(
+            self.parameters, layer, self.heads, x, list(range(n)), mask, inputs=inputs, heads_off=heads_off
         )
-        return LayerPass(x, list(range(n)), heads, concat, output), head_shares
+        if not shares:
+            return layer_pass, []
+        W_O, d_head = self.parameters[f"layer{layer}.W_O"], self.d_head
+        return layer_pass, [
+            matrix_product(head.output, W_O[h * d_head : (h + 1) * d_head]) for h, head in enumerate(layer_pass.heads)
+        ]
 
     def loss(self, run: TokenPass) -> float:
         """The mean cross-entropy of every position's guess of the token after it."""
@@ -250,7 +247,7 @@ def backward(model: NextTokenModel, run: TokenPass, grads: Gradients, weight: fl
 
         loss      L = (1/m) Σ_i -log p_i[t_(i+1)],  m = n - 1      d logits_i = (p_i - onehot(t_(i+1))) / m
         unembed   logits = x W_U                                   dW_U = xᵀ d logits,  dx = d logits W_Uᵀ
-        layers    (causal_layer_backward, the residual connection included), last to first
+        layers    layer.layer_backward (the residual connection included), last to first
         input     x_i = E[t_i] + P[i]                              dE[t_i] += dx_i,  dP[i] += dx_i
 
     The causal mask needs no line: a masked weight is 0, so its d score is 0. (The last
@@ -266,56 +263,13 @@ def backward(model: NextTokenModel, run: TokenPass, grads: Gradients, weight: fl
     grads.add_product("W_U", run.final, d_logits)
     d_x = times_transpose(d_logits, model.parameters["W_U"])
     for layer in reversed(range(model.layers)):
-        d_x = causal_layer_backward(model, layer, run.layers[layer], d_x, grads)
-    E, P = grads.direct["E"], grads.direct["P"]
-    for i, (t, d) in enumerate(zip(ids, d_x)):
-        add_into([E[t]], [d])
-        add_into([P[i]], [d])
-
-
-def causal_layer_backward(
-    model: NextTokenModel, layer: int, layer_pass: LayerPass, d_out: Matrix, grads: Gradients
-) -> Matrix:
-    """One layer's gradients from d out (every row): its weights' recorded in ``grads``, d x
-    returned. The lines of ``backward.layer_backward``, for the causal mask: each row's
-    scores are differentiated over the keys it sees only, and the three ways x reaches a
-    head (x W_Q, x W_K, x W_V), for every head, are sent back in one product,
-    dx += [dQ_h | dK_h | dV_h]_h [W_Q,h | W_K,h | W_V,h]_hᵀ: the same sum in a third of the
-    Python calls of one product per matrix, which a step in the page needs."""
-    x, n = layer_pass.x, len(layer_pass.x)
-    d_x = [list(row) for row in d_out]  # the residual connection passes d out straight through
-    W_O = model.parameters[f"layer{layer}.W_O"]
-    grads.add_product(f"layer{layer}.W_O", layer_pass.concat, d_out)
-    d_concat = times_transpose(d_out, W_O)
-    scale, d_head = 1 / math.sqrt(model.d_head), model.d_head
-    d_parts: list[list[float]] = [[] for _ in range(n)]  # row i: [dQ_h | dK_h | dV_h] for every head h
-    stacked: list[list[float]] = [[] for _ in range(model.d_model)]  # row k: [W_Q,h | W_K,h | W_V,h][k] for every h
-    for h, head in enumerate(layer_pass.heads):
-        d_H = [row[h * d_head : (h + 1) * d_head] for row in d_concat]
-        d_S = []
-        for i, (weights, d_h) in enumerate(zip(head.weights, d_H)):  # row i saw the keys j <= i
-            seen = weights[: i + 1]
-            d_A = [math.sumprod(d_h, v) for v in head.V[: i + 1]]  # d A = d H Vᵀ
-            mean = math.sumprod(seen, d_A)
-            d_S.append([a * (g - mean) * scale for a, g in zip(seen, d_A)] + [0.0] * (n - i - 1))
-        d_Q = matrix_product(d_S, head.K)
-        d_K = transpose_times(d_S, head.Q)
-        d_V = transpose_times(head.weights, d_H)
-        prefix = f"layer{layer}.head{h}."
-        for name, d in (("W_Q", d_Q), ("W_K", d_K), ("W_V", d_V)):
-            grads.add_product(prefix + name, x, d)
-        for row, q, k, v in zip(d_parts, d_Q, d_K, d_V):
-            row += q + k + v
-        W_Q, W_K, W_V = model.head(layer, h)
-        for row, w_q, w_k, w_v in zip(stacked, W_Q, W_K, W_V):
-            row += w_q + w_k + w_v
-    add_into(d_x, times_transpose(d_parts, stacked))
-    return d_x
+        d_x = layer_backward(model.parameters, layer, run.layers[layer], d_x, grads)
+    grads.add_embedded(ids, d_x)
 
 
 def token_gradients(model: NextTokenModel, ids: list[int], weight: float = 1.0) -> tuple[float, dict[str, Matrix]]:
     """(loss, gradients of the loss) of one sequence: what the tests check against finite differences."""
-    grads = Gradients(model)  # type: ignore[arg-type]
+    grads = Gradients(model)
     run = model.forward(ids)
     backward(model, run, grads, weight)
     return model.loss(run), grads.totals()

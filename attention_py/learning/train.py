@@ -34,7 +34,8 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .backward import Gradients, example_gradients
+from .backward import example_gradients
+from .gradients import Gradients
 from .model import Model, loss_and_answer
 from .optim import Adam
 from .puzzle import Puzzle, Sentence
