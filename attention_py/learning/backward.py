@@ -27,8 +27,9 @@ from __future__ import annotations
 
 import math
 
+from .._checks import Matrix
 from ..linalg import matrix_product
-from .gradients import Gradients, Matrix, add_into, times_transpose, transpose_times
+from .gradients import Gradients, add_into, times_transpose, transpose_times
 from .layer import HeadPass, layer_backward, softmax_backward
 from .model import Model, Pass, loss_and_answer
 from .parameters import SMALLEST_P

@@ -29,9 +29,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from .._checks import Matrix
 from ..attention import attention
 from ..linalg import matrix_product
-from .gradients import Gradients, Matrix, add_into, times_transpose, transpose_times
+from .gradients import Gradients, add_into, times_transpose, transpose_times
 
 
 @dataclass

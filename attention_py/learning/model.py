@@ -65,11 +65,11 @@ import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from .._checks import Matrix
 from ..attention import causal_mask
 from ..linalg import matrix_product
 from ..rng import glorot_uniform, uniform_matrix
 from ..softmax import stable_softmax
-from .gradients import Matrix
 from .layer import HeadPass, LayerPass, head_weights, layer_forward
 from .parameters import SMALLEST_P, check_parameters
 from .puzzle import Puzzle, Sentence

@@ -31,11 +31,12 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
+from .._checks import Matrix
 from ..attention import causal_mask
 from ..linalg import matrix_product
 from ..rng import glorot_uniform, uniform_matrix
 from ..softmax import stable_softmax
-from .gradients import Gradients, Matrix, times_transpose
+from .gradients import Gradients, times_transpose
 from .layer import LayerInputs, LayerPass, head_weights, layer_backward, layer_forward
 from .parameters import SMALLEST_P, check_parameters
 
