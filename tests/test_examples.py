@@ -402,7 +402,18 @@ def test_every_notebook_code_cell_is_its_example_in_every_language():
     assert not problems, "\n".join(problems)
 
 
-@pytest.mark.parametrize("notebook", examples.notebooks_of(examples.SOURCE_LANG))
+# Notebooks that train a model from the start take the full tier's time, not the fast one's
+# (the induction notebook: about 50 s on a 2-core machine).
+LONG_NOTEBOOKS = {"notebooks/induction.ipynb"}
+
+
+@pytest.mark.parametrize(
+    "notebook",
+    [
+        pytest.param(notebook, marks=pytest.mark.slow) if notebook in LONG_NOTEBOOKS else notebook
+        for notebook in examples.notebooks_of(examples.SOURCE_LANG)
+    ],
+)
 def test_a_notebook_prints_what_its_page_prints(notebook, outputs):
     """Run top to bottom in one namespace (as its kernel runs it at build time), each example
     cell prints its .out file, and a notebook-only cell does not fail."""
