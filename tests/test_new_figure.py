@@ -1,4 +1,5 @@
-"""The newcomer's scaffold (devtools/new_figure.py): a figure it makes passes the fast tier."""
+"""The newcomer's scaffold (devtools/new_figure.py): a figure it makes passes the fast tier,
+and what it wrote for someone to rewrite or translate is listed until it is."""
 
 from __future__ import annotations
 
@@ -75,6 +76,44 @@ def test_a_dry_run_writes_nothing(capsys):
     assert {p: p.read_bytes() for p in touched} == before
 
 
+def test_leftovers_name_the_scaffolds_words_until_they_are_rewritten_and_translated(tmp_path, capsys):
+    """The README row's placeholder, the English gallery line, and each other language's
+    gallery section (English heading, a comment for its line) are listed until replaced."""
+    root = tmp_path / "repo"
+    for name in ("attention_py/figures/README.md", "attention_py/figures/__init__.py", "docs/*/gallery.md"):
+        for source in ROOT.glob(name):
+            (root / source.relative_to(ROOT)).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy(source, root / source.relative_to(ROOT))
+    shutil.copytree(ROOT / "docs" / "figure-strings", root / "docs" / "figure-strings")
+    assert new_figure.leftovers(root) == []
+    for path, text in new_figure.writes("softmax_shift", root).items():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    assert new_figure.main(["--leftovers"], root) == 1
+    listed = capsys.readouterr().out.splitlines()
+    assert [line.split(":")[0] for line in listed] == [
+        "attention_py/figures/README.md",
+        "docs/en/gallery.md",
+        "docs/fa/gallery.md",
+        "docs/he/gallery.md",
+    ], listed
+    assert "`softmax_shift`'s row still ends (to be replaced)" in listed[0]
+    assert all("#softmax-shift: the heading is still English; the scaffold's comment" in line for line in listed[2:])
+
+    def rewrite(path: str, old: str, new: str) -> None:
+        text = (root / path).read_text(encoding="utf-8")
+        assert old in text, path
+        (root / path).write_text(text.replace(old, new), encoding="utf-8")
+
+    rewrite("attention_py/figures/README.md", "against 0 (to be replaced)", "against 0, shifted")
+    rewrite("docs/en/gallery.md", new_figure.INTRO, "Shift both scores: the shares stay.")
+    for lang, heading, line in (("he", "הזזה", "הזיזו."), ("fa", "جابه‌جایی", "جابه‌جا کنید.")):
+        rewrite(f"docs/{lang}/gallery.md", "## Softmax shift {", f"## {heading} {{")
+        rewrite(f"docs/{lang}/gallery.md", new_figure.TRANSLATE, line)
+    assert new_figure.main(["--leftovers"], root) == 0
+    assert "nothing the scaffold wrote is left" in capsys.readouterr().out
+
+
 @pytest.mark.slow
 def test_a_new_figure_passes_the_fast_tier_right_away(tmp_path):
     """In a copy of the repository: the scaffold, then what ./run check runs on Python (ruff,
@@ -112,3 +151,10 @@ def test_a_new_figure_passes_the_fast_tier_right_away(tmp_path):
     assert " passed" in tests.stdout, tests.stdout
     gallery = (copy / "docs" / "he" / "gallery.md").read_text(encoding="utf-8")
     assert gallery.rstrip().endswith('```figure name="made_by_the_scaffold"\n```')
+    # what is left to rewrite and translate is listed, and he is no longer "all good"
+    for command, expected in (
+        (["-m", "devtools.new_figure", "--leftovers"], "`made_by_the_scaffold`'s row still ends (to be replaced)"),
+        (["-m", "devtools.translation_status", "--lang", "he"], "docs/he/gallery.md: 1 of "),
+    ):
+        run = subprocess.run([sys.executable, *command], cwd=copy, capture_output=True, text=True)
+        assert (run.returncode, expected in run.stdout) == (1, True), run.stdout + run.stderr

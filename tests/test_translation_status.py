@@ -17,6 +17,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from devtools import new_figure
 from devtools import translation_status as ts
 from site_hooks.content.doctests import fence_doctests
 from site_hooks.i18n import translation_checks as checks
@@ -451,6 +452,49 @@ def test_sections_that_are_only_code_front_matter_or_directives_do_not_count(scr
     write(scratch / "en" / "a.md", same.replace("Seite", "Page"))
     write(scratch / "xx" / "a.md", same)
     assert ts.partly_english(scratch, "xx") == []
+
+
+GALLERY_EN = '# Gallery { #gallery }\n\n## Softmax { #softmax }\n\nDrag.\n\n```figure name="softmax"\n```\n'
+GALLERY_XX = GALLERY_EN.replace("# Gallery", "# Galerie").replace("Drag.", "Zieh.")  # "Softmax" stays: fine
+
+
+def test_a_gallery_section_the_figure_scaffold_wrote_counts_as_untranslated(
+    scratch: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """devtools.new_figure appends its section to every gallery, in English, with a comment in
+    place of the line other languages must write: xx is not done until a translator replaces
+    both, even once English has rewritten its own section (so no English text matches it)."""
+    write(scratch / "xx" / "notebooks" / "n.ipynb", notebook("# Notizbuch { #nb }\n", "## Schritt { #step }\n"))
+    for lang, text in (("en", GALLERY_EN), ("xx", GALLERY_XX)):
+        write(scratch / lang / "gallery.md", text + new_figure.gallery_section("softmax_shift", lang))
+    commit(scratch.parent, "The scaffold's softmax_shift")
+    result = ts.status(scratch, "xx")
+    assert not result.ok
+    assert result.partly == [("gallery.md", 1, 3)]
+    (left,) = result.scaffold
+    assert (left.path, left.line, left.anchor) == ("docs/xx/gallery.md", 10, "softmax-shift")
+    assert left.what.startswith("#softmax-shift: the heading is still English; the scaffold's comment is still there")
+    assert ts.main(["--docs", str(scratch), "--lang", "xx"]) == 1
+    out = capsys.readouterr().out
+    assert "== xx: 3/4 pages translated, 1 partly English, 0 outdated\n" in out
+    assert f"    {left}\n" in out
+
+    ours = (scratch / "xx" / "gallery.md").read_text(encoding="utf-8")
+    english = (scratch / "en" / "gallery.md").read_text(encoding="utf-8")
+    write(scratch / "en" / "gallery.md", english.replace(new_figure.INTRO, "Shift both scores: nothing changes."))
+    assert [item.anchor for item in ts.status(scratch, "xx").scaffold] == ["softmax-shift"]
+    no_line = ours.replace(new_figure.TRANSLATE + "\n\n", "")
+    write(scratch / "xx" / "gallery.md", no_line)
+    assert "no line says what the reader can do here" in ts.status(scratch, "xx").scaffold[0].what
+    write(scratch / "xx" / "gallery.md", ours.replace(new_figure.TRANSLATE, new_figure.INTRO))
+    assert "its line is still the scaffold's English" in ts.status(scratch, "xx").scaffold[0].what
+    translated = ours.replace("Softmax shift {", "Verschobener Softmax {").replace(
+        new_figure.TRANSLATE, "Verschieb beide."
+    )
+    write(scratch / "xx" / "gallery.md", translated)
+    commit(scratch.parent, "xx: softmax_shift translated; English rewritten")
+    result = ts.status(scratch, "xx")
+    assert (result.scaffold, result.partly, result.ok) == ([], [], True)
 
 
 def test_a_language_in_progress_exits_0_unless_something_is_broken(
