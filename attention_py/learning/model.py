@@ -71,7 +71,7 @@ from ..linalg import matrix_product
 from ..rng import glorot_uniform, uniform_matrix
 from ..softmax import stable_softmax
 from .layer import HeadPass, LayerPass, head_weights, layer_forward
-from .parameters import SMALLEST_P, check_parameters
+from .parameters import SMALLEST_P, check_parameters, token_ids
 from .puzzle import Puzzle, Sentence
 
 if TYPE_CHECKING:
@@ -308,11 +308,9 @@ class Model:
 
     # reading sentences
 
-    def tokens_of(self, tokens: tuple[str, ...] | list[str]) -> list[int]:
-        try:
-            return [self.index[t] for t in tokens]
-        except KeyError as error:
-            raise ValueError(f"{error.args[0]!r} is not in the model's vocabulary") from None
+    def ids_of(self, tokens: tuple[str, ...] | list[str]) -> list[int]:
+        """The token ids of ``tokens``; a clear error for a token outside the vocabulary."""
+        return token_ids(self.index, tokens)
 
     def forward(self, sentence: Sentence, *, every_row: bool = False, ablation: Ablation | None = None) -> Pass:
         """Run the model on one sentence, keeping what the backward pass needs.
@@ -326,7 +324,7 @@ class Model:
             raise ValueError(
                 f"the sentence has {len(sentence.tokens)} tokens; this model reads at most {self.max_length}"
             )
-        ids = self.tokens_of(sentence.tokens)
+        ids = self.ids_of(sentence.tokens)
         candidates = self.candidates(ids)
         if not candidates:
             raise ValueError("the sentence names none of the model's people: there is nobody to point at")

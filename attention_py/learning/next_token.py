@@ -38,7 +38,7 @@ from ..rng import glorot_uniform, uniform_matrix
 from ..softmax import stable_softmax
 from .gradients import Gradients, times_transpose
 from .layer import LayerInputs, LayerPass, head_weights, layer_backward, layer_forward
-from .parameters import SMALLEST_P, check_parameters
+from .parameters import SMALLEST_P, check_parameters, token_ids
 
 FORMAT = "attention_py.learning.NextTokenModel/1"
 
@@ -175,10 +175,7 @@ class NextTokenModel:
 
     def ids_of(self, tokens: list[str] | tuple[str, ...]) -> list[int]:
         """The token ids of ``tokens``; a clear error for a token outside the vocabulary."""
-        try:
-            return [self.index[t] for t in tokens]
-        except KeyError as error:
-            raise ValueError(f"{error.args[0]!r} is not in the model's vocabulary") from None
+        return token_ids(self.index, tokens)
 
     # the forward pass
 

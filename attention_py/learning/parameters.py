@@ -1,5 +1,5 @@
 """What both models of the learning package share besides their layer (layer.py): parameters
-checked against their shapes, and the loss's floor for a probability."""
+checked against their shapes, tokens turned into ids, and the loss's floor for a probability."""
 
 from __future__ import annotations
 
@@ -17,3 +17,11 @@ def check_parameters(parameters: dict[str, Matrix], shapes: list[tuple[str, tupl
         m = parameters[name]
         if len(m) != rows or any(len(row) != cols for row in m):
             raise ValueError(f"{name} must be {rows} x {cols}")
+
+
+def token_ids(index: dict[str, int], tokens: tuple[str, ...] | list[str]) -> list[int]:
+    """The ids ``index`` gives ``tokens``; a clear error for a token outside the vocabulary."""
+    try:
+        return [index[t] for t in tokens]
+    except KeyError as error:
+        raise ValueError(f"{error.args[0]!r} is not in the model's vocabulary") from None
