@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 # The fast tier's modules that read every figure, its strings or the gallery: what a new
-# figure can break. Left out (about half the fast tier's 8 minutes): the articles' claims about
+# figure can break. Left out (about half the fast tier's time): the articles' claims about
 # the trained models, the examples' and notebooks' outputs, the package's unit tests.
 FIGURE_TESTS = (
     "tests/test_figure_*.py",
