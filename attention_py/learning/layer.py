@@ -54,21 +54,28 @@ class LayerPass:
 
 
 @dataclass(frozen=True)
-class LayerInputs:
-    """Where one layer's queries, keys and values are read from, when not all from its input
-    x: a model that tests what a layer relies on reads some of them from the embeddings
-    instead (next_token.Cut). Never in training: the backward pass assumes x."""
+class LayerCut:
+    """Paths of one layer switched off, to test what a trained model relies on (next_token.Cut;
+    never in training: the backward pass assumes no cut). The queries, keys or values marked
+    are read from ``source`` (the embeddings) instead of the layer's input; the heads in
+    ``heads_off`` add nothing."""
 
-    queries: Matrix
-    keys: Matrix
-    values: Matrix
+    source: Matrix
+    queries: bool = False
+    keys: bool = False
+    values: bool = False
+    heads_off: frozenset[int] = frozenset()
+
+    def inputs(self, x: Matrix) -> tuple[Matrix, Matrix, Matrix]:
+        """Where the queries, keys and values are read from."""
+        source = self.source
+        return (source if self.queries else x), (source if self.keys else x), (source if self.values else x)
 
 
-def head_weights(parameters: dict[str, Matrix], layer: int, head: int) -> tuple[Matrix, Matrix, Matrix | None]:
-    """(W_Q, W_K, W_V) of one head; W_V is None where a layer has no values (the puzzle's
-    pointing layer)."""
+def head_weights(parameters: dict[str, Matrix], layer: int, head: int) -> tuple[Matrix, Matrix, Matrix]:
+    """(W_Q, W_K, W_V) of one head of an attention layer."""
     prefix = f"layer{layer}.head{head}."
-    return parameters[prefix + "W_Q"], parameters[prefix + "W_K"], parameters.get(prefix + "W_V")
+    return parameters[prefix + "W_Q"], parameters[prefix + "W_K"], parameters[prefix + "W_V"]
 
 
 def layer_forward(
@@ -78,24 +85,21 @@ def layer_forward(
     x: Matrix,
     rows: list[int],
     allowed: list[list[bool]] | None = None,
-    *,
-    inputs: LayerInputs | None = None,
-    heads_off: frozenset[int] = frozenset(),
+    cut: LayerCut | None = None,
 ) -> LayerPass:
     """x[rows] + concat_h(attention of head h) W_O: each query row of ``rows`` looks at every
-    key, or where ``allowed`` (one row per query row) says. ``inputs`` reads the queries, keys
-    and values from elsewhere; the heads in ``heads_off`` contribute nothing (both for
-    testing what a trained model relies on)."""
-    q_in, k_in, v_in = (x, x, x) if inputs is None else (inputs.queries, inputs.keys, inputs.values)
+    key, or where ``allowed`` (one row per query row) says."""
+    q_in, k_in, v_in = (x, x, x) if cut is None else cut.inputs(x)
     queries = [q_in[i] for i in rows]
     passes = []
     for h in range(heads):
         W_Q, W_K, W_V = head_weights(parameters, layer, h)
-        assert W_V is not None, f"layer {layer} has no values: it is not an attention layer of this kind"
-        Q, K, V = matrix_product(queries, W_Q), matrix_product(k_in, W_K), matrix_product(v_in, W_V)
+        Q = matrix_product(queries, W_Q)  # what each query row looks for
+        K = matrix_product(k_in, W_K)  # what each token can be found by
+        V = matrix_product(v_in, W_V)  # what each token passes on
         output, weights, _ = attention(Q, K, V, scale=1 / math.sqrt(len(W_Q[0])), allowed=allowed)
-        if h in heads_off:
-            output = [[0.0] * len(W_V[0]) for _ in rows]
+        if cut is not None and h in cut.heads_off:
+            output = [[0.0] * len(row) for row in output]
         passes.append(HeadPass(Q, K, V, weights, output))
     concat = [[v for head in passes for v in head.output[r]] for r in range(len(rows))]  # heads side by side
     update = matrix_product(concat, parameters[f"layer{layer}.W_O"])
@@ -119,7 +123,6 @@ def layer_backward(
     start = 0
     for h, head in enumerate(layer_pass.heads):
         W_Q, W_K, W_V = head_weights(parameters, layer, h)
-        assert W_V is not None
         width = len(W_V[0])
         d_H = [row[start : start + width] for row in d_concat]
         start += width

@@ -70,7 +70,7 @@ from ..attention import causal_mask
 from ..linalg import matrix_product
 from ..rng import glorot_uniform, uniform_matrix
 from ..softmax import stable_softmax
-from .layer import HeadPass, LayerPass, head_weights, layer_forward
+from .layer import HeadPass, LayerPass, layer_forward
 from .parameters import SMALLEST_P, check_parameters, token_ids
 from .puzzle import Puzzle, Sentence
 
@@ -199,7 +199,8 @@ class Model:
 
     def head(self, layer: int, head: int) -> tuple[Matrix, Matrix, Matrix | None]:
         """(W_Q, W_K, W_V) of one head; W_V is None in the last layer, which answers by pointing."""
-        return head_weights(self.parameters, layer, head)
+        p, prefix = self.parameters, f"layer{layer}.head{head}."
+        return p[prefix + "W_Q"], p[prefix + "W_K"], p.get(prefix + "W_V")
 
     def person_of(self, token_id: int) -> int | None:
         """The index in ``people`` of the person a token names, or None."""

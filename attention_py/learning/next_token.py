@@ -37,7 +37,7 @@ from ..linalg import matrix_product
 from ..rng import glorot_uniform, uniform_matrix
 from ..softmax import stable_softmax
 from .gradients import Gradients, times_transpose
-from .layer import LayerInputs, LayerPass, head_weights, layer_backward, layer_forward
+from .layer import LayerCut, LayerPass, head_weights, layer_backward, layer_forward
 from .parameters import SMALLEST_P, check_parameters, token_ids
 
 FORMAT = "attention_py.learning.NextTokenModel/1"
@@ -149,7 +149,7 @@ class NextTokenModel:
     def shapes(self) -> list[tuple[str, tuple[int, int]]]:
         return list(self._shapes)
 
-    def head(self, layer: int, head: int) -> tuple[Matrix, Matrix, Matrix | None]:
+    def head(self, layer: int, head: int) -> tuple[Matrix, Matrix, Matrix]:
         """(W_Q, W_K, W_V) of one head."""
         return head_weights(self.parameters, layer, head)
 
@@ -210,17 +210,17 @@ class NextTokenModel:
         mask = self._causal_masks.get(n)
         if mask is None:
             mask = self._causal_masks[n] = causal_mask(n)
-        inputs = None
-        if cut.queries_from_embedding or cut.keys_from_embedding or cut.values_from_embedding:
-            inputs = LayerInputs(
-                embedded if layer in cut.queries_from_embedding else x,
-                embedded if layer in cut.keys_from_embedding else x,
-                embedded if layer in cut.values_from_embedding else x,
+        off = frozenset(h for off_layer, h in cut.heads_off if off_layer == layer)
+        layer_cut = None
+        if off or layer in cut.queries_from_embedding | cut.keys_from_embedding | cut.values_from_embedding:
+            layer_cut = LayerCut(
+                embedded,
+                queries=layer in cut.queries_from_embedding,
+                keys=layer in cut.keys_from_embedding,
+                values=layer in cut.values_from_embedding,
+                heads_off=off,
             )
-        heads_off = frozenset(h for off_layer, h in cut.heads_off if off_layer == layer)
-        layer_pass = layer_forward(
-            self.parameters, layer, self.heads, x, list(range(n)), mask, inputs=inputs, heads_off=heads_off
-        )
+        layer_pass = layer_forward(self.parameters, layer, self.heads, x, list(range(n)), mask, layer_cut)
         if not shares:
             return layer_pass, []
         W_O, d_head = self.parameters[f"layer{layer}.W_O"], self.d_head
