@@ -26,11 +26,12 @@ Parameters are named ``layer{l}.head{h}.W_Q`` (``W_K``, ``W_V``) and ``layer{l}.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
 from .._checks import Matrix
-from ..attention import attention
+from ..attention import attention, causal_mask
 from ..linalg import matrix_product
 from .gradients import Gradients, add_into, times_transpose, transpose_times
 
@@ -70,6 +71,13 @@ class LayerCut:
         """Where the queries, keys and values are read from."""
         source = self.source
         return (source if self.queries else x), (source if self.keys else x), (source if self.values else x)
+
+
+@functools.cache
+def causal_rows(n: int) -> list[list[bool]]:
+    """The causal mask of ``n`` tokens (``attention_py.causal_mask``), made once per length
+    and shared: every caller reads it, none changes it."""
+    return causal_mask(n)
 
 
 def head_weights(parameters: dict[str, Matrix], layer: int, head: int) -> tuple[Matrix, Matrix, Matrix]:

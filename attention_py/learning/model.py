@@ -66,11 +66,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .._checks import Matrix
-from ..attention import causal_mask
 from ..linalg import matrix_product
 from ..rng import glorot_uniform, uniform_matrix
 from ..softmax import stable_softmax
-from .layer import HeadPass, LayerPass, layer_forward
+from .layer import HeadPass, LayerPass, causal_rows, layer_forward
 from .parameters import SMALLEST_P, check_parameters, token_ids
 from .puzzle import Puzzle, Sentence
 
@@ -170,7 +169,6 @@ class Model:
         self.max_length = max_length
         self.d_model, self.layers, self.heads = d_model, layers, heads
         self.positions, self.causal = positions, causal
-        self._causal_masks: dict[int, list[list[bool]]] = {}  # read, never changed
         self.d_head = d_model // heads
         self.index = {token: i for i, token in enumerate(self.vocabulary)}
         self.person_tokens = tuple(tuple(t) for t in person_tokens) if person_tokens else tuple((p,) for p in people)
@@ -377,9 +375,7 @@ class Model:
         if not self.causal:
             return cut
         n = len(sentence.tokens)
-        mask = self._causal_masks.get(n)
-        if mask is None:  # made once per sentence length
-            mask = self._causal_masks[n] = causal_mask(n)
+        mask = causal_rows(n)
         if cut is None:
             return [mask[i] for i in rows]
         both = [[a and b for a, b in zip(mask[i], row)] for i, row in zip(rows, cut)]

@@ -32,12 +32,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .._checks import Matrix
-from ..attention import causal_mask
 from ..linalg import matrix_product
 from ..rng import glorot_uniform, uniform_matrix
 from ..softmax import stable_softmax
 from .gradients import Gradients, times_transpose
-from .layer import LayerCut, LayerPass, head_weights, layer_backward, layer_forward
+from .layer import LayerCut, LayerPass, causal_rows, head_weights, layer_backward, layer_forward
 from .parameters import SMALLEST_P, check_parameters, token_ids
 
 FORMAT = "attention_py.learning.NextTokenModel/1"
@@ -126,7 +125,6 @@ class NextTokenModel:
         self.d_head = d_model // heads
         check_parameters(parameters, self._shapes)
         self.parameters = parameters
-        self._causal_masks: dict[int, list[list[bool]]] = {}  # by length: read, never changed
 
     @classmethod
     def initial(
@@ -207,9 +205,7 @@ class NextTokenModel:
         of layer.py, under the causal mask); with ``shares`` also each head's share of the
         update, o_h W_O (the rows of W_O that read head h)."""
         n = len(x)
-        mask = self._causal_masks.get(n)
-        if mask is None:
-            mask = self._causal_masks[n] = causal_mask(n)
+        mask = causal_rows(n)
         off = frozenset(h for off_layer, h in cut.heads_off if off_layer == layer)
         layer_cut = None
         if off or layer in cut.queries_from_embedding | cut.keys_from_embedding | cut.values_from_embedding:
