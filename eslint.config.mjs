@@ -38,18 +38,18 @@ export default [
   },
   {
     // The page's scripts: bundled by scripts/build-widgets.mjs, run in the browser.
-    files: ["docs/widgets/*.js"],
+    files: ["docs/widgets/**/*.js"],
     languageOptions: { globals: globals.browser },
   },
   {
     // The early boot carries the frame's script, which the bundler defines.
-    files: ["docs/widgets/page-boot.js"],
+    files: ["docs/widgets/boot/page-boot.js"],
     languageOptions: { globals: { ...globals.browser, __PYTHON_FRAME__: "readonly" } },
   },
   {
     // The Python worker and its modules: a Web Worker of the sandboxed frame, with the progress
     // bar's total set by the bundler.
-    files: ["docs/widgets/python-worker.js", "docs/widgets/worker-*.js"],
+    files: ["docs/widgets/runtime/worker/*.js"],
     languageOptions: {
       globals: { ...globals.worker, __PYODIDE_DOWNLOAD_BYTES__: "readonly" },
     },

@@ -13,10 +13,10 @@ the cell after Run, and ``tests/test_examples.py`` checks that it still does.
 **Run as the page runs them.** The cells of a page share one Python session, in page order
 (the information-flow article defines ``layer`` in one cell and uses it in the next), so the
 examples are run page by page, in the order of the English page, in a fresh namespace per
-page, by the page's own runner (``docs/widgets/session_runtime.py``, loaded natively, reading
+page, by the page's own runner (``docs/widgets/runtime/python/session_runtime.py``, loaded natively, reading
 the site's data files such as ``assets/training/en.json`` from the build itself): the
 output is stdout and stderr as printed, then the ``repr`` of a last bare expression, or the
-traceback, on a line of its own, as ``docs/widgets/output-view.js`` shows them. One
+traceback, on a line of its own, as ``docs/widgets/cells/output-view.js`` shows them. One
 difference: a traceback frame inside the package is written ``File ".../attention_py/x.py",
 line ...``, because its folder differs between Pyodide and here, and its line number would
 change the output at every edit of the package.
@@ -83,7 +83,7 @@ from site_hooks.content.live_cells import EXAMPLE_NAME, EXAMPLES_DIR, example_co
 from site_hooks.i18n.translation_checks import english_sections, markdown_anchors  # noqa: E402
 
 DOCS = ROOT / "docs"
-RUNTIME = DOCS / "widgets" / "session_runtime.py"
+RUNTIME = DOCS / "widgets" / "runtime" / "python" / "session_runtime.py"
 UPDATE_COMMAND = ".venv/bin/python -m devtools.examples --update"
 
 _FENCE = re.compile(r"^(?P<indent>[ \t]*)(?P<fence>`{3,}|~{3,})(?P<info>.*)$")
@@ -210,7 +210,7 @@ def language_aware(names: Sequence[str]) -> bool:
 
 @cache
 def _runtime():
-    """The page's own runner (docs/widgets/session_runtime.py), loaded as a fresh module.
+    """The page's own runner (docs/widgets/runtime/python/session_runtime.py), loaded as a fresh module.
 
     Loading it replaces ``input`` (a live cell has no stdin); this process keeps its own."""
     spec = importlib.util.spec_from_file_location("_examples_session_runtime", RUNTIME)

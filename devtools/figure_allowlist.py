@@ -1,12 +1,12 @@
 """The markup figures may put into a page: the allow-list the page's figure sanitiser uses.
 
-    .venv/bin/python -m devtools.figure_allowlist           # is docs/widgets/figure-allowlist.json current? (exit 1 if not)
+    .venv/bin/python -m devtools.figure_allowlist           # is docs/widgets/figures/figure-allowlist.json current? (exit 1 if not)
     .venv/bin/python -m devtools.figure_allowlist --write   # rewrite it from what the figures draw
 
 Why: in the page, a figure's new markup comes from Python (``attention_py.figures.update``),
-and a live cell can replace that function. So ``docs/widgets/figure-morph.js`` keeps only
-the elements and attributes listed in ``docs/widgets/figure-allowlist.json`` before any of
-it reaches the page (see ``docs/widgets/figure-sanitise.js``): nothing from Python runs as
+and a live cell can replace that function. So ``docs/widgets/figures/figure-morph.js`` keeps only
+the elements and attributes listed in ``docs/widgets/figures/figure-allowlist.json`` before any of
+it reaches the page (see ``docs/widgets/figures/figure-sanitise.js``): nothing from Python runs as
 script. The list is not written by hand: this module renders every figure in every state
 shape, in every language that has figure strings, and collects the element and attribute
 names the markup uses, per namespace (HTML, or SVG inside ``<svg>``). The test
@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-ALLOWLIST = ROOT / "docs" / "widgets" / "figure-allowlist.json"
+ALLOWLIST = ROOT / "docs" / "widgets" / "figures" / "figure-allowlist.json"
 STRINGS_DIR = ROOT / "docs" / "figure-strings"
 
 # A style attribute: CSS custom properties with plain numbers, nothing else (no url(), no
@@ -93,7 +93,9 @@ _ATTR = re.compile(r'\s+([^\s"\'<>/=]+)(?:="([^"]*)")?')
 # The page refuses a figure's markup longer than the sanitiser's MAX_MARKUP (its cost to lay
 # out on every update is what the bound limits); a real figure stays well under it.
 _MAX_MARKUP = int(
-    re.search(r"export const MAX_MARKUP = ([\d_]+);", (ROOT / "docs/widgets/figure-sanitise.js").read_text()).group(1)
+    re.search(
+        r"export const MAX_MARKUP = ([\d_]+);", (ROOT / "docs/widgets/figures/figure-sanitise.js").read_text()
+    ).group(1)
 )
 MARKUP_BUDGET = _MAX_MARKUP * 3 // 4
 

@@ -4,7 +4,7 @@
 
 The corpus (DOMPurify's ``test/fixtures/expect.mjs``: payloads that broke sanitisers) is not
 part of this repository and is not on npm: clone cure53/DOMPurify and pass the file. Each
-payload is put inside a figure root, cleaned by ``docs/widgets/figure-sanitise.js``
+payload is put inside a figure root, cleaned by ``docs/widgets/figures/figure-sanitise.js``
 (``parseFigure``, bundled with esbuild) and inserted into a live page whose alert, confirm,
 prompt and print record calls. Reported: payloads whose script ran (at once or within 3 s),
 requests to other pages or dialogs, elements or attributes left that could run or load
@@ -66,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder)
         (out / "entry.js").write_text(
-            f'import {{ parseFigure }} from "{ROOT}/docs/widgets/figure-sanitise.js";\nwindow.parseFigure = parseFigure;\n'
+            f'import {{ parseFigure }} from "{ROOT}/docs/widgets/figures/figure-sanitise.js";\nwindow.parseFigure = parseFigure;\n'
         )
         subprocess.run(
             [

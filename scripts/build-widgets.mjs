@@ -67,7 +67,7 @@ const common = {
 // srcdoc, and its bytes must be exactly the file's).
 await build({
   ...common,
-  entryPoints: { "python-frame": join(widgets, "python-frame.js") },
+  entryPoints: { "python-frame": join(widgets, "runtime", "python-frame.js") },
   format: "iife",
   sourcemap: false,
 });
@@ -79,9 +79,9 @@ await Promise.all([
   build({
     ...common,
     entryPoints: {
-      "live-cells": join(widgets, "live-cells.js"),
-      figures: join(widgets, "figure-entry.js"),
-      offline: join(widgets, "offline.js"),
+      "live-cells": join(widgets, "cells", "live-cells.js"),
+      figures: join(widgets, "figures", "figure-entry.js"),
+      offline: join(widgets, "offline", "offline.js"),
     },
     format: "esm",
     splitting: true,
@@ -90,7 +90,7 @@ await Promise.all([
   // The worker: one file; it imports pyodide.mjs itself at run time, by URL.
   build({
     ...common,
-    entryPoints: { "python-worker": join(widgets, "python-worker.js") },
+    entryPoints: { "python-worker": join(widgets, "runtime", "worker", "python-worker.js") },
     format: "esm",
     loader: { ".py": "text" },
     define: { __PYODIDE_DOWNLOAD_BYTES__: String(pyodideDownloadBytes) },
@@ -99,7 +99,7 @@ await Promise.all([
   // Python frame; it answers Python's requests for the site's files.
   build({
     ...common,
-    entryPoints: { "files-worker": join(widgets, "files-worker.js") },
+    entryPoints: { "files-worker": join(widgets, "runtime", "files-worker.js") },
     format: "iife",
   }),
   // The early boot: one classic script, run inline before anything else on the page, so it
@@ -107,21 +107,21 @@ await Promise.all([
   // is inline too: a linked one would be looked for next to the page.
   build({
     ...common,
-    entryPoints: { "page-boot": join(widgets, "page-boot-entry.js") },
+    entryPoints: { "page-boot": join(widgets, "boot", "page-boot-entry.js") },
     format: "iife",
     define: { __PYTHON_FRAME__: JSON.stringify(frameSource) },
     sourcemap: dev ? "inline" : false,
   }),
   build({
     ...common,
-    entryPoints: { "live-cells": join(widgets, "live-cells.css") },
+    entryPoints: { "live-cells": join(widgets, "cells", "live-cells.css") },
   }),
   // The service worker: a classic script with Workbox inside (a module worker is not
   // everywhere yet); site_hooks/assets/offline.py puts the build's file list in front of it
   // and publishes it as sw.js at the site root.
   build({
     ...common,
-    entryPoints: { "service-worker": join(widgets, "service-worker.js") },
+    entryPoints: { "service-worker": join(widgets, "offline", "service-worker.js") },
     format: "iife",
     define: { "process.env.NODE_ENV": '"production"' },
   }),

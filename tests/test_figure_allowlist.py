@@ -1,7 +1,7 @@
-"""The page's figure sanitiser keeps exactly what the figures draw (docs/widgets/figure-allowlist.json).
+"""The page's figure sanitiser keeps exactly what the figures draw (docs/widgets/figures/figure-allowlist.json).
 
 In the page, a figure's new markup is Python's, and a live cell can replace the function that
-draws it, so docs/widgets/figure-sanitise.js removes every element and attribute the list does
+draws it, so docs/widgets/figures/figure-sanitise.js removes every element and attribute the list does
 not name before the markup reaches the page. Here, natively: every figure, in every state
 shape and every language with figure strings, is rendered and its element and attribute
 names collected (devtools/figure_allowlist.py); the list must be exactly those names, so a
@@ -42,7 +42,7 @@ def test_the_figures_keep_the_fixed_rules():
 def test_the_allowlist_is_exactly_what_the_figures_draw():
     wanted, _ = collected()
     have = stored()
-    message = "docs/widgets/figure-allowlist.json differs from what the figures draw: run .venv/bin/python -m devtools.figure_allowlist --write"
+    message = "docs/widgets/figures/figure-allowlist.json differs from what the figures draw: run .venv/bin/python -m devtools.figure_allowlist --write"
     for space in ("html", "svg"):
         missing = {tag: sorted(set(attrs) - set(have[space].get(tag, ()))) for tag, attrs in wanted[space].items()}
         missing = {tag: attrs for tag, attrs in missing.items() if attrs or tag not in have[space]}

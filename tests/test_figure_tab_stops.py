@@ -3,7 +3,7 @@
 A reader going through a figure by keyboard meets each group of pressable buttons
 (``_controls.segmented``: train_live has nine) once: ``role="toolbar"``, one button with
 ``tabindex="0"`` (the pressed one, the first when none is) and the others ``-1``; the arrow
-keys move between them in the page (docs/widgets/figure-roving.js, checked in Chromium by
+keys move between them in the page (docs/widgets/figures/figure-roving.js, checked in Chromium by
 tests/e2e/test_keyboard.py). The build's markup is the page's before any script runs, so
 the rule is checked here on what the figures draw, in every state shape the allow-list
 tool draws them in.

@@ -1,9 +1,9 @@
 """Every refusal a figure answers is short, whatever it was given (issue 43): it quotes at most
 ``EXCERPT_MAX_CHARS`` of the value, without controls or invisible formatting, isolated from
 the sentence's direction, exactly as the page quotes an address's setting
-(docs/widgets/figure-address.js, ``excerpt``); a text too long is named by its limit; the
+(docs/widgets/figures/figure-address.js, ``excerpt``); a text too long is named by its limit; the
 English detail and the key are cut. So no answer that repeats its input can pass the page's
-bound on an answer (docs/widgets/message-bounds.js, ``MAX_CALL_ANSWER``)."""
+bound on an answer (docs/widgets/runtime/message-bounds.js, ``MAX_CALL_ANSWER``)."""
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ def test_an_excerpt_is_the_pages_excerpt(name):
             node,
             "--input-type=module",
             "-e",
-            f"import {{ excerpt }} from {json.dumps((ROOT / 'docs/widgets/figure-address.js').as_uri())};"
+            f"import {{ excerpt }} from {json.dumps((ROOT / 'docs/widgets/figures/figure-address.js').as_uri())};"
             "let text = ''; process.stdin.on('data', (d) => (text += d));"
             "process.stdin.on('end', () => process.stdout.write(JSON.stringify(excerpt(JSON.parse(text)))));",
         ],

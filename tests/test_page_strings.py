@@ -50,7 +50,7 @@ def without_comments(source: str, blank_strings: bool = False) -> str:
 
 
 def scripts() -> dict[str, str]:
-    return {path.name: path.read_text(encoding="utf-8") for path in sorted(WIDGETS.glob("*.js"))}
+    return {path.name: path.read_text(encoding="utf-8") for path in sorted(WIDGETS.rglob("*.js"))}
 
 
 def extras() -> set[str]:
@@ -185,8 +185,8 @@ def written_by_the_page(format: dict[str, str]) -> list[str]:
     build embeds it."""
     node = shutil.which("node")
     if node is None:
-        pytest.fail("Node.js is needed to run docs/widgets/strings.js")
-    module = (WIDGETS / "strings.js").as_uri()
+        pytest.fail("Node.js is needed to run docs/widgets/shared/strings.js")
+    module = (WIDGETS / "shared" / "strings.js").as_uri()
     script = (
         f"import {{ writeNumber }} from {json.dumps(module)};"
         f"const format = {json.dumps(format)};"

@@ -1,4 +1,4 @@
-"""The Python half of the page's session (docs/widgets/session_runtime.py), natively.
+"""The Python half of the page's session (docs/widgets/runtime/python/session_runtime.py), natively.
 
 In the page it runs inside Pyodide (the worker, worker-boot.js, loads its source as the module
 ``_session_runtime`` and calls ``run_cell`` / ``call`` with a JavaScript ``emit``); it is
@@ -34,8 +34,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 WIDGETS = ROOT / "docs" / "widgets"
-RUNTIME_PATH = WIDGETS / "session_runtime.py"
-FIGURE_SCRIPTS = ("figure-host.js", "figure-call.js", "figure-page.js")
+RUNTIME_PATH = WIDGETS / "runtime" / "python" / "session_runtime.py"
+FIGURE_SCRIPTS = ("figures/figure-host.js", "figures/figure-call.js", "figures/figure-page.js")
 
 
 @pytest.fixture(scope="module")
@@ -260,8 +260,8 @@ CAP_CELLS = {
 
 WORKER_REPLAY = """
 import { readFileSync } from "node:fs";
-import { OutputView } from "./output-view.js";
-import { RequestOutput } from "./worker-output.js";
+import { OutputView } from "./cells/output-view.js";
+import { RequestOutput } from "./runtime/worker/worker-output.js";
 
 const requests = JSON.parse(readFileSync(0, "utf8"));
 const results = {};
@@ -283,6 +283,14 @@ process.stdout.write(JSON.stringify(results));
 """
 
 
+def copy_widgets(folder: Path, *paths: str) -> None:
+    """Copies the page's modules at ``paths`` (under docs/widgets/) into ``folder``, in the same
+    folders, so that their relative imports still resolve."""
+    for path in paths:
+        (folder / path).parent.mkdir(parents=True, exist_ok=True)
+        (folder / path).write_text((WIDGETS / path).read_text(encoding="utf-8"), encoding="utf-8")
+
+
 @pytest.fixture(scope="module")
 def received(loaded):
     """Cell name -> what the page receives ({messages, closedAt, viewShowsAll}; see WORKER_REPLAY)."""
@@ -302,8 +310,13 @@ def received(loaded):
     with tempfile.TemporaryDirectory() as folder:
         folder = Path(folder)
         (folder / "package.json").write_text('{"type": "module"}')  # the repo's package.json does not say it
-        for name in ("worker-output.js", "output-cap.js", "output-view.js", "message-bounds.js"):
-            (folder / name).write_text((WIDGETS / name).read_text(encoding="utf-8"), encoding="utf-8")
+        copy_widgets(
+            folder,
+            "runtime/worker/worker-output.js",
+            "runtime/output-cap.js",
+            "cells/output-view.js",
+            "runtime/message-bounds.js",
+        )
         (folder / "replay.mjs").write_text(WORKER_REPLAY, encoding="utf-8")
         done = subprocess.run(
             [node, str(folder / "replay.mjs")], input=json.dumps(requests), capture_output=True, text=True, check=True
@@ -334,14 +347,17 @@ def truncation_said(received_cell: dict) -> bool:
 def test_the_cap_is_2000_lines_and_200_000_characters():
     # README.md and the page's "Output truncated" sentence both state these numbers; the
     # worker and the output view both take them from output-cap.js, the one definition.
-    source = (WIDGETS / "output-cap.js").read_text(encoding="utf-8")
+    source = (WIDGETS / "runtime" / "output-cap.js").read_text(encoding="utf-8")
     found = dict(re.findall(r"export const (MAX_LINES|MAX_CHARS) = ([\d_]+);", source))
     assert {name: int(value.replace("_", "")) for name, value in found.items()} == {
         "MAX_LINES": 2000,
         "MAX_CHARS": 200_000,
     }
-    for user in ("worker-output.js", "output-view.js"):
-        assert 'from "./output-cap.js"' in (WIDGETS / user).read_text(encoding="utf-8"), user
+    for user, cap in (
+        ("runtime/worker/worker-output.js", "../output-cap.js"),
+        ("cells/output-view.js", "../runtime/output-cap.js"),
+    ):
+        assert f'from "{cap}"' in (WIDGETS / user).read_text(encoding="utf-8"), user
 
 
 def test_many_small_writes_stop_after_the_2000th_line(received):
@@ -457,10 +473,9 @@ def test_the_worker_posts_only_output_streams(tmp_path):
     if node is None:
         pytest.skip("Node.js is needed to run the worker's output module")
     (tmp_path / "package.json").write_text('{"type": "module"}')
-    for name in ("worker-output.js", "output-cap.js", "message-bounds.js"):
-        (tmp_path / name).write_text((WIDGETS / name).read_text(encoding="utf-8"), encoding="utf-8")
+    copy_widgets(tmp_path, "runtime/worker/worker-output.js", "runtime/output-cap.js", "runtime/message-bounds.js")
     (tmp_path / "forge.mjs").write_text(
-        'import { RequestOutput } from "./worker-output.js";\n'
+        'import { RequestOutput } from "./runtime/worker/worker-output.js";\n'
         "const messages = [];\n"
         "const out = new RequestOutput(1, (message) => messages.push(message));\n"
         'for (const [stream, text] of [["result", "forged"], ["stdout", 5], ["stdout", "real"]]) out.write(stream, text);\n'

@@ -5,10 +5,10 @@
 // Boots the pinned Pyodide (node_modules/pyodide) with the private, experimental
 // `_makeSnapshot` option, does what the page's worker does at start (unpacks the attention_py
 // wheel into site-packages, imports the package and every submodule, loads
-// session_runtime.py as the module `_session_runtime` with docs/widgets/session_loader.py), then writes
+// session_runtime.py as the module `_session_runtime` with docs/widgets/runtime/python/session_loader.py), then writes
 // `pyodide.makeMemorySnapshot()` gzipped to FILE.gz. Its last line on stdout is JSON: the
 // image's sizes and `stdlib`, the standard library's files imported by then. The browser
-// restores it with `loadPyodide({_loadSnapshot})` (docs/widgets/python-worker.js). An image
+// restores it with `loadPyodide({_loadSnapshot})` (docs/widgets/runtime/worker/python-worker.js). An image
 // made here loads in Chromium's module worker (probed 2026-11-30): the heap layout depends on
 // the wasm build, not on the host, and Pyodide refuses an image of another build (BUILD_ID in
 // its header).
@@ -42,11 +42,11 @@ const pyodide = await loadPyodide({
   stderr: (line) => process.stderr.write(line + "\n"),
 });
 
-// The same steps as python-worker.js's installWheel and loadRuntime (docs/widgets/session_loader.py
+// The same steps as python-worker.js's installWheel and loadRuntime (docs/widgets/runtime/python/session_loader.py
 // is the one loader of the runtime, for both).
 const sitePackages = pyodide.runPython("import site; site.getsitepackages()[0]");
 pyodide.unpackArchive(new Uint8Array(readFileSync(wheelPath)), "wheel", { extractDir: sitePackages });
-pyodide.runPython(readFileSync(join(root, "docs", "widgets", "session_loader.py"), "utf8"));
+pyodide.runPython(readFileSync(join(root, "docs", "widgets", "runtime", "python", "session_loader.py"), "utf8"));
 pyodide.globals.set("_runtime_source", readFileSync(runtimePath, "utf8"));
 pyodide.globals.set("_snapshot_key", key);
 const skipped = pyodide.runPython(`

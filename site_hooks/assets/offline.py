@@ -1,5 +1,5 @@
 """MkDocs hook: the site's service worker, ``sw.js`` at the site root, with this build's list
-of files in it (docs/widgets/service-worker.js says what the worker does with it).
+of files in it (docs/widgets/offline/service-worker.js says what the worker does with it).
 
 Once the build has written every language and the search indexes (the outer build's
 ``on_post_build``, after static-i18n's loop over the other languages and search.py's
@@ -20,7 +20,7 @@ extension has none in ``CONTENT_TYPES`` stops the build. The worker's own repair
 its words from each language's strings (``REPAIR_WORDS`` of the ``page`` section).
 Not listed, so never kept: Material's search stemmers for languages not built, source maps, notebook downloads (``.ipynb``), the sitemap, the
 404 page and the memory image's gzip (the page keeps the image inflated itself,
-docs/widgets/image-cache.js). The build's id is the digest of the list: a new build
+docs/widgets/runtime/image-cache.js). The build's id is the digest of the list: a new build
 is a new ``sw.js``, which the browser installs in place of the old one.
 """
 
@@ -44,7 +44,7 @@ from site_hooks.content.figures import strings_for
 from site_hooks.i18n import languages
 
 WORKER = "sw.js"  # at the site root, so that its scope is the whole site
-WORKER_SOURCE = "service-worker.js"  # scripts/build-widgets.mjs's bundle of docs/widgets/service-worker.js
+WORKER_SOURCE = "service-worker.js"  # scripts/build-widgets.mjs's bundle of docs/widgets/offline/service-worker.js
 PYTHON_FILES = (
     "assets/pyodide/",
     "assets/wheels/",

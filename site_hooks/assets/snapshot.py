@@ -36,8 +36,8 @@ from site_hooks.assets.vendored import NODE_MODULES, PYODIDE_FILES
 log = logging.getLogger("mkdocs.hooks.snapshot")
 
 MAKER = ROOT / "site_hooks" / "assets" / "make_snapshot.mjs"
-RUNTIME = ROOT / "docs" / "widgets" / "session_runtime.py"
-LOADER = ROOT / "docs" / "widgets" / "session_loader.py"  # loads RUNTIME, in the maker and the worker alike
+RUNTIME = ROOT / "docs" / "widgets" / "runtime" / "python" / "session_runtime.py"
+LOADER = RUNTIME.with_name("session_loader.py")  # loads RUNTIME, in the maker and the worker alike
 SITE_FOLDER = "assets/snapshot"
 
 

@@ -9,7 +9,7 @@ files of the archive Python has read by then; this module copies just those into
 whole archive. Their comments are cut (``without_comments``), a fifth of the archive's
 bytes: every line stays where it was (tracebacks and ``linecache`` still point at the right
 line) and every docstring stays (``help()`` still reads them). Any other module (the reader's own ``import difflib``) makes the worker fetch
-the whole archive then, once (docs/widgets/stdlib_on_demand.py), so nothing is lost, only
+the whole archive then, once (docs/widgets/runtime/python/stdlib_on_demand.py), so nothing is lost, only
 deferred.
 
 No image, no list: without Node.js the build has neither, and pages download the whole

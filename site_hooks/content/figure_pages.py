@@ -3,12 +3,12 @@
 checks every strings file and has the figures read their data through the build
 (``training.use_build_resources``) before the build starts, ships the figures' CSS, and hands the
 template the page's own strings (the ``page`` section: live cells, loading progress, figure
-host), which docs/overrides/main.html embeds as JSON for docs/widgets/strings.js.
+host), which docs/overrides/main.html embeds as JSON for docs/widgets/shared/strings.js.
 
 It also tells the template what the page runs: ``page_live_cells`` and ``page_figures``, how
 many cells and figures the fences drew on it (counted as they draw: the template loads Python
 only where there are some), and ``page_boot_script``, the page's early boot
-(docs/widgets/page-boot.js as scripts/build-widgets.mjs bundles it), which main.html writes
+(docs/widgets/boot/page-boot.js as scripts/build-widgets.mjs bundles it), which main.html writes
 inline in <head>.
 
 A shipped language missing a string fails the build, naming the file and the key.

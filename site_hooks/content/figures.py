@@ -59,7 +59,7 @@ REFERENCE_LANG = "en"
 # (site_hooks/i18n/languages.py), so a figure and its page can never disagree.
 DERIVED = ("direction",)
 
-# Sections that no figure reads: the site's own page scripts do (docs/widgets/strings.js).
+# Sections that no figure reads: the site's own page scripts do (docs/widgets/shared/strings.js).
 # Their keys are whatever the English file defines; every other language must match them.
 SITE_SECTIONS = ("page",)
 
@@ -90,7 +90,7 @@ def strings_for(lang: str) -> dict[str, Any]:
 
 
 def page_numbers(lang: str) -> dict[str, str]:
-    """How the page's own scripts write a number (docs/widgets/strings.js, ``writeNumber``):
+    """How the page's own scripts write a number (docs/widgets/shared/strings.js, ``writeNumber``):
     the language's digits and decimal separator for a number in a sentence ("Done in 0.05 s."),
     read from its strings file as the figures read them (``Text.prose_numbers``)."""
     numbers = Text(strings_for(lang), lang, "page").prose_numbers

@@ -17,7 +17,7 @@ write a cell, so that no code can hide in a page where no test runs it.
 
 At build time the block becomes ordinary, syntax-highlighted code (Pygments, with the
 classes Material colours), readable with scripts off, inside a container whose data
-attributes the browser side (docs/widgets/live-cell.js) reads:
+attributes the browser side (docs/widgets/cells/live-cell.js) reads:
 
 - ``data-live-cell``: the cell's number on its page (1, 2, ...), which names its saved edits
   and its tracebacks (``File "<cell 2>"``);

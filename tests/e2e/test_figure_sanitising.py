@@ -441,7 +441,7 @@ def test_huge_figure_markup_is_refused_without_stalling_the_page(live_page):
     expect(root.locator("[data-role=error]")).to_be_hidden()
 
 
-MAX_MARKUP = 160_000  # docs/widgets/figure-sanitise.js
+MAX_MARKUP = 160_000  # docs/widgets/figures/figure-sanitise.js
 LONG_TASKS = """() => { window.__longestTask = 0;
   window.__taskObserver = new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) window.__longestTask = Math.max(window.__longestTask, entry.duration);

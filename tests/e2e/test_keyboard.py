@@ -6,7 +6,7 @@ a group that is left to right on every page), Up, Down, Home and End move focus 
 group without pressing anything (no call to Python, the state as it was: a press would
 restart the run); Enter presses the focused choice and focus stays on it through the
 redraw. Python writes the Tab stops (tests/test_figure_tab_stops.py); the arrow keys are
-docs/widgets/figure-roving.js (tests/js/figure-roving.test.mjs).
+docs/widgets/figures/figure-roving.js (tests/js/figure-roving.test.mjs).
 """
 
 from __future__ import annotations

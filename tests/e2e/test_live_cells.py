@@ -25,7 +25,7 @@ from tests.languages import CODES, language
 STARTUP_STALL_MS = int(
     re.search(
         r"export const STARTUP_STALL_MS = ([\d_]+);",
-        (ROOT / "docs" / "widgets" / "python-session.js").read_text(encoding="utf-8"),
+        (ROOT / "docs" / "widgets" / "runtime" / "python-session.js").read_text(encoding="utf-8"),
     )
     .group(1)
     .replace("_", "")

@@ -93,7 +93,7 @@ def narrow_tab(browser) -> Iterator[tuple[object, PageGuard]]:
 def measure(page, url: str) -> dict:
     page.goto(url)
     if page.evaluate(HAS_PYTHON):
-        # Python starts when a cell or figure comes near the screen (docs/widgets/start-policy.js)
+        # Python starts when a cell or figure comes near the screen (docs/widgets/boot/start-policy.js)
         page.evaluate("document.querySelector('.apy-fig[data-figure], .live-cell').scrollIntoView()")
         page.wait_for_function("window.attentionPy?.session !== undefined", timeout=PYTHON_READY_MS)
         wait_until_live(page)

@@ -10,7 +10,7 @@ measured two ways while the case runs: a 10 ms timer chain in the page (the long
 between its ticks) and Playwright round trips (``page.evaluate``). Both must stay under
 MAIN_THREAD_LIMIT_MS, which is generous (the aim is 200 ms; a shared 2-core CI machine
 needs the margin). Where a case sends just over one of the bounds on what Python's answers
-carry (docs/widgets/message-bounds.js, output-cap.js), the browser's own timing of the
+carry (docs/widgets/runtime/message-bounds.js, output-cap.js), the browser's own timing of the
 page's tasks (the Long Tasks API) must also show none of BOUNDED_TASK_MS or more. The
 numbers are printed (``pytest -s``).
 
@@ -489,7 +489,7 @@ def test_a_figure_call_that_hangs_is_timed_out_and_sent_again_to_a_fresh_python(
 
 # --- 4b. answers of any size (issue 33) --------------------------------------------------------
 
-# Bounds in docs/widgets/message-bounds.js: a call's whole answer, an error, a figure's error.
+# Bounds in docs/widgets/runtime/message-bounds.js: a call's whole answer, an error, a figure's error.
 MAX_CALL_ANSWER, MAX_ERROR, MAX_FIGURE_ERROR = 500_000, 20_000, 1_000
 # and in output-cap.js: a line of output, and what replaces the rest of a longer one.
 MAX_LINE_CHARS = 10_000

@@ -1,7 +1,7 @@
 """train_live's shelf in Chromium: two of the build's runs kept and drawn together, one saved
 as a file and imported back with the same curve, the shelf back after a reload, a bad file
 refused with its reason, the chart saved as SVG and PNG (attention_py/figures/README.md,
-"Actions"; docs/widgets/figure-files.js)."""
+"Actions"; docs/widgets/figures/figure-files.js)."""
 
 from __future__ import annotations
 

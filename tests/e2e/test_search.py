@@ -126,7 +126,7 @@ def test_search_loads_the_plugin_and_finds_the_language_s_own_words(search_page,
 def test_on_a_page_with_python_the_index_waits_for_python_and_search_still_answers(page, site_url):
     """Building the index takes Material's search worker half a second of a core: on a page
     whose Python starts at once, the index is asked for once Python is ready
-    (docs/widgets/search-hold.js). The other tests here open search before Python is ready
+    (docs/widgets/boot/search-hold.js). The other tests here open search before Python is ready
     (their pages never start it): there, the reader's focus lets the index go."""
     page.goto(f"{site_url}/")
     page.wait_for_function("performance.getEntriesByName('python:ready').length > 0", timeout=PYTHON_READY_MS)

@@ -1,4 +1,4 @@
-// A stand-in for the page's Python worker (docs/widgets/python-worker.js), for the page-side
+// A stand-in for the page's Python worker (docs/widgets/runtime/worker/python-worker.js), for the page-side
 // tests: it records what the page posts and lets the test answer as the worker would, crash
 // it (onerror), or stay silent. Messages are copied as postMessage copies them
 // (structuredClone), so a request the real worker could not receive fails here too, and an

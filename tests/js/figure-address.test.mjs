@@ -1,4 +1,4 @@
-// FigureHost (docs/widgets/figure-host.js) and the page's address: a link such as
+// FigureHost (docs/widgets/figures/figure-host.js) and the page's address: a link such as
 // `#train?positions=none` opens a shareable figure with those settings, anything the figure
 // does not share is refused before Python, a value Python refuses leaves the drawing as it is
 // and says so, and the link under the figure (and, after the reader changes the figure, the
@@ -11,7 +11,7 @@ import { setImmediate } from "node:timers/promises";
 import { FakeElement, FakeSession, installPageGlobals } from "./fake-page.mjs";
 
 const page = installPageGlobals(); // before the import: saved-state.js reads them
-const { FigureHost } = await import("../../docs/widgets/figure-host.js");
+const { FigureHost } = await import("../../docs/widgets/figures/figure-host.js");
 
 const SHARE = { seed: 0, learning_rate: 0.01, positions: "learned", causal: false };
 const DRAWN_STATE = JSON.stringify({ running: false, step: 0, ...SHARE });

@@ -1,4 +1,4 @@
-// FigureHost (docs/widgets/figure-host.js): what happens to a figure's change when Python's
+// FigureHost (docs/widgets/figures/figure-host.js): what happens to a figure's change when Python's
 // call fails. Failures where the session went away (restarted, stopped, cancelled, failed)
 // are sent again as often as it takes; failures the call may have caused itself (timeout,
 // crashed) are sent again once; anything else is reported next to the figure; a state saved
@@ -13,8 +13,8 @@ import { setImmediate } from "node:timers/promises";
 import { FakeElement, FakeSession, installPageGlobals } from "./fake-page.mjs";
 
 const { sessionStorage } = installPageGlobals(); // before the import: saved-state.js reads them
-const { FigureHost, UPDATE } = await import("../../docs/widgets/figure-host.js");
-const { MAX_FIGURE_ERROR } = await import("../../docs/widgets/message-bounds.js");
+const { FigureHost, UPDATE } = await import("../../docs/widgets/figures/figure-host.js");
+const { MAX_FIGURE_ERROR } = await import("../../docs/widgets/runtime/message-bounds.js");
 
 const DRAWN_STATE = '{"z":[1,2]}';
 const SAVED_KEY = "attention_py:figure:/gallery/#figure-1"; // saved-state.js: page path and figure id
@@ -313,7 +313,7 @@ describe("the same markup again", () => {
 });
 
 describe("the digest that names a figure's strings", async () => {
-  const { digest } = await import("../../docs/widgets/figure-call.js");
+  const { digest } = await import("../../docs/widgets/figures/figure-call.js");
   test("differs for different texts, and is the same for the same", () => {
     assert.equal(digest('{"a":"b"}'), digest('{"a":"b"}'));
     assert.notEqual(digest('{"a":"b"}'), digest('{"a":"c"}'));

@@ -1,11 +1,11 @@
-// The arrow keys inside a figure's group of choices (docs/widgets/figure-roving.js): where
+// The arrow keys inside a figure's group of choices (docs/widgets/figures/figure-roving.js): where
 // each key moves focus, in a left-to-right and a right-to-left row, and which button is
 // the group's one Tab stop. The browser test (tests/e2e/test_keyboard.py) presses the keys
 // on the learning article's train_live in English and Hebrew.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
-import { makeStop, restingStop, rovingTarget } from "../../docs/widgets/figure-roving.js";
+import { makeStop, restingStop, rovingTarget } from "../../docs/widgets/figures/figure-roving.js";
 
 describe("rovingTarget", () => {
   test("Right and Down go to the next button, Left and Up to the previous, left to right", () => {

@@ -1,4 +1,4 @@
-// FrameWorker (docs/widgets/frame-worker.js) and RuntimeFiles (runtime-files.js) on a fake
+// FrameWorker (docs/widgets/runtime/frame-worker.js) and RuntimeFiles (runtime-files.js) on a fake
 // window: the sandboxed frame as the session sees it (a Worker), the frame's messages taken
 // only from the frame, Stop's byte written in the frame, a silent frame reported broken, and
 // the site's files the page fetches for the worker. tests/e2e/test_reliability.py and
@@ -6,9 +6,9 @@
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, describe, mock, test } from "node:test";
 
-import { serveFiles } from "../../docs/widgets/files-worker.js";
-import { FrameWorker } from "../../docs/widgets/frame-worker.js";
-import { EarlyFiles, RuntimeFiles } from "../../docs/widgets/runtime-files.js";
+import { serveFiles } from "../../docs/widgets/runtime/files-worker.js";
+import { FrameWorker } from "../../docs/widgets/runtime/frame-worker.js";
+import { EarlyFiles, RuntimeFiles } from "../../docs/widgets/runtime/runtime-files.js";
 
 const PAGE = "https://example.org/site/he/page/";
 

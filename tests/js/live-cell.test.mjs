@@ -1,4 +1,4 @@
-// A live cell's Run and Stop (docs/widgets/live-cell.js, setBusy): Stop is disabled (not
+// A live cell's Run and Stop (docs/widgets/cells/live-cell.js, setBusy): Stop is disabled (not
 // pressable, not a Tab stop) whenever nothing waits or runs, and a reader on Stop when the
 // run ends is moved to Run instead of falling to the top of the page. Run stays focusable
 // while busy (aria-disabled). The cell is driven through setBusy on stand-in buttons; the
@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
-const { LiveCell } = await import("../../docs/widgets/live-cell.js");
+const { LiveCell } = await import("../../docs/widgets/cells/live-cell.js");
 
 const STRINGS = { run: "Run", run_waiting: "Starting Python…", waiting: "Waiting.", queued: "Queued.", running: "Running." };
 

@@ -1,13 +1,13 @@
-// The bounds on what one answer of Python's carries to the page (docs/widgets/message-bounds.js).
+// The bounds on what one answer of Python's carries to the page (docs/widgets/runtime/message-bounds.js).
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 
-import { MAX_CALL_ANSWER, MAX_ERROR, MAX_FIGURE_ERROR, cutEnd, cutMiddle } from "../../docs/widgets/message-bounds.js";
+import { MAX_CALL_ANSWER, MAX_ERROR, MAX_FIGURE_ERROR, cutEnd, cutMiddle } from "../../docs/widgets/runtime/message-bounds.js";
 
 // figure-sanitise.js imports its allow-list as JSON, which Node 20 will not without an import
 // attribute: its bound on markup is read from its source.
-const sanitiser = readFileSync(new URL("../../docs/widgets/figure-sanitise.js", import.meta.url), "utf8");
+const sanitiser = readFileSync(new URL("../../docs/widgets/figures/figure-sanitise.js", import.meta.url), "utf8");
 const MAX_MARKUP = Number(/export const MAX_MARKUP = ([\d_]+);/.exec(sanitiser)[1].replaceAll("_", ""));
 
 describe("cutMiddle", () => {

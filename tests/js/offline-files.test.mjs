@@ -1,5 +1,5 @@
 // What the service worker and the offline control know of the build's files
-// (docs/widgets/offline-files.js): which listed file an address asks for, cache keys that carry
+// (docs/widgets/offline/offline-files.js): which listed file an address asks for, cache keys that carry
 // the revision, each language's share of the site, the type a kept file is served with, and
 // the repair's address and page. Chromium runs the worker itself in
 // tests/e2e/test_offline.py.
@@ -20,7 +20,7 @@ import {
   repairPage,
   typeOf,
   withoutRepair,
-} from "../../docs/widgets/offline-files.js";
+} from "../../docs/widgets/offline/offline-files.js";
 
 const scope = "https://example.org/attention/";
 const site = {

@@ -1,11 +1,11 @@
-// The page's requests to the site's service worker (docs/widgets/offline-request.js): the
+// The page's requests to the site's service worker (docs/widgets/offline/offline-request.js): the
 // answer comes back; progress keeps the wait alive; a worker that goes silent ends the wait
 // with null, so the offline control's buttons always come back. Chromium runs the real
 // worker in tests/e2e/test_offline.py.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
-import { askWorker } from "../../docs/widgets/offline-request.js";
+import { askWorker } from "../../docs/widgets/offline/offline-request.js";
 
 /** navigator.serviceWorker and its active worker: the worker answers as `respond` says. */
 function fakeWorker(respond = () => {}) {

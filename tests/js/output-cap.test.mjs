@@ -1,8 +1,8 @@
-// The cap on one run's output and on each of its lines (docs/widgets/output-cap.js).
+// The cap on one run's output and on each of its lines (docs/widgets/runtime/output-cap.js).
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
-import { LINE_CUT, MAX_CHARS, MAX_LINE_CHARS, MAX_LINES, cutLongLines, fitUnderCap } from "../../docs/widgets/output-cap.js";
+import { LINE_CUT, MAX_CHARS, MAX_LINE_CHARS, MAX_LINES, cutLongLines, fitUnderCap } from "../../docs/widgets/runtime/output-cap.js";
 
 const counter = () => ({ lines: 0, chars: 0, truncated: false, lineChars: 0, lineCut: false });
 

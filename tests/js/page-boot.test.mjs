@@ -1,10 +1,10 @@
-// The page's early boot (docs/widgets/page-boot.js) on a fake window: the connection rule, the
+// The page's early boot (docs/widgets/boot/page-boot.js) on a fake window: the connection rule, the
 // start rule (whenNear) with an IntersectionObserver the test fires, the early worker and the
 // preloads. tests/e2e/test_snapshot.py and test_live_cells.py check the same in Chromium.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
-import { bootPage, connectionRule, createBoot, createEarlyWorker } from "../../docs/widgets/page-boot.js";
+import { bootPage, connectionRule, createBoot, createEarlyWorker } from "../../docs/widgets/boot/page-boot.js";
 import { FakeElement, PAGE_URL, fakeWindow, observerFactory } from "./fake-page.mjs";
 import { workerFactory } from "./fake-worker.mjs";
 

@@ -1,4 +1,4 @@
-// PythonSession (docs/widgets/python-session.js) against a fake worker, with fake timers: the
+// PythonSession (docs/widgets/runtime/python-session.js) against a fake worker, with fake timers: the
 // queue, time limits, Stop with and without an interrupt buffer, replacing a worker that
 // crashed, a start that cannot begin or stalls, and the bounds on what a worker may send.
 // The browser tests (tests/e2e/test_live_cells.py, test_reliability.py) prove the same with
@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, describe, mock, test } from "node:test";
 
-import { createBoot, createEarlyWorker } from "../../docs/widgets/page-boot.js";
+import { createBoot, createEarlyWorker } from "../../docs/widgets/boot/page-boot.js";
 import {
   CALL_TIMEOUT_MS,
   INTERRUPT_GRACE_MS,
@@ -15,7 +15,7 @@ import {
   MAX_MESSAGES_PER_SECOND,
   PythonSession,
   STARTUP_STALL_MS,
-} from "../../docs/widgets/python-session.js";
+} from "../../docs/widgets/runtime/python-session.js";
 import { fakeWindow } from "./fake-page.mjs";
 import { workerFactory } from "./fake-worker.mjs";
 

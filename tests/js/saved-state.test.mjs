@@ -1,4 +1,4 @@
-// A reader's saved edit (docs/widgets/saved-state.js): the page hears whether the browser kept
+// A reader's saved edit (docs/widgets/shared/saved-state.js): the page hears whether the browser kept
 // each write, so a cell can say when an edit is too large to survive a reload.
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -6,7 +6,7 @@ import { test } from "node:test";
 import { MemoryStorage, installPageGlobals } from "./fake-page.mjs";
 
 installPageGlobals();
-const { SavedEntry } = await import("../../docs/widgets/saved-state.js");
+const { SavedEntry } = await import("../../docs/widgets/shared/saved-state.js");
 
 /** localStorage as a browser's: a value past its quota is refused with an exception. */
 class SmallStorage extends MemoryStorage {

@@ -1,11 +1,11 @@
-// holdSearchIndex (docs/widgets/search-hold.js) on a fake window: the search index's request
+// holdSearchIndex (docs/widgets/boot/search-hold.js) on a fake window: the search index's request
 // waits, any other goes at once; Python ready, the reader focusing search, the caller's
 // release or the time limit each let it go, once. tests/e2e/test_search.py and
 // test_offline.py prove search and offline keeping with the real page in Chromium.
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, describe, mock, test } from "node:test";
 
-import { holdSearchIndex } from "../../docs/widgets/search-hold.js";
+import { holdSearchIndex } from "../../docs/widgets/boot/search-hold.js";
 
 function fakeWindow() {
   const sent = [];

@@ -1,10 +1,10 @@
-// The session's state beside each cell (docs/widgets/session-status.js): when Python could
+// The session's state beside each cell (docs/widgets/cells/session-status.js): when Python could
 // not start on a page the site's service worker serves, a link beside Restart repairs the kept
 // copy (`?apy-repair`, which the worker answers itself); never otherwise.
 import assert from "node:assert/strict";
 import { afterEach, describe, test } from "node:test";
 
-import { SessionStatusView } from "../../docs/widgets/session-status.js";
+import { SessionStatusView } from "../../docs/widgets/cells/session-status.js";
 
 class Node {
   constructor(tag) {

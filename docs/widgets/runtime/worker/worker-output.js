@@ -4,7 +4,7 @@
 // (which only line-buffers them), and writes that bypass them (os.write, sys.__stdout__, C
 // code) through Pyodide's own streams (worker-boot.js). Python blocks the worker while it
 // runs, so no timer can flush: batching is decided at each write.
-import { MAX_CHARS, fitUnderCap } from "./output-cap.js";
+import { MAX_CHARS, fitUnderCap } from "../output-cap.js";
 
 // Output batching: up to BURST_POSTS messages go out at once in any BATCH_MS window (a
 // program that prints a few lines and then hangs still shows them); beyond that, output

@@ -1,8 +1,8 @@
 // The cells of a page, loaded only on pages that have some (see live-cells.js): one
 // LiveCell per prerendered cell on the page's Python session (started by session-start.js),
 // and one announcer that tells screen-reader users when Python is ready or failed.
-import { pageSession } from "./python-session.js";
-import { pageStrings } from "./strings.js";
+import { pageSession } from "../runtime/python-session.js";
+import { pageStrings } from "../shared/strings.js";
 import { LiveCell } from "./live-cell.js";
 
 export function mountLiveCells(roots) {

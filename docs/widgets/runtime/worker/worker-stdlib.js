@@ -3,7 +3,7 @@
 // python_stdlib_core.zip on a normal boot, worker-boot.js), and the whole of
 // python_stdlib.zip comes when code first needs a module that is not there
 // (stdlib_on_demand.py; docs/widgets/README.md, "The memory snapshot").
-import stdlibOnDemandSource from "./stdlib_on_demand.py";
+import stdlibOnDemandSource from "../python/stdlib_on_demand.py";
 import { readSiteBytes } from "./worker-network.js";
 import { PYODIDE_DIR } from "./worker-urls.js";
 

@@ -26,7 +26,7 @@
 import { boot } from "./worker-boot.js";
 import { describe } from "./worker-describe.js";
 import { forgetImage } from "./worker-image-cache.js";
-import { MAX_CALL_ANSWER, MAX_ERROR, cutMiddle } from "./message-bounds.js";
+import { MAX_CALL_ANSWER, MAX_ERROR, cutMiddle } from "../message-bounds.js";
 import { guardNetwork, linkToFiles } from "./worker-network.js";
 import { locateSite } from "./worker-urls.js";
 import { RequestOutput } from "./worker-output.js";

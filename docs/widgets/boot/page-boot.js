@@ -22,7 +22,7 @@
 // tests/js/page-boot.test.mjs).
 
 import { EarlyWorker } from "./early-worker.js";
-import { FrameWorker } from "./frame-worker.js";
+import { FrameWorker } from "../runtime/frame-worker.js";
 import { holdSearchIndex } from "./search-hold.js";
 
 // The sandboxed frame's script (python-frame.js), exactly as the build bundled it into

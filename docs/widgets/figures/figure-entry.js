@@ -8,7 +8,7 @@
 // is on screen or half a screen away, because a reader with a figure in view is likely to
 // try it, and the figure is already complete to read while Python loads. With Data Saver on,
 // only the reader's own gesture starts it. Input made before Python is ready is queued.
-import { startPageSession } from "./session-start.js";
+import { startPageSession } from "../boot/session-start.js";
 
 const roots = [...document.querySelectorAll(".apy-fig[data-figure]")];
 if (roots.length) {

@@ -9,7 +9,7 @@
 // tab's sessionStorage, and the next page sends it along: every visited page is kept.
 import { REPAIR, repairAddress } from "./offline-files.js";
 import { WORKER_SILENT_MS, askWorker } from "./offline-request.js";
-import { pageStrings } from "./strings.js";
+import { pageStrings } from "../shared/strings.js";
 
 const CONFIG_ID = "apy-offline-config"; // {"worker": <sw.js>, "search": <this language's search index>} (main.html)
 const MB = 1e6;

@@ -8,7 +8,7 @@
 // about CHUNK_CHARS (whole lines), so that a frame lays out only the newest block: 200 KB at
 // once in one text node took a quarter of a second of the page's thread on a slow machine.
 // A line is at most MAX_LINE_CHARS long (output-cap.js), for the same reason.
-import { MAX_CHARS, MAX_LINES, cutLongLines, fitUnderCap } from "./output-cap.js";
+import { MAX_CHARS, MAX_LINES, cutLongLines, fitUnderCap } from "../runtime/output-cap.js";
 const CHUNK_CHARS = 4_000;
 const FRAME_CHARS = 16_000;
 

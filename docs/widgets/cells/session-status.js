@@ -5,7 +5,7 @@
 // When Python could not start on a page the site's service worker serves, a link beside
 // Restart repairs the site on this device (`?apy-repair`: the worker drops every kept copy
 // and loads the page afresh), in case a kept file is what went wrong.
-import { repairAddress } from "./offline-files.js";
+import { repairAddress } from "../offline/offline-files.js";
 
 // Share of the bar each loading phase fills: the download dominates a cold start.
 const DOWNLOAD_SHARE = 85;

@@ -33,7 +33,7 @@ import { FigureFiles } from "./figure-files.js";
 import { FigureInput } from "./figure-input.js";
 import { SavedFigureState } from "./figure-saved-state.js";
 import { FigureStatus } from "./figure-status.js";
-import { MAX_FIGURE_ERROR, cutEnd } from "./message-bounds.js";
+import { MAX_FIGURE_ERROR, cutEnd } from "../runtime/message-bounds.js";
 
 export { UPDATE } from "./figure-call.js";
 // Replies that mean "the session went away before answering": the change is sent again.

@@ -2,8 +2,8 @@
 // which has already started Python by the shared start policy): one FigureHost per
 // prerendered figure, all on the page's one Python session (shared with the live cells, so
 // Python loads once per page), the status they show, and a warm-up call once Python is ready.
-import { pageSession } from "./python-session.js";
-import { pageStrings } from "./strings.js";
+import { pageSession } from "../runtime/python-session.js";
+import { pageStrings } from "../shared/strings.js";
 import { FigureHost } from "./figure-host.js";
 import { morphFigure } from "./figure-morph.js";
 

@@ -15,7 +15,7 @@
 // was held by code an earlier request left running, which is stopped instead of the job
 // (freeFromLeftover).
 
-import { earlyWorker } from "./early-worker.js";
+import { earlyWorker } from "../boot/early-worker.js";
 
 // After an interrupt, how long Python may take to unwind before the worker is replaced
 // (code that swallows KeyboardInterrupt, or a long C call, never checks the buffer).

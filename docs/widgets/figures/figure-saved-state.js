@@ -4,7 +4,7 @@
 // saved state that Python refuses, fails on, hangs or crashes on is deleted, so the next
 // reload does not meet it again (README.md, "What is guaranteed").
 
-import { SavedEntry } from "./saved-state.js";
+import { SavedEntry } from "../shared/saved-state.js";
 
 export class SavedFigureState {
   /** The entry of the figure `root` (by its id, else its name), made to its prerendered state. */

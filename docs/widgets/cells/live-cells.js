@@ -4,7 +4,7 @@
 // It imports the session code statically (a few KB, cached after the first page, shared
 // with the figures' entry): Python can then start (see start-policy.js) without waiting
 // for a chain of chunks, while the editor (the big chunk) is still on its way.
-import { startPageSession } from "./session-start.js";
+import { startPageSession } from "../boot/session-start.js";
 
 const roots = [...document.querySelectorAll("[data-live-cell]")];
 if (roots.length) {

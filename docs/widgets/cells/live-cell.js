@@ -10,8 +10,8 @@
 import { createEditor, setEditorText } from "./editor.js";
 import { OutputView } from "./output-view.js";
 import { SessionStatusView } from "./session-status.js";
-import { SavedEntry } from "./saved-state.js";
-import { STARTUP_STALL_MS } from "./python-session.js";
+import { SavedEntry } from "../shared/saved-state.js";
+import { STARTUP_STALL_MS } from "../runtime/python-session.js";
 
 export class LiveCell {
   constructor(root, { session, strings }) {

@@ -2,8 +2,8 @@
 // (worker-snapshot.js) or, when there is none to use, loaded the plain way; then the
 // attention_py wheel, the output streams, the interrupt buffer and the session runtime.
 // boot() returns all it made; the message loop (python-worker.js) keeps it.
-import loaderSource from "./session_loader.py";
-import runtimeSource from "./session_runtime.py";
+import loaderSource from "../python/session_loader.py";
+import runtimeSource from "../python/session_runtime.py";
 import { forgetImage } from "./worker-image-cache.js";
 import { failingOnAbort, readSiteFile, siteFetch } from "./worker-network.js";
 import { DownloadProgress } from "./worker-progress.js";

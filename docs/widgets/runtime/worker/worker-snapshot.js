@@ -2,7 +2,7 @@
 // "The memory snapshot"), taken from the copy an earlier visit kept (worker-image-cache.js) or
 // inflated from the build's gzip while it arrives. Anything unexpected ends in the plain boot
 // (worker-boot.js): the reader sees nothing, the console says why.
-import runtimeSource from "./session_runtime.py";
+import runtimeSource from "../python/session_runtime.py";
 import { describe } from "./worker-describe.js";
 import { canKeepImages, forgetImage, keepImage, keptImage } from "./worker-image-cache.js";
 import { failingOnAbort } from "./worker-network.js";
