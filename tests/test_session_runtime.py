@@ -316,6 +316,7 @@ def received(loaded):
             "runtime/output-cap.js",
             "cells/output-view.js",
             "runtime/message-bounds.js",
+            "runtime/messages.js",
         )
         (folder / "replay.mjs").write_text(WORKER_REPLAY, encoding="utf-8")
         done = subprocess.run(
@@ -473,7 +474,13 @@ def test_the_worker_posts_only_output_streams(tmp_path):
     if node is None:
         pytest.skip("Node.js is needed to run the worker's output module")
     (tmp_path / "package.json").write_text('{"type": "module"}')
-    copy_widgets(tmp_path, "runtime/worker/worker-output.js", "runtime/output-cap.js", "runtime/message-bounds.js")
+    copy_widgets(
+        tmp_path,
+        "runtime/worker/worker-output.js",
+        "runtime/output-cap.js",
+        "runtime/message-bounds.js",
+        "runtime/messages.js",
+    )
     (tmp_path / "forge.mjs").write_text(
         'import { RequestOutput } from "./runtime/worker/worker-output.js";\n'
         "const messages = [];\n"

@@ -24,6 +24,7 @@
 import { EarlyWorker } from "./early-worker.js";
 import { FrameWorker } from "../runtime/frame-worker.js";
 import { holdSearchIndex } from "./search-hold.js";
+import { START } from "../runtime/messages.js";
 
 // The sandboxed frame's script (python-frame.js), exactly as the build bundled it into
 // assets/widgets/python-frame.js: scripts/build-widgets.mjs defines it (the page's CSP allows
@@ -70,7 +71,7 @@ export function createBoot(win, config) {
       const startedAt = win.performance.now();
       win.performance.mark("python:start");
       const interruptBuffer = worker.interruptBuffer ?? null; // the frame's byte (frame-worker.js)
-      worker.postMessage({ id: 0, type: "start", interruptBuffer, snapshotUnwanted: boot.snapshotUnwanted });
+      worker.postMessage({ id: 0, type: START, interruptBuffer, snapshotUnwanted: boot.snapshotUnwanted });
       return { startedAt, interruptBuffer };
     },
     /* The start policy's rule, the one place it is written (start-policy.js has the

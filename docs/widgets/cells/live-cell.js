@@ -12,6 +12,7 @@ import { OutputView } from "./output-view.js";
 import { SessionStatusView } from "./session-status.js";
 import { SavedEntry } from "../shared/saved-state.js";
 import { STARTUP_STALL_MS } from "../runtime/python-session.js";
+import { TRUNCATED } from "../runtime/messages.js";
 
 export class LiveCell {
   constructor(root, { session, strings }) {
@@ -109,7 +110,7 @@ export class LiveCell {
       filename: `<cell ${this.index}>`,
       lang: this.strings.lang, // the page's: its cells read its model (attention_py.resources.page_language)
       timeoutMs: this.timeoutSeconds * 1000,
-      onOutput: (stream, text) => (stream === "truncated" ? this.output.markTruncated() : this.output.write(stream, text)),
+      onOutput: (stream, text) => (stream === TRUNCATED ? this.output.markTruncated() : this.output.write(stream, text)),
       onStart: () => {
         startedAt = performance.now();
         this.ranIn = this.session.generation;

@@ -13,6 +13,8 @@
 // shared across origins: the page asks the frame, and the files worker hands whole files to
 // the frame over a port.
 
+import { START } from "./messages.js";
+
 // How often the page asks the frame whether it lives, and how long without an answer means
 // its process ended (a heap exhaustion): the frame's own thread is idle while Python runs in
 // its worker, so it answers within milliseconds.
@@ -78,7 +80,7 @@ export class FrameWorker {
     if (this.ended) return;
     // The interrupt byte is the frame's own (interruptBuffer above): "start" says only whether
     // the page wants interrupts.
-    if (message?.type === "start") {
+    if (message?.type === START) {
       message = { ...message, interruptBuffer: null, interrupts: Boolean(this.interruptBuffer) };
       this.startFirstFiles(message.snapshotUnwanted);
     }

@@ -16,6 +16,7 @@
 // (freeFromLeftover).
 
 import { earlyWorker } from "../boot/early-worker.js";
+import { CALL, CLOSING, FAILED, FATAL, KEPT, PROGRESS, READY, RESULT, RUN, STARTED } from "./messages.js";
 
 // After an interrupt, how long Python may take to unwind before the worker is replaced
 // (code that swallows KeyboardInterrupt, or a long C call, never checks the buffer).
@@ -89,7 +90,7 @@ export class PythonSession extends EventTarget {
    * a fresh Python has started), cancelled, failed.
    */
   run(code, { filename, lang, timeoutMs, onOutput, onStart } = {}) {
-    return this.submit({ type: "run", code, filename, lang }, { timeoutMs, onOutput, onStart });
+    return this.submit({ type: RUN, code, filename, lang }, { timeoutMs, onOutput, onStart });
   }
 
   /**
@@ -97,7 +98,7 @@ export class PythonSession extends EventTarget {
    * failure (also at the time limit, `this.callTimeoutMs` unless `timeoutMs` is given).
    */
   async call(name, args = [], kwargs = {}, { timeoutMs = this.callTimeoutMs } = {}) {
-    const reply = await this.submit({ type: "call", name, args, kwargs }, { timeoutMs }).reply;
+    const reply = await this.submit({ type: CALL, name, args, kwargs }, { timeoutMs }).reply;
     if (reply.status === "ok") return reply.value;
     throw Object.assign(new Error(reply.error || reply.status), { reply });
   }
@@ -185,7 +186,7 @@ export class PythonSession extends EventTarget {
 
   /** True while a cell's code (not a figure's call) has the worker: others wait for it. */
   get busyWithCode() {
-    return this.running?.message.type === "run";
+    return this.running?.message.type === RUN;
   }
 
   /** A fresh Python: the running job ends as "restarted"; queued ones run afterwards. */
@@ -283,6 +284,7 @@ export class PythonSession extends EventTarget {
     for (const message of messages) this.receive(worker, message); // what the early worker said before
   }
 
+  /** One message of `worker`'s (messages.js). @param {import("./messages.js").WorkerMessage} message */
   receive(worker, message) {
     if (worker !== this.worker) return; // a terminated worker's last words
     if (this.floods(message)) {
@@ -290,10 +292,10 @@ export class PythonSession extends EventTarget {
       return;
     }
     const { id, type } = message;
-    if (type === "progress") {
+    if (type === PROGRESS) {
       this.setProgress(message);
       this.watchStartup();
-    } else if (type === "ready") {
+    } else if (type === READY) {
       clearTimeout(this.stallTimer);
       this.info = message.value;
       // The frame could not take the interrupt byte (a browser that does not delegate
@@ -303,22 +305,22 @@ export class PythonSession extends EventTarget {
       performance.mark("python:ready");
       this.setState("ready");
       this.pump();
-    } else if (type === "kept") {
+    } else if (type === KEPT) {
       // The memory image this Python was restored from is now kept for the next visit.
       if (this.info) this.info.imageKept = true;
-    } else if (type === "failed") {
+    } else if (type === FAILED) {
       this.fail(message.error);
-    } else if (type === "fatal") {
+    } else if (type === FATAL) {
       // Pyodide cannot be used any more (a stack overflow in C, memory exhausted ...).
       this.replaceWorker("crashed", message.error);
-    } else if (type === "closing") {
+    } else if (type === CLOSING) {
       // The code closed the worker: it ends after the running job, whose result still comes.
       this.closing = true;
       if (!this.running) this.replaceWorker("closed");
     } else if (this.running && id === this.running.id) {
-      if (type === "started") {
+      if (type === STARTED) {
         this.jobStarted(this.running);
-      } else if (type === "result") {
+      } else if (type === RESULT) {
         const { type: _, id: __, ...reply } = message;
         if (this.running.leftover) reply.leftover = this.running.leftover;
         if (reply.status === "interrupted") reply.status = this.running.stopReason || "stopped";

@@ -30,6 +30,7 @@ import { MAX_CALL_ANSWER, MAX_ERROR, cutMiddle } from "../message-bounds.js";
 import { guardNetwork, linkToFiles } from "./worker-network.js";
 import { locateSite } from "./worker-urls.js";
 import { RequestOutput } from "./worker-output.js";
+import { CALL, CLOSING, FAILED, FATAL, KEPT, READY, RESULT, RUN, START, STARTED } from "../messages.js";
 
 // Arguments of a call nested deeper than this are refused: Python's json parser recurses
 // in C and a few thousand levels crash Pyodide (a figure state is a few levels deep).
@@ -40,6 +41,7 @@ guardNetwork(); // before Pyodide or anything else can take a reference to fetch
 // The runtime's own channel to the page, set by connect before any reader code runs. Every
 // module that talks to the page is given `post`.
 let postToPage = null;
+/** @type {(message: import("../messages.js").WorkerMessage, transfer?: Transferable[]) => void} */
 const post = (message, transfer) => postToPage?.(message, transfer);
 let interrupts = null; // the frame's interrupt byte (a Uint8Array on shared memory), or null
 
@@ -52,7 +54,7 @@ let fatal = null; // message of the fatal error Pyodide suffered, once it has
 // answers that never come: say so first, so the page replaces the worker at once.
 const closeWorker = self.close.bind(self);
 self.close = () => {
-  post({ type: "closing" });
+  post({ type: CLOSING });
   closeWorker();
 };
 
@@ -98,9 +100,10 @@ export function connect({ port, files, site, interruptBuffer, fileState, fileByt
   port.start();
 }
 
+/** One request of the page's (messages.js). @param {import("../messages.js").PageMessage} message */
 async function handle(message) {
   const { id, type } = message;
-  if (type === "start") {
+  if (type === START) {
     if (python) return; // one Python per worker: the page starts it once
     await start(message);
     return;
@@ -112,12 +115,12 @@ async function handle(message) {
     return; // the "failed" reply has told the page already
   }
   if (fatal) {
-    post({ id, type: "fatal", error: fatal });
+    post({ id, type: FATAL, error: fatal });
     return;
   }
   // The page times a job from here: code an earlier request left running (a timer, an
   // asyncio task) may have kept the worker from reaching this message until now.
-  post({ id, type: "started" });
+  post({ id, type: STARTED });
   const out = (output = new RequestOutput(id, post));
   let reply;
   let thrown = null;
@@ -132,10 +135,10 @@ async function handle(message) {
   if (diedFrom(booted?.pyodide, thrown)) {
     out.mute(); // whatever Pyodide dumped while dying
     forgetKeptImage(booted);
-    post({ id, type: "fatal", error: fatal });
+    post({ id, type: FATAL, error: fatal });
     return;
   }
-  if (message.type === "run" && typeof reply.value === "string") reply.value = out.fitValue(reply.value);
+  if (message.type === RUN && typeof reply.value === "string") reply.value = out.fitValue(reply.value);
   reply.error = cutMiddle(reply.error, MAX_ERROR);
   out.end(reply);
 }
@@ -149,13 +152,13 @@ async function start({ id, interrupts: wanted, snapshotUnwanted }) {
   let booted = null;
   try {
     booted = await python;
-    post({ id, type: "ready", value: booted.info });
+    post({ id, type: READY, value: booted.info });
   } catch (error) {
-    post({ id, type: "failed", error: describe(error) });
+    post({ id, type: FAILED, error: describe(error) });
   }
   // Housekeeping that must not delay "ready" (keeping the image for the next visit).
   booted?.keepImage?.()
-    .then((kept) => kept && post({ type: "kept" }))
+    .then((kept) => kept && post({ type: KEPT }))
     .catch((error) => console.info(`attention_py: the Python memory image was not kept (${describe(error)})`));
 }
 
@@ -182,10 +185,10 @@ function forgetKeptImage(booted) {
  */
 function execute(runtime, message, out) {
   const emit = (stream, text) => out.write(stream, text);
-  if (message.type === "run") {
+  if (message.type === RUN) {
     return runtime.run_cell(message.code, message.filename || "<cell>", emit, typeof message.lang === "string" ? message.lang : null);
   }
-  if (message.type === "call") {
+  if (message.type === CALL) {
     const args = toJSON(message.args || []);
     const kwargs = toJSON(message.kwargs || {});
     const depth = Math.max(nesting(args), nesting(kwargs));
@@ -202,7 +205,7 @@ function execute(runtime, message, out) {
  * longer than MAX_CALL_ANSWER: it is not even parsed, and the page never receives it.
  */
 function answerWithinBounds(message, reply) {
-  if (message.type !== "call" || typeof reply !== "string" || reply.length <= MAX_CALL_ANSWER) return reply;
+  if (message.type !== CALL || typeof reply !== "string" || reply.length <= MAX_CALL_ANSWER) return reply;
   const length = reply.length.toLocaleString("en");
   const max = MAX_CALL_ANSWER.toLocaleString("en");
   return toJSON({ status: "error", error: `the answer of ${message.name} is ${length} characters long; at most ${max} are accepted` });
@@ -245,8 +248,8 @@ function hideChannel() {
 /** A message that escaped handle(): the request still gets an answer. */
 function reportFault(message, error) {
   output = null;
-  if (message && message.id !== undefined && message.type !== "start") {
-    post({ id: message.id, type: "result", status: "error", error: describe(error) });
+  if (message && message.id !== undefined && message.type !== START) {
+    post({ id: message.id, type: RESULT, status: "error", error: describe(error) });
   }
 }
 

@@ -10,6 +10,7 @@ import { DownloadProgress } from "./worker-progress.js";
 import { restoreSnapshot, snapshotToRestore } from "./worker-snapshot.js";
 import { stdlibOnDemand } from "./worker-stdlib.js";
 import { PYODIDE_DIR, WHEELS_DIR } from "./worker-urls.js";
+import { STDERR, STDOUT } from "../messages.js";
 
 // Uncompressed bytes Pyodide fetches while loading (the wasm, the stdlib zip); the build
 // script measures them in node_modules/pyodide so the progress bar can say "how far".
@@ -81,8 +82,8 @@ export async function boot({ post, interruptBuffer, snapshotUnwanted, writeOutpu
     const t2 = performance.now();
     // Writes that bypass sys.stdout (C-level, os.write, sys.__stdout__) still belong to the
     // running request, under the same cap; between requests they are dropped.
-    pyodide.setStdout({ batched: (text) => writeOutput("stdout", `${text}\n`) });
-    pyodide.setStderr({ batched: (text) => writeOutput("stderr", `${text}\n`) });
+    pyodide.setStdout({ batched: (text) => writeOutput(STDOUT, `${text}\n`) });
+    pyodide.setStderr({ batched: (text) => writeOutput(STDERR, `${text}\n`) });
     if (interruptBuffer) pyodide.setInterruptBuffer(interruptBuffer);
     const runtime = restored?.runtime ?? loadRuntime(pyodide);
     runtime.use_site_files(readSiteFile);

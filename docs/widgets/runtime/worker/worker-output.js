@@ -5,6 +5,7 @@
 // code) through Pyodide's own streams (worker-boot.js). Python blocks the worker while it
 // runs, so no timer can flush: batching is decided at each write.
 import { MAX_CHARS, fitUnderCap } from "../output-cap.js";
+import { RESULT, STDERR, STDOUT, TRUNCATED } from "../messages.js";
 
 // Output batching: up to BURST_POSTS messages go out at once in any BATCH_MS window (a
 // program that prints a few lines and then hangs still shows them); beyond that, output
@@ -13,7 +14,7 @@ const BATCH_MS = 50;
 const BURST_POSTS = 50;
 // The only streams there are. Code that finds the runtime's `emit` (in a frame's locals) and
 // calls it with another name ("result") must not post a message of that type to the page.
-const STREAMS = new Set(["stdout", "stderr"]);
+const STREAMS = new Set([STDOUT, STDERR]);
 
 export class RequestOutput {
   /** `post` is the worker's private channel to the page (python-worker.js). */
@@ -51,7 +52,7 @@ export class RequestOutput {
     if (this.truncated) {
       // Said at once: the worker may not live to send the result (a runaway cell's is terminated).
       this.flush();
-      this.post({ id: this.id, type: "truncated" });
+      this.post({ id: this.id, type: TRUNCATED });
       return true;
     }
     const now = performance.now();
@@ -90,6 +91,6 @@ export class RequestOutput {
   /** The request's end: what is still pending, then its result (`truncated` if anything was cut). */
   end(reply) {
     this.flush();
-    this.post({ id: this.id, type: "result", ...reply, truncated: this.truncated });
+    this.post({ id: this.id, type: RESULT, ...reply, truncated: this.truncated });
   }
 }

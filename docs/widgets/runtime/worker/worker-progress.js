@@ -1,6 +1,8 @@
 // The progress bar's numbers while Python loads: `{type: "progress", phase, loaded, total}`,
 // the bytes of the runtime's files counted as they arrive against the bytes expected.
 
+import { PROGRESS } from "../messages.js";
+
 export class DownloadProgress {
   /** `post` is the worker's channel to the page; `total` the bytes expected so far. */
   constructor(post, total) {
@@ -12,12 +14,12 @@ export class DownloadProgress {
 
   /** Says how far the download is. */
   report() {
-    this.post({ type: "progress", phase: "download", loaded: this.loaded, total: this.total });
+    this.post({ type: PROGRESS, phase: "download", loaded: this.loaded, total: this.total });
   }
 
   /** The download is over: Python is being set up. */
   installing() {
-    this.post({ type: "progress", phase: "install", loaded: 0, total: 0 });
+    this.post({ type: PROGRESS, phase: "install", loaded: 0, total: 0 });
   }
 
   /**
