@@ -16,7 +16,8 @@ parameters.py  what both models share besides: their parameters' check, the loss
 puzzle.py    the sentences and their answers
 model.py     the puzzle model: embeddings + positions (learned, sinusoidal or none), attention
              layers (optionally causal), and the answer: the pronoun points at a person
-backward.py  its gradients: the answer's lines, then layer.py's backward pass for each layer
+pointer.py   its read-out: the last layer points at a person (forward and backward)
+backward.py  its gradients: the answer's line, then pointer.py's and layer.py's backward passes
 optim.py     Adam
 train.py     Training (the resumable loop for any model and Objective), Trainer (the puzzle's)
              and train_with_checkpoints

@@ -66,11 +66,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .._checks import Matrix
-from ..linalg import matrix_product
 from ..rng import glorot_uniform, uniform_matrix
-from ..softmax import stable_softmax
-from .layer import HeadPass, LayerPass, causal_rows, layer_forward
+from .layer import LayerPass, causal_rows, layer_forward
 from .parameters import SMALLEST_P, check_parameters, token_ids
+from .pointer import PointerPass, pointer_forward
 from .puzzle import Puzzle, Sentence
 
 if TYPE_CHECKING:
@@ -395,27 +394,8 @@ class Model:
     ) -> PointerPass:
         """The last layer: each head's attention from the query rows ``rows`` of x, allowed to
         look only at the ``candidates`` (the people in the sentence; and only where ``blocked``
-        allows: the causal mask, an ablation). Its weights are the answer. A row that may see
-        no person (a word before the first person, under the causal mask) points at nobody:
-        all its weights are 0."""
-        last = self.layers - 1
-        scale = 1 / math.sqrt(self.d_head)
-        heads = []
-        for h in range(self.heads):
-            W_Q, W_K, _ = self.head(last, h)
-            Q = matrix_product([x[i] for i in rows], W_Q)
-            K = matrix_product([x[j] for j in candidates], W_K)  # only the people's keys are ever scored
-            weights = []
-            for r, q in enumerate(Q):
-                keep = None if blocked is None else [blocked[r][j] for j in candidates]
-                row = [0.0] * len(x)  # every other word gets weight 0: it may not be pointed at
-                if keep is None or any(keep):
-                    shares = stable_softmax([scale * math.sumprod(q, k) for k in K], keep)
-                    for j, share in zip(candidates, shares):
-                        row[j] = share
-                weights.append(row)
-            heads.append(HeadPass(Q, K, [], weights, []))
-        return PointerPass(x, rows, candidates, heads)
+        allows: the causal mask, an ablation). Its weights are the answer (pointer.py)."""
+        return pointer_forward(self.parameters, self.layers - 1, self.heads, x, rows, candidates, blocked)
 
     def read(self, sentence: Sentence) -> Reading:
         """The model's answer for ``sentence`` and every layer's attention weights (all rows)."""
@@ -433,14 +413,6 @@ class Model:
         if not sentences:
             return 0.0
         return sum(self.predict(s) == s.label for s in sentences) / len(sentences)
-
-
-@dataclass
-class PointerPass:
-    x: Matrix  # the last layer's input, every token
-    rows: list[int]  # the query rows computed
-    candidates: list[int]  # the token indices it may point at (the people)
-    heads: list[HeadPass]  # Q, the candidates' K, and weights of each head (no values: the weights are the answer)
 
 
 @dataclass
