@@ -22,6 +22,7 @@ optim.py     Adam
 train.py     Training (the resumable loop for any model and Objective), Trainer (the puzzle's)
              and train_with_checkpoints
 next_token.py  a language model of the same layers: causal, it predicts every next token
+unembedding.py its read-out: a score for every token, and the loss (forward and backward)
 induction.py   the copy task it learns, its trainer (CopyTrainer), and the induction-head
                measures and ablations (head_scores, copy_scores, circuit)
 """

@@ -20,13 +20,12 @@ from the embeddings alone instead of from the residual stream, which cuts what t
 reads from the layers before it (K-, Q- or V-composition, in the words of Elhage et al. 2021).
 
 Every layer is the attention layer of layer.py, its backward pass beside its forward one;
-the lines of the loss and the unembedding are ``backward`` here. tests/unit/test_next_token.py
+the lines of the loss and the unembedding stand beside their forward lines in unembedding.py. tests/unit/test_next_token.py
 checks every gradient against finite differences.
 """
 
 from __future__ import annotations
 
-import math
 import random
 from dataclasses import dataclass, field
 from typing import Any
@@ -34,10 +33,10 @@ from typing import Any
 from .._checks import Matrix
 from ..linalg import matrix_product
 from ..rng import glorot_uniform, uniform_matrix
-from ..softmax import stable_softmax
-from .gradients import Gradients, times_transpose
+from .gradients import Gradients
 from .layer import LayerCut, LayerPass, causal_rows, head_weights, layer_backward, layer_forward
-from .parameters import SMALLEST_P, check_parameters, token_ids
+from .parameters import check_parameters, token_ids
+from .unembedding import next_token_loss, unembed, unembed_backward
 
 FORMAT = "attention_py.learning.NextTokenModel/1"
 
@@ -194,9 +193,7 @@ class NextTokenModel:
             passes.append(layer_pass)
             outputs.append(head_shares)
             x = layer_pass.output
-        logits = matrix_product(x, self.parameters["W_U"])
-        probabilities = [stable_softmax(row) for row in logits]
-        return TokenPass(ids, embedded, passes, x, probabilities, outputs)
+        return TokenPass(ids, embedded, passes, x, unembed(x, self.parameters["W_U"]), outputs)
 
     def layer_forward(
         self, layer: int, x: Matrix, embedded: Matrix, cut: Cut = NO_CUT, *, shares: bool = False
@@ -226,10 +223,7 @@ class NextTokenModel:
 
     def loss(self, run: TokenPass) -> float:
         """The mean cross-entropy of every position's guess of the token after it."""
-        ids = run.ids
-        return sum(-math.log(max(run.probabilities[i][ids[i + 1]], SMALLEST_P)) for i in range(len(ids) - 1)) / max(
-            len(ids) - 1, 1
-        )
+        return next_token_loss(run.probabilities, run.ids)
 
     def guesses(self, run: TokenPass) -> list[int]:
         """Each position's most likely next token (the first, in a tie)."""
@@ -239,26 +233,15 @@ class NextTokenModel:
 def backward(model: NextTokenModel, run: TokenPass, grads: Gradients, weight: float = 1.0) -> None:
     """Record ``weight`` times the gradients of ``model.loss(run)`` in ``grads``.
 
-        loss      L = (1/m) Σ_i -log p_i[t_(i+1)],  m = n - 1      d logits_i = (p_i - onehot(t_(i+1))) / m
-        unembed   logits = x W_U                                   dW_U = xᵀ d logits,  dx = d logits W_Uᵀ
+        read-out  unembedding.unembed_backward (the loss, the softmax and W_U)
         layers    layer.layer_backward (the residual connection included), last to first
         input     x_i = E[t_i] + P[i]                              dE[t_i] += dx_i,  dP[i] += dx_i
 
-    The causal mask needs no line: a masked weight is 0, so its d score is 0. (The last
-    position guesses nothing: its d logits are 0.)"""
-    ids, n = run.ids, len(run.ids)
-    m = max(n - 1, 1)
-    d_logits = []
-    for i, p in enumerate(run.probabilities):
-        row = [weight * pj / m for pj in p] if i < n - 1 else [0.0] * len(p)
-        if i < n - 1:
-            row[ids[i + 1]] -= weight / m
-        d_logits.append(row)
-    grads.add_product("W_U", run.final, d_logits)
-    d_x = times_transpose(d_logits, model.parameters["W_U"])
+    The causal mask needs no line: a masked weight is 0, so its d score is 0."""
+    d_x = unembed_backward(run.final, run.probabilities, run.ids, model.parameters["W_U"], grads, weight)
     for layer in reversed(range(model.layers)):
         d_x = layer_backward(model.parameters, layer, run.layers[layer], d_x, grads)
-    grads.add_embedded(ids, d_x)
+    grads.add_embedded(run.ids, d_x)
 
 
 def token_gradients(model: NextTokenModel, ids: list[int], weight: float = 1.0) -> tuple[float, dict[str, Matrix]]:
