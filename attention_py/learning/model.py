@@ -61,14 +61,12 @@ values still come from every word): a third fewer dot products in training, the 
 from __future__ import annotations
 
 import math
-import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .._checks import Matrix
-from ..rng import glorot_uniform, uniform_matrix
 from .layer import LayerPass, causal_rows, layer_forward
-from .parameters import SMALLEST_P, check_parameters, token_ids
+from .parameters import SMALLEST_P, ParameterModel, check_parameters, draw_parameters, read_parameters, saved_parameters
 from .pointer import PointerPass, pointer_forward
 from .puzzle import Puzzle, Sentence
 
@@ -129,7 +127,7 @@ def parameter_shapes(
     return shapes
 
 
-class Model:
+class Model(ParameterModel):
     """The parameters, by name, as plain lists of rows; ``parameters`` keeps a stable order.
 
     Names: ``E`` (vocabulary x d_model), ``P`` (max_length x d_model, with learned positions
@@ -188,11 +186,7 @@ class Model:
             "none": None,
         }[positions]
 
-    # shapes and names
-
-    def shapes(self) -> list[tuple[str, tuple[int, int]]]:
-        """(name, (rows, cols)) of every parameter, in the order of ``parameters``."""
-        return list(self._shapes)
+    # names
 
     def head(self, layer: int, head: int) -> tuple[Matrix, Matrix, Matrix | None]:
         """(W_Q, W_K, W_V) of one head; W_V is None in the last layer, which answers by pointing."""
@@ -242,15 +236,9 @@ class Model:
         Learned position rows are drawn whatever ``positions`` says, so one seed gives the same
         E and weights with every option.
         """
-        rng = random.Random(seed)
         vocabulary, people, max_length = puzzle.vocabulary, puzzle.people, puzzle.max_length
         shapes = parameter_shapes(len(vocabulary), max_length, d_model=d_model, layers=layers, heads=heads)
-        parameters: dict[str, Matrix] = {}
-        for name, (rows, cols) in shapes:
-            if name in ("E", "P"):
-                parameters[name] = uniform_matrix(rng, rows, cols, embedding_scale)
-            else:
-                parameters[name] = glorot_uniform(rng, rows, cols)
+        parameters = draw_parameters(shapes, seed, embedding_scale)
         if positions != "learned":
             parameters.pop("P")  # drawn above all the same: the other numbers stay the default's
         return cls(
@@ -276,7 +264,7 @@ class Model:
             # only when a person has more words than its name (older files have none)
             **({"person_tokens": [list(t) for t in self.person_tokens]} if self._more_words else {}),
             "max_length": self.max_length,
-            "parameters": {name: [list(row) for row in m] for name, m in self.parameters.items()},
+            "parameters": saved_parameters(self.parameters),
         }
 
     @property
@@ -288,9 +276,7 @@ class Model:
         """The model ``to_dict`` saved. Models saved before the options existed have no
         ``positions`` or ``causal`` in their settings: they had learned positions and no mask,
         the defaults."""
-        if data.get("format") != FORMAT:
-            raise ValueError(f"not a saved model of this format ({FORMAT}): {data.get('format')!r}")
-        parameters = {name: [[float(x) for x in row] for row in m] for name, m in data["parameters"].items()}
+        parameters = read_parameters(data, FORMAT)
         words = data.get("person_tokens")
         return cls(
             tuple(data["vocabulary"]),
@@ -301,14 +287,7 @@ class Model:
             person_tokens=tuple(tuple(t) for t in words) if words else None,
         )
 
-    def copy(self) -> Model:
-        return Model.from_dict(self.to_dict())
-
     # reading sentences
-
-    def ids_of(self, tokens: tuple[str, ...] | list[str]) -> list[int]:
-        """The token ids of ``tokens``; a clear error for a token outside the vocabulary."""
-        return token_ids(self.index, tokens)
 
     def forward(self, sentence: Sentence, *, every_row: bool = False, ablation: Ablation | None = None) -> Pass:
         """Run the model on one sentence, keeping what the backward pass needs.

@@ -26,16 +26,14 @@ checks every gradient against finite differences.
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 from typing import Any
 
 from .._checks import Matrix
 from ..linalg import matrix_product
-from ..rng import glorot_uniform, uniform_matrix
 from .gradients import Gradients
 from .layer import LayerCut, LayerPass, causal_rows, head_weights, layer_backward, layer_forward
-from .parameters import check_parameters, token_ids
+from .parameters import ParameterModel, check_parameters, draw_parameters, read_parameters, saved_parameters
 from .unembedding import next_token_loss, unembed, unembed_backward
 
 FORMAT = "attention_py.learning.NextTokenModel/1"
@@ -98,7 +96,7 @@ class TokenPass:
         return self.layers[layer].heads[head].weights
 
 
-class NextTokenModel:
+class NextTokenModel(ParameterModel):
     """The parameters, by name, as plain lists of rows (names in ``token_shapes``):
     ``E`` (vocabulary x d_model), ``P`` (max_length x d_model), for every layer l and head h
     ``layer{l}.head{h}.W_Q`` / ``.W_K`` / ``.W_V`` (d_model x d_head) and ``layer{l}.W_O``
@@ -131,20 +129,13 @@ class NextTokenModel:
     ) -> NextTokenModel:
         """A fresh model, its numbers drawn from ``random.Random(seed)``: embeddings and
         positions uniform in ±1, weight matrices Glorot-uniform (attention_py.rng)."""
-        rng = random.Random(seed)
         shapes = token_shapes(len(vocabulary), max_length, d_model=d_model, layers=layers, heads=heads)
-        parameters = {
-            name: uniform_matrix(rng, rows, cols, 1.0) if name in ("E", "P") else glorot_uniform(rng, rows, cols)
-            for name, (rows, cols) in shapes
-        }
+        parameters = draw_parameters(shapes, seed)
         return cls(tuple(vocabulary), max_length, parameters, d_model=d_model, layers=layers, heads=heads)
 
     @property
     def settings(self) -> dict[str, int]:
         return {"d_model": self.d_model, "layers": self.layers, "heads": self.heads}
-
-    def shapes(self) -> list[tuple[str, tuple[int, int]]]:
-        return list(self._shapes)
 
     def head(self, layer: int, head: int) -> tuple[Matrix, Matrix, Matrix]:
         """(W_Q, W_K, W_V) of one head."""
@@ -157,22 +148,13 @@ class NextTokenModel:
             "settings": self.settings,
             "vocabulary": list(self.vocabulary),
             "max_length": self.max_length,
-            "parameters": {name: [list(row) for row in m] for name, m in self.parameters.items()},
+            "parameters": saved_parameters(self.parameters),
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> NextTokenModel:
-        if data.get("format") != FORMAT:
-            raise ValueError(f"not a saved model of this format ({FORMAT}): {data.get('format')!r}")
-        parameters = {name: [[float(x) for x in row] for row in m] for name, m in data["parameters"].items()}
+        parameters = read_parameters(data, FORMAT)
         return cls(tuple(data["vocabulary"]), int(data["max_length"]), parameters, **data["settings"])
-
-    def copy(self) -> NextTokenModel:
-        return NextTokenModel.from_dict(self.to_dict())
-
-    def ids_of(self, tokens: list[str] | tuple[str, ...]) -> list[int]:
-        """The token ids of ``tokens``; a clear error for a token outside the vocabulary."""
-        return token_ids(self.index, tokens)
 
     # the forward pass
 
