@@ -1,6 +1,6 @@
 """Does the induction head form, for every seed, and what does one layer do with the same
 budget? Natively, the build's recipe (attention_py/learning/induction.py: ``CopyTask()``,
-``COPY_DEFAULTS``).
+``CopySettings``).
 
     .venv/bin/python -m bench induction [--seeds 10] [--steps 600] [--layers 2 1] [--ablations]
     .venv/bin/python -m bench induction --step-costs [--recipes d_model=32,heads=2 d_model=16,heads=2]

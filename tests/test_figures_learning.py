@@ -343,7 +343,7 @@ def test_a_recipe_change_restarts_at_step_0_and_keeps_the_run_before_faint():
     session = session_of(instance)
     trainer = session.work
     assert session.asked[: len(live.RECIPE)] == live.recipe_of(changed["state"]), "the recipe (then the own boxes)"
-    assert trainer.trainer.settings["heads"] == 2
+    assert trainer.trainer.settings.heads == 2
     assert trainer.trainer.step == 0
     assert session.previous.trainer.history == before
     root = parse(changed["html"])

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from ..learning import DEFAULTS, Model, Puzzle, Sentence, Trainer
+from ..learning import Model, Puzzle, PuzzleSettings, Sentence, Trainer
 from ..learning.model import POSITIONS
 from ..learning.train import POINTING, Tally
 from ..resources import MissingResource, derived, resource
@@ -19,15 +19,17 @@ from . import _learning_views as views
 from ._own_puzzle import FIELDS, MAX_BOX, OwnPuzzle, Refusal, own_puzzle, reader_text
 from ._state import Choice, Field, Flag, Writing
 
+DEFAULTS = PuzzleSettings()  # the build's recipe, before the build's own settings
+
 RECIPE_SPEC: dict[str, Field] = {
     "seed": Choice((0, 1, 2, 3), 0),
-    "learning_rate": Choice((0.003, 0.01, 0.03, 0.1), DEFAULTS["learning_rate"]),
-    "layers": Choice((1, 2), DEFAULTS["layers"]),
-    "heads": Choice((1, 2), DEFAULTS["heads"]),
-    "d_model": Choice((8, 16), DEFAULTS["d_model"]),  # 8: half the default's step; 32 would cost 3.8x
-    "positions": Choice(POSITIONS, DEFAULTS["positions"]),
+    "learning_rate": Choice((0.003, 0.01, 0.03, 0.1), DEFAULTS.learning_rate),
+    "layers": Choice((1, 2), DEFAULTS.layers),
+    "heads": Choice((1, 2), DEFAULTS.heads),
+    "d_model": Choice((8, 16), DEFAULTS.d_model),  # 8: half the default's step; 32 would cost 3.8x
+    "positions": Choice(POSITIONS, DEFAULTS.positions),
     "data": Choice(("fair", "giveaway", "own"), "fair"),
-    "causal": Flag(DEFAULTS["causal"]),
+    "causal": Flag(DEFAULTS.causal),
 }
 """The recipe's controls and the values each offers: the keys that make a run (changing one
 starts again from step 0)."""
@@ -117,7 +119,7 @@ class Run:
 def settings(lang: str) -> dict[str, Any]:
     """The build's training settings that ``Trainer`` takes (the seed apart)."""
     saved = views.data(lang).get("settings", {})
-    return {k: saved[k] for k in DEFAULTS if k in saved}
+    return {k: saved[k] for k in DEFAULTS.as_dict() if k in saved}
 
 
 def goal(lang: str) -> int:
@@ -132,7 +134,7 @@ def recipe_of(state: dict[str, Any]) -> tuple[Any, ...]:
 def build_recipe(lang: str) -> tuple[Any, ...]:
     """The build's run as a recipe (the figure's defaults)."""
     saved = views.data(lang).get("settings", {})
-    build = {**DEFAULTS, **settings(lang), "seed": int(saved.get("seed", 0)), "data": "fair"}
+    build = {**DEFAULTS.as_dict(), **settings(lang), "seed": int(saved.get("seed", 0)), "data": "fair"}
     return tuple(build[k] for k in RECIPE)
 
 
@@ -173,7 +175,7 @@ def report_sets(state: dict[str, Any], lang: str) -> dict[str, list[Sentence]]:
     help); without positions each test sentence's twin (its two people swapped)."""
     chosen = {**dict(zip(RECIPE, recipe_of(state))), **{k: state.get(k, "") for k in OWN}}
     puzzle = _puzzle(chosen, lang)
-    test = puzzle.split(seed=settings(lang).get("split_seed", DEFAULTS["split_seed"])).test
+    test = puzzle.split(seed=settings(lang).get("split_seed", DEFAULTS.split_seed)).test
     sets = {"test": test}
     if chosen["data"] == "giveaway":
         sets["fair"] = views.test_sentences(lang)

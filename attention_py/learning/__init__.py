@@ -31,13 +31,13 @@ from .backward import loss_and_gradients
 from .model import Model, Reading
 from .optim import Adam
 from .puzzle import Puzzle, Sentence
-from .train import DEFAULTS, Trainer, train_with_checkpoints
+from .train import PuzzleSettings, Trainer, train_with_checkpoints
 
 __all__ = [
-    "DEFAULTS",
     "Adam",
     "Model",
     "Puzzle",
+    "PuzzleSettings",
     "Reading",
     "Sentence",
     "Trainer",

@@ -2,7 +2,7 @@
 the measures that say how it does it.
 
     task = CopyTask(tuple("abcdefghijklmnopqrst"))
-    trainer = CopyTrainer(task, seed=0)           # settings: COPY_DEFAULTS
+    trainer = CopyTrainer(task, seed=0)           # settings: CopySettings
     trainer.run(400)
     trainer.history[-1]["test_copied_accuracy"]    # the copied tokens it guesses, on fresh sequences
     head_scores(trainer.model, trainer.test)       # {"previous": [[...]], "prefix": [[...]], "copying": ...}
@@ -47,18 +47,21 @@ from ..linalg import matrix_product
 from .gradients import Gradients
 from .next_token import NO_CUT, Cut, NextTokenModel, TokenPass, backward
 from .parameters import SMALLEST_P
-from .train import Objective, Training, checked_settings
+from .train import Objective, Settings, Training
 
-COPY_DEFAULTS: dict[str, Any] = {
-    "d_model": 32,
-    "layers": 2,
-    "heads": 2,
-    "batch_size": 16,
-    "learning_rate": 0.01,
-    "eval_every": 20,
-    "test_size": 64,  # fresh sequences scored at every history point
-    "test_seed": 1_000_003,  # they are drawn from this seed, whatever the training seed
-}
+
+@dataclass(frozen=True)
+class CopySettings(Settings):
+    """The copy task's recipe: the model's sizes, then the training's."""
+
+    d_model: int = 32
+    layers: int = 2
+    heads: int = 2
+    batch_size: int = 16
+    learning_rate: float = 0.01
+    eval_every: int = 20
+    test_size: int = 64  # fresh sequences scored at every history point
+    test_seed: int = 1_000_003  # they are drawn from this seed, whatever the training seed
 
 
 @dataclass(frozen=True)
@@ -183,18 +186,18 @@ class CopyTrainer(Training):
     ``test_seed``) scored at every history point."""
 
     def __init__(self, task: CopyTask, seed: int = 0, **settings: Any) -> None:
-        self.settings = checked_settings(COPY_DEFAULTS, settings, seed)
-        s = self.settings
+        self.seed = seed
+        self.settings = s = CopySettings.of(settings)
         self.task = task
-        self.test = task.sequences(s["test_seed"], s["test_size"])
+        self.test = task.sequences(s.test_seed, s.test_size)
         rng = random.Random(seed)
         model = NextTokenModel.initial(
             task.vocabulary,
             task.length,
             rng.getrandbits(32),
-            d_model=s["d_model"],
-            layers=s["layers"],
-            heads=s["heads"],
+            d_model=s.d_model,
+            layers=s.layers,
+            heads=s.heads,
         )
         self._data_rng = random.Random(rng.getrandbits(32))
         super().__init__(
@@ -203,9 +206,9 @@ class CopyTrainer(Training):
             [],
             {"test": self.test},
             order=random.Random(0),
-            learning_rate=s["learning_rate"],
-            batch_size=s["batch_size"],
-            eval_every=s["eval_every"],
+            learning_rate=s.learning_rate,
+            batch_size=s.batch_size,
+            eval_every=s.eval_every,
         )
         self.model: NextTokenModel = model
 

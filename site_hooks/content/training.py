@@ -53,7 +53,7 @@ SETTINGS: dict[str, Any] = {
     "eval_every": 20,
     "checkpoint_digits": 4,  # the replayed checkpoints, 4 significant digits: a third of the bytes
 }
-"""Keyword arguments of ``train_with_checkpoints`` for the build (its other settings: DEFAULTS).
+"""Keyword arguments of ``train_with_checkpoints`` for the build (its other settings: PuzzleSettings' defaults).
 A puzzle file may set ``training: {steps: ..., learning_rate: ...}`` for its language
 (``training_settings``)."""
 
