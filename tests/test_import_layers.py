@@ -135,3 +135,42 @@ def test_the_circle_finder_finds_a_circle() -> None:
     graph = {"a": {"b": "a.py:1"}, "b": {"c": "b.py:1"}, "c": {"a": "c.py:9"}, "d": {"a": "d.py:1"}}
     assert circles(graph) == [["a", "b", "c", "a"]]
     assert circles({"a": {"b": "a.py:1"}, "b": {}}) == []
+
+
+# Inside the package, three floors: the mathematics (the modules at its top), the learning
+# package on it, and the figures (with ``resources``, what they read) on both. A floor imports
+# only itself and the floors below, so the mathematics stands alone and a model never
+# depends on how it is drawn.
+PACKAGE_FLOORS = {
+    "attention_py": {"attention_py"},  # the mathematics: attention, softmax, modules, ...
+    "attention_py.learning": {"attention_py", "attention_py.learning"},
+    "attention_py.resources": {"attention_py", "attention_py.learning", "attention_py.resources"},
+    "attention_py.figures": {"attention_py", "attention_py.learning", "attention_py.resources", "attention_py.figures"},
+}
+
+
+def package_floor(module: str) -> str:
+    """The floor of a module of attention_py: its sub-package, or the mathematics."""
+    parts = module.split(".")
+    return ".".join(parts[:2]) if len(parts) > 1 and ".".join(parts[:2]) in PACKAGE_FLOORS else "attention_py"
+
+
+def test_the_package_floors_import_downwards_only() -> None:
+    wrong = []
+    for path in sources("attention_py"):
+        floor = package_floor(module_name(path))
+        for line, module, names in imports(path):
+            if module.split(".")[0] != "attention_py":
+                continue
+            targets = [f"{module}.{n}" for n in names] if module == "attention_py" else [module]
+            for target in targets:
+                if module_name(path) != "attention_py" and package_floor(target) not in PACKAGE_FLOORS[floor]:
+                    wrong.append(f"{where(path, line)} ({floor}) imports {target}")
+    assert not wrong, "an import goes up a floor of attention_py:\n  " + "\n  ".join(wrong)
+
+
+def test_the_floor_check_sees_an_upward_import() -> None:
+    assert package_floor("attention_py.modules") == "attention_py"
+    assert package_floor("attention_py.learning.layer") == "attention_py.learning"
+    assert package_floor("attention_py.figures.train_live") == "attention_py.figures"
+    assert package_floor("attention_py.learning") not in PACKAGE_FLOORS["attention_py"]
