@@ -61,7 +61,7 @@ def repository_copy(target: Path) -> Path:
 
 def test_names_and_existing_figures_are_refused():
     assert new_figure.problem("softmax") == "a figure called 'softmax' exists already"
-    assert new_figure.problem("softmax_bars") == "attention_py/figures/softmax_bars.py exists already"
+    assert new_figure.problem("softmax_bars") == "attention_py/figures/what_matters/softmax_bars.py exists already"
     for bad in ("Softmax", "2d_plot", "with", "a-b", "", "x__y", "../x"):
         assert new_figure.problem(bad), bad
     assert new_figure.problem("attention_heatmap") is None
