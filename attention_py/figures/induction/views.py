@@ -15,10 +15,10 @@ from typing import Any
 from ...learning.induction_run import heads_of, switch_key
 from ...learning.next_token import NextTokenModel
 from ...resources import derived, resource
-from ..kit.html import el, esc, void
+from ..kit.chart import StepChart
+from ..kit.html import el, esc
 from ..kit.matrix import matrix_table
 from ..kit.strings import Text, strings_file
-from ..kit.svg import f, svg
 
 KEY = "induction/run"
 CONTROL = "induction/control"
@@ -134,9 +134,7 @@ def attention_maps(
 # and on the right axis (0 to 1) the accuracy on the copied tokens, the best prefix-matching
 # score of the last layer and the best previous-token score of the first.
 
-W, H = 340.0, 170.0
-LEFT, RIGHT, TOP, BOTTOM = 40.0, 36.0, 12.0, 26.0
-TICK = 15.0  # as learning.views.TICK (figures.css .apy-curves .apy-tick)
+RIGHT = 36.0  # the right axis's margin: it holds "0.5"
 
 
 def best(point: dict[str, Any], layer: int, score: str) -> float:
@@ -173,68 +171,25 @@ def curves(
     shown = series(history, layers)
     top: float = max((v for _, v in shown["loss"]), default=1.0) or 1.0
 
-    def x(step: float) -> float:
-        return LEFT + (W - LEFT - RIGHT) * step / span
-
-    def y(fraction: float) -> float:
-        return H - BOTTOM - (H - TOP - BOTTOM) * fraction
-
-    def line(values: list[tuple[float, float]], cls: str) -> str:
-        points = " ".join(f"{f(x(s))},{f(y(v))}" for s, v in values) or f"{f(x(0))},{f(y(0))}"
-        return void("polyline", {"class": f"apy-curve {cls}", "points": points})
-
-    def tick(x_: float, y_: float, text: str, anchor: str | None = None) -> str:
-        return el("text", {"class": "apy-tick", "x": f(x_), "y": f(y_), "text-anchor": anchor}, text)
-
-    parts = [
-        void("line", {"class": "apy-axis", "x1": f(LEFT), "y1": f(y(0)), "x2": f(W - RIGHT), "y2": f(y(0))}),
-        void("line", {"class": "apy-axis", "x1": f(LEFT), "y1": f(y(0)), "x2": f(LEFT), "y2": f(y(1))}),
-        void("line", {"class": "apy-axis", "x1": f(W - RIGHT), "y1": f(y(0)), "x2": f(W - RIGHT), "y2": f(y(1))}),
-        void("line", {"class": "apy-grid", "x1": f(LEFT), "y1": f(y(1)), "x2": f(W - RIGHT), "y2": f(y(1))}),
-        void("line", {"class": "apy-grid", "x1": f(LEFT), "y1": f(y(0.5)), "x2": f(W - RIGHT), "y2": f(y(0.5))}),
-        tick(LEFT - 4, y(0) + TICK / 3, t.numbers.count(0), "end"),
-        tick(LEFT - 4, y(1) + TICK / 3, t.num(top, 1), "end"),
-        tick(W - RIGHT + 4, y(0) + TICK / 3, t.numbers.count(0)),
-        tick(W - RIGHT + 4, y(0.5) + TICK / 3, t.num(0.5, 1)),
-        tick(W - RIGHT + 4, y(1) + TICK / 3, t.numbers.count(1)),
-        tick(x(0), H - 6, t.numbers.count(0), "middle"),
-        tick(x(span), H - 6, t.numbers.count(span), "middle"),
-    ]
+    chart = StepChart(span, RIGHT)
+    count = t.numbers.count
+    parts = chart.frame(count(0), t.num(top, 1), (count(0), t.num(0.5, 1), count(1)), count(span))
     if faint_label:
-        points = " ".join(f"{f(x(p['step']))},{f(y(p['test_copied_accuracy']))}" for p in control or ())
         parts.append(
-            void(
-                "polyline",
-                {
-                    "class": "apy-curve apy-curve--previous apy-curve--held",
-                    "points": points or f"{f(x(0))},{f(y(0))}",
-                    "visibility": None if control else "hidden",
-                },
+            chart.line(
+                [(p["step"], p["test_copied_accuracy"]) for p in control or ()],
+                "apy-curve--previous apy-curve--held",
+                hidden=not control,
             )
         )
     parts += [
-        line(shown["previous"], "apy-curve--train"),
-        line(shown["prefix"], "apy-curve--validation"),
-        line(shown["copied"], "apy-curve--held"),
-        line([(s, min(v / top, 1.0)) for s, v in shown["loss"]], "apy-curve--loss"),
+        chart.line(shown["previous"], "apy-curve--train"),
+        chart.line(shown["prefix"], "apy-curve--validation"),
+        chart.line(shown["copied"], "apy-curve--held"),
+        chart.line([(s, min(v / top, 1.0)) for s, v in shown["loss"]], "apy-curve--loss"),
+        chart.mark(mark),
     ]
-    at = 0 if mark is None else mark
-    parts.append(
-        void(
-            "line",
-            {
-                "class": "apy-mark",
-                "x1": f(x(at)),
-                "y1": f(y(0)),
-                "x2": f(x(at)),
-                "y2": f(y(1)),
-                "visibility": None if mark is not None else "hidden",
-            },
-        )
-    )
-    drawing = svg(
-        "".join(parts), width=W, height=H, label=curves_description(history, span, layers, t), cls="apy-curves"
-    )
+    drawing = chart.drawing(parts, curves_description(history, span, layers, t))
     keys = [
         ("loss", "legend_loss"),
         ("held", "legend_copied"),

@@ -2,7 +2,7 @@
 
 The figure classes and the running figures' sessions (``figure``, ``live``), the state
 (``state``), the strings and numbers of a language (``strings``, ``format``), the markup
-(``html``, ``svg``, ``controls``, ``matrix``) and the example sentence the first two
+(``html``, ``svg``, ``controls``, ``matrix``, ``chart``) and the example sentence the first two
 articles draw (``sentence``). The kit imports no article's folder: a view one article
 uses lives in that article's folder, a view two articles use lives here.
 """

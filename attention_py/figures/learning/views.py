@@ -19,11 +19,11 @@ from ...learning import Model, Puzzle, Sentence
 from ...learning.model import Reading
 from ...learning.puzzle import join_words
 from ...resources import derived, resource
+from ..kit.chart import StepChart
 from ..kit.controls import segmented
-from ..kit.html import el, esc, void
+from ..kit.html import el, esc
 from ..kit.matrix import matrix_table
 from ..kit.strings import Text
-from ..kit.svg import f, svg
 
 EXAMPLES = 4  # sentences in the menus: the article's pair, then the same pair with the people swapped
 
@@ -209,13 +209,7 @@ def view_menu(view: str, t: Text) -> str:
 
 
 # The curves of training: loss and accuracy against the step, one drawing, left to right.
-# A drawing scales with its box, its text too: on a 360 px phone the box is about 286 px
-# wide, so a drawing 340 units wide with labels of 15 units (figures.css, .apy-curves; 9 on a
-# wide screen) writes them at 12.6 px; the margins hold "0.73" and "100%" at that size.
-
-W, H = 340.0, 170.0
-LEFT, RIGHT, TOP, BOTTOM = 40.0, 46.0, 12.0, 26.0
-TICK = 15.0  # the labels' size in drawing units: figures.css says the same (.apy-curves .apy-tick)
+RIGHT = 46.0  # the right axis's margin: it holds "100%"
 
 
 def curves(
@@ -245,15 +239,7 @@ def curves(
     top_loss = max(losses, default=1.0) or 1.0
     span = max(last_step, max((p["step"] for p in before), default=0), 1)
 
-    def x(step: float) -> float:
-        return LEFT + (W - LEFT - RIGHT) * step / span
-
-    def y(fraction: float) -> float:
-        return H - BOTTOM - (H - TOP - BOTTOM) * fraction
-
-    def line(values: list[tuple[float, float]], cls: str) -> str:
-        points = " ".join(f"{f(x(s))},{f(y(v))}" for s, v in values) or f"{f(x(0))},{f(y(0))}"
-        return void("polyline", {"class": f"apy-curve {cls}", "points": points})
+    chart = StepChart(span, RIGHT)
 
     def scaled(value: float) -> float:
         return min(value / top_loss, 1.0) if math.isfinite(value) else 1.0
@@ -263,67 +249,27 @@ def curves(
         loss = loss[:1] + [(i + 1, scaled(value)) for i, value in enumerate(step_losses)]
     held = [(p["step"], p["test_accuracy"]) for p in history]
     train = [(p["step"], p["train_accuracy"]) for p in history]
-    parts = [
-        void("line", {"class": "apy-axis", "x1": f(LEFT), "y1": f(y(0)), "x2": f(W - RIGHT), "y2": f(y(0))}),
-        void("line", {"class": "apy-axis", "x1": f(LEFT), "y1": f(y(0)), "x2": f(LEFT), "y2": f(y(1))}),
-        void("line", {"class": "apy-axis", "x1": f(W - RIGHT), "y1": f(y(0)), "x2": f(W - RIGHT), "y2": f(y(1))}),
-        void("line", {"class": "apy-grid", "x1": f(LEFT), "y1": f(y(1)), "x2": f(W - RIGHT), "y2": f(y(1))}),
-        void("line", {"class": "apy-grid", "x1": f(LEFT), "y1": f(y(0.5)), "x2": f(W - RIGHT), "y2": f(y(0.5))}),
-        el(
-            "text",
-            {"class": "apy-tick", "x": f(LEFT - 4), "y": f(y(0) + TICK / 3), "text-anchor": "end"},
-            t.numbers.count(0),
-        ),
-        el(
-            "text",
-            {"class": "apy-tick", "x": f(LEFT - 4), "y": f(y(1) + TICK / 3), "text-anchor": "end"},
-            t.num(top_loss, 2),
-        ),
-        el("text", {"class": "apy-tick", "x": f(W - RIGHT + 4), "y": f(y(0) + TICK / 3)}, t.pct(0, 0)),
-        el("text", {"class": "apy-tick", "x": f(W - RIGHT + 4), "y": f(y(0.5) + TICK / 3)}, t.pct(50, 0)),
-        el("text", {"class": "apy-tick", "x": f(W - RIGHT + 4), "y": f(y(1) + TICK / 3)}, t.pct(100, 0)),
-        el("text", {"class": "apy-tick", "x": f(x(0)), "y": f(H - 6), "text-anchor": "middle"}, t.numbers.count(0)),
-        el(
-            "text",
-            {"class": "apy-tick", "x": f(x(span)), "y": f(H - 6), "text-anchor": "middle"},
-            t.numbers.count(span),
-        ),
-    ]
-    if previous_label is not None:
-        hidden = None if before else "hidden"
-        for values, cls in (
-            ([(p["step"], scaled(p["loss"])) for p in before], "apy-curve--loss"),
-            ([(p["step"], p["test_accuracy"]) for p in before], "apy-curve--held"),
-        ):
-            parts.append(
-                void(
-                    "polyline",
-                    {
-                        "class": f"apy-curve apy-curve--previous {cls}",
-                        "points": " ".join(f"{f(x(s))},{f(y(v))}" for s, v in values) or f"{f(x(0))},{f(y(0))}",
-                        "visibility": hidden,
-                    },
-                )
-            )
-    parts.append(line(train, "apy-curve--train"))
-    if validation is not None:
-        parts.append(line([(p["step"], p["validation_accuracy"]) for p in history], "apy-curve--validation"))
-    parts += [line(held, "apy-curve--held"), line(loss, "apy-curve--loss")]
-    at = 0 if mark is None else mark
-    parts.append(
-        void(
-            "line",
-            {
-                "class": "apy-mark",
-                "x1": f(x(at)),
-                "y1": f(y(0)),
-                "x2": f(x(at)),
-                "y2": f(y(1)),
-                "visibility": None if mark is not None else "hidden",
-            },
-        )
+    parts = chart.frame(
+        t.numbers.count(0), t.num(top_loss, 2), (t.pct(0, 0), t.pct(50, 0), t.pct(100, 0)), t.numbers.count(span)
     )
-    drawing = svg("".join(parts), width=W, height=H, label=curves_description(history, span, t), cls="apy-curves")
+    if previous_label is not None:
+        parts += [
+            chart.line(
+                [(p["step"], scaled(p["loss"])) for p in before],
+                "apy-curve--previous apy-curve--loss",
+                hidden=not before,
+            ),
+            chart.line(
+                [(p["step"], p["test_accuracy"]) for p in before],
+                "apy-curve--previous apy-curve--held",
+                hidden=not before,
+            ),
+        ]
+    parts.append(chart.line(train, "apy-curve--train"))
+    if validation is not None:
+        parts.append(chart.line([(p["step"], p["validation_accuracy"]) for p in history], "apy-curve--validation"))
+    parts += [chart.line(held, "apy-curve--held"), chart.line(loss, "apy-curve--loss"), chart.mark(mark)]
+    drawing = chart.drawing(parts, curves_description(history, span, t))
     legend = el(
         "p",
         {"class": "apy-legend"},

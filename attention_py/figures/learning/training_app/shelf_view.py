@@ -17,12 +17,13 @@ from __future__ import annotations
 from contextlib import suppress
 from typing import Any
 
+from ...kit.chart import BOTTOM, LEFT, TICK, TOP, H, W
 from ...kit.figure import ActionRefused
 from ...kit.html import el, esc, to_json, void
 from ...kit.live import Session
 from ...kit.strings import Text, excerpt
 from ...kit.svg import f, svg
-from ..views import BOTTOM, LEFT, RIGHT, TICK, TOP, H, W
+from ..views import RIGHT
 from .run import SHOWN, Run, build_defaults, run_record
 from .shelf import (
     Kept,
