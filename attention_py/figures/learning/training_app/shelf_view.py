@@ -17,7 +17,7 @@ from __future__ import annotations
 from contextlib import suppress
 from typing import Any
 
-from ...kit.chart import BOTTOM, LEFT, TICK, TOP, H, W
+from ...kit.chart import LEFT, TICK, H, StepChart, W
 from ...kit.figure import ActionRefused
 from ...kit.html import el, esc, to_json, void
 from ...kit.live import Session
@@ -250,13 +250,8 @@ def chart(runs: list[Kept], t: Text, *, standalone: bool = False) -> str:
     """The test accuracy of every kept run against the step, one line each, labelled with its
     number at its end. ``standalone``: with its own styles and a background (a file)."""
     span = max((kept.run.step for kept in runs), default=1) or 1
-
-    def x(step: float) -> float:
-        return LEFT + (W - LEFT - RIGHT) * step / span
-
-    def y(share: float) -> float:
-        return H - BOTTOM - (H - TOP - BOTTOM) * share
-
+    frame = StepChart(span, RIGHT)
+    x, y = frame.x, frame.y
     parts = [
         void_line(LEFT, y(0), W - RIGHT, y(0), "apy-axis"),
         void_line(LEFT, y(0), LEFT, y(1), "apy-axis"),
