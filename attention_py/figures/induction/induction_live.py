@@ -8,7 +8,7 @@ trained, the build's run of the recipe; under them every head's attention on the
 sequence, as the model has it now. At the end, a verdict: formed (at which step, by
 ``FORMED``), or not.
 
-A running figure (``RunningFigure``, README.md "Running figures"): its work is a
+A running figure (``RunningFigure``, figures/README.md "Running figures"): its work is a
 ``TrainingWork`` over attention_py.learning's ``CopyTrainer`` for the recipe (``RECIPE``:
 seed, layers, heads, learning rate; and ``steps``, how far a run goes), which the figure
 host advances between the page's calls; ``draw`` only draws.

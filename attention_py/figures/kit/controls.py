@@ -1,4 +1,4 @@
-"""Form controls in the shape the page's generic host understands (see README.md).
+"""Form controls in the shape the page's generic host understands (see figures/README.md).
 
 * A control with ``name`` sends ``{name: value}`` (a dotted state path) on ``input``, or on
   ``change`` when it says ``data-commit="change"`` (text boxes: no error while typing).

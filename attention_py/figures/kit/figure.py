@@ -41,7 +41,7 @@ RunningDraw = Callable[[dict[str, Any], "Text", Session], "Panel"]
 class Panel:
     """A drawn figure: ``body`` markup, one ``readout`` sentence (markup), note paragraphs,
     and what the page's host gets besides the markup (``extras``: a file to hand to the
-    reader, files to store; README.md, "Actions")."""
+    reader, files to store; figures/README.md, "Actions")."""
 
     body: str
     readout: str = ""
@@ -203,7 +203,7 @@ class Figure(BaseFigure):
 
 @dataclass(frozen=True, kw_only=True)
 class RunningFigure(BaseFigure):
-    """A figure that works between calls and opens from a link (README.md, "Running figures"
+    """A figure that works between calls and opens from a link (figures/README.md, "Running figures"
     and "Addresses"): ``train_live``.
 
     Its state has ``running`` and ``step``. ``start(state, lang)`` makes the work (a ``Work``)
@@ -290,7 +290,7 @@ class RunningFigure(BaseFigure):
     def address(self, state: Mapping[str, Any], instance: str | None, lang: str | None = None) -> str:
         """The link that opens this figure with ``state``'s shareable values: ``#<instance>``,
         then ``?key=value&...`` for each one that differs from its default (on a page of
-        ``lang``; README.md, "Addresses"). The page's host sends those values back as text,
+        ``lang``; figures/README.md, "Addresses"). The page's host sends those values back as text,
         like a control's."""
         return self._address(state, instance, self.default_state(lang))
 

@@ -1,4 +1,4 @@
-"""The live work of the page's running figures, and its one owner (README.md, "Running figures").
+"""The live work of the page's running figures, and its one owner (figures/README.md, "Running figures").
 
 A running figure (``RunningFigure``) keeps work between the page's calls: ``train_live``, a
 model being trained. That work lives here, not in the figure: one ``Session`` per figure

@@ -4,7 +4,7 @@ recipe in the reader's hands.
 Train starts (or resumes) a run, Pause stops it, Reset goes back to step 0; after a run's end
 Train again starts a new run of the same recipe (the old one stays on the shelf, and faint
 behind the curves). The shelf keeps finished runs to compare, save and import
-(training_app/shelf_view.py). This is a running figure (``RunningFigure``, README.md "Running
+(training_app/shelf_view.py). This is a running figure (``RunningFigure``, figures/README.md "Running
 figures"): its work is a ``Run`` (training_app/run.py: an attention_py.learning ``Trainer`` for
 the recipe, then the extra sets its report scores), which the figure host advances between
 the page's calls; ``draw`` only draws the state, the run, the run before it (faint behind the

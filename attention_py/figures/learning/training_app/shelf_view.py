@@ -1,5 +1,5 @@
 """train_live's shelf on the page: the kept runs listed with their recipes, their test
-accuracy drawn on one chart, and the actions on them (README.md, "Actions").
+accuracy drawn on one chart, and the actions on them (figures/README.md, "Actions").
 
 A finished run of the reader's is kept by itself; the build's run a link opened is kept with
 "Keep this run". ``do.export`` hands the reader a run's file (JSON) or the chart (SVG; the
