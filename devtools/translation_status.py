@@ -288,7 +288,7 @@ def strings_same_as_english(docs: Path, lang: str) -> list[str]:
         english, own = load_strings(folder / f"{SOURCE_LANG}.yml"), load_strings(folder / f"{lang}.yml")
     except StringsFileError:
         return []  # reported by figure_string_problems
-    from attention_py.figures._format import NUMBER_KEYS
+    from attention_py.figures.kit.format import NUMBER_KEYS
 
     same = []
     for section, table in english.items():

@@ -9,6 +9,11 @@ and itself, and runs no file of devtools/; devtools (command-line tools), tests 
 import both. Inside site_hooks no module imports, even from inside a function, one that
 imports it back.
 
+Inside the figures (attention_py/figures/) the folders go one way too: the kit (``kit/``, the
+framework and the views two articles share) imports no article's folder, and an article's
+folder (``what_matters/``, ``learning/``, ...) imports the kit and the package, never another
+article's folder; only the registry (``figures/__init__.py``) imports them all.
+
 Every ``import`` of a file counts, wherever it stands (a function's lazy import too), read
 with ``ast`` without importing anything.
 """
@@ -174,3 +179,34 @@ def test_the_floor_check_sees_an_upward_import() -> None:
     assert package_floor("attention_py.learning.layer") == "attention_py.learning"
     assert package_floor("attention_py.figures.train_live") == "attention_py.figures"
     assert package_floor("attention_py.learning") not in PACKAGE_FLOORS["attention_py"]
+
+
+FIGURES = ROOT / "attention_py" / "figures"
+
+
+def figure_folders() -> list[str]:
+    """The figures' folders: ``kit`` and one per article."""
+    return sorted(path.parent.name for path in FIGURES.glob("*/__init__.py"))
+
+
+def test_the_figures_kit_imports_no_article_and_no_article_another() -> None:
+    folders = figure_folders()
+    assert "kit" in folders, folders
+    assert len(folders) > 2, folders
+    assert not [path for path in FIGURES.glob("*.py") if path.name != "__init__.py"], "a figure belongs in a folder"
+    wrong = []
+    for folder in folders:
+        for path in sources(f"attention_py/figures/{folder}"):
+            for line, module, names in imports(path):
+                parts = module.split(".")
+                if parts[:2] != ["attention_py", "figures"]:
+                    continue
+                # ``from attention_py.figures import x`` names a folder through its names
+                targets = [parts[2]] if len(parts) > 2 else names
+                for target in targets:
+                    if target != folder and (target != "kit" or folder == "kit"):
+                        wrong.append(f"{where(path, line)} imports attention_py.figures.{target}")
+    assert not wrong, (
+        "attention_py/figures/: the kit imports no article, an article imports only the kit "
+        "(move what two articles share into kit/):\n  " + "\n  ".join(wrong)
+    )
