@@ -54,7 +54,7 @@ def limit_boxes() -> dict[str, str]:
 def measure(name: str, site: Any, boxes: dict[str, str], steps: int) -> None:
     from attention_py.figures.learning.training_app.own_puzzle import OwnPuzzle, own_puzzle
     from attention_py.learning import Puzzle, Trainer
-    from attention_py.learning.cues import cues
+    from attention_py.learning.tasks.cues import cues
 
     check = best(lambda: own_puzzle(Puzzle.from_dict(site.to_dict()), boxes))  # a fresh puzzle: no cached split
     made = own_puzzle(site, boxes)

@@ -219,7 +219,8 @@ def tour_induction_live(figure, text, lang):
     from attention_py.figures.induction import induction_live as live
     from attention_py.figures.induction import views as views
     from attention_py.figures.kit.live import Session, TrainingWork
-    from attention_py.learning.induction import CopyTask, CopyTrainer
+    from attention_py.learning import CopyTask
+    from attention_py.learning.induction import CopyTrainer
 
     state = figure.default_state(lang)
     tour_draw(figure, text, state, "tour-induction")  # idle, the build's run faint

@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from attention_py.learning.induction import FORMED, CopySettings, CopyTask, formed
+from attention_py.learning import CopyTask
+from attention_py.learning.induction import FORMED, CopySettings, formed
 from attention_py.learning.induction_run import RUN, switch_key
 from attention_py.learning.next_token import NextTokenModel
 from devtools.examples import normalise_numbers, prose_format

@@ -31,7 +31,7 @@ from .layer import layer_backward
 from .model import Model, Pass, loss_and_answer
 from .parameters import SMALLEST_P
 from .pointer import pointer_backward
-from .puzzle import Sentence
+from .tasks.puzzle import Sentence
 
 
 def loss_and_gradients(model: Model, batch: list[Sentence]) -> tuple[float, int, dict[str, Matrix]]:

@@ -21,8 +21,9 @@ from __future__ import annotations
 from itertools import product
 from typing import Any
 
-from .induction import Copied, CopyTask, CopyTrainer, circuit, copy_scores, formed
+from .induction import CopyTrainer, circuit, copy_scores, formed
 from .next_token import Cut, NextTokenModel
+from .tasks.copying import Copied, CopyTask
 
 FORMAT = "attention_py.learning.induction_run/1"
 RUN: dict[str, Any] = {"seed": 0, "steps": 1000}

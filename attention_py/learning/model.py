@@ -68,7 +68,7 @@ from .._checks import Matrix
 from .layer import LayerPass, causal_rows, layer_forward
 from .parameters import SMALLEST_P, ParameterModel, check_parameters, draw_parameters, read_parameters, saved_parameters
 from .pointer import PointerPass, pointer_forward
-from .puzzle import Puzzle, Sentence
+from .tasks.puzzle import Puzzle, Sentence
 
 if TYPE_CHECKING:
     from .ablation import Ablation

@@ -38,7 +38,7 @@ from .backward import example_gradients
 from .gradients import Gradients
 from .model import Model, loss_and_answer
 from .optim import Adam
-from .puzzle import Puzzle, Sentence
+from .tasks.puzzle import Puzzle, Sentence
 
 
 @dataclass(frozen=True)

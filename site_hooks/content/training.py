@@ -132,9 +132,9 @@ def training_settings(lang: str) -> dict[str, Any]:
 def checked_puzzle(lang: str) -> Any:
     """The puzzle of ``lang`` (an ``attention_py.learning.Puzzle``), refused with a PluginError
     when it is malformed or when its two groups of reasons differ in form (a give-away that
-    lets the model answer without reading the meaning: attention_py/learning/cues.py)."""
+    lets the model answer without reading the meaning: attention_py/learning/tasks/cues.py)."""
     from attention_py.learning import Puzzle
-    from attention_py.learning.cues import form_cues
+    from attention_py.learning.tasks.cues import form_cues
 
     where = puzzle_file(lang).relative_to(ROOT)
     try:
@@ -153,7 +153,7 @@ def checked_puzzle(lang: str) -> Any:
 
 def _train(name: str, folder: Path) -> None:
     from attention_py.learning import train_with_checkpoints
-    from attention_py.learning.cues import giveaway_puzzle
+    from attention_py.learning.tasks.cues import giveaway_puzzle
 
     lang = language_of(name)
     puzzle = giveaway_puzzle(puzzle_data(lang)) if name.endswith(GIVEAWAY) else checked_puzzle(lang)

@@ -18,8 +18,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...learning.induction import CopyTask, CopyTrainer, formed
+from ...learning.induction import CopyTrainer, formed
 from ...learning.induction_run import EXAMPLE, RUN, attention_rows
+from ...learning.tasks.copying import CopyTask
 from ..kit.controls import button, segmented
 from ..kit.figure import Panel, RunningFigure
 from ..kit.html import el, esc

@@ -17,7 +17,7 @@ from typing import Any
 
 from ...learning import Model, Puzzle, Sentence
 from ...learning.model import Reading
-from ...learning.puzzle import join_words
+from ...learning.tasks.puzzle import join_words
 from ...resources import derived, resource
 from ..kit.chart import StepChart
 from ..kit.controls import segmented
@@ -48,7 +48,7 @@ def giveaway_key(lang: str) -> str:
 
 
 def giveaway_puzzle(lang: str) -> Puzzle:
-    """The puzzle with a give-away (attention_py.learning.cues ``giveaway_puzzle``), as the
+    """The puzzle with a give-away (attention_py.learning.tasks.cues ``giveaway_puzzle``), as the
     build trained its give-away model on it."""
     return derived(giveaway_key(lang), "puzzle", lambda d: Puzzle.from_dict(d["puzzle"]))
 

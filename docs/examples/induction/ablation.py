@@ -1,4 +1,5 @@
-from attention_py.learning.induction import CopySettings, CopyTask, copy_scores
+from attention_py.learning import CopyTask
+from attention_py.learning.induction import CopySettings, copy_scores
 from attention_py.learning.next_token import Cut, NextTokenModel
 from attention_py.resources import resource
 

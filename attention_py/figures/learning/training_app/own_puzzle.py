@@ -22,7 +22,7 @@ one exception is ``{second}`` in an action, where the language's template leaves
 acted upon to the action, as Persian does), no invisible character but ZWNJ and ZWJ inside
 a word (Persian writes «دانش‌آموز» with one), is not too long nor of too many words; a person
 is one word and not the pronoun; no item twice in a box, no reason in both groups; enough
-of each. Then the build's give-away check (``attention_py.learning.cues``): a puzzle whose
+of each. Then the build's give-away check (``attention_py.learning.tasks.cues``): a puzzle whose
 two groups of reasons differ in form is refused with its first cue, named in the page's
 language. Last, the split (``Puzzle.split``): too few held-out sentences is refused too.
 
@@ -58,8 +58,8 @@ from fractions import Fraction
 from typing import Any
 
 from ....learning import Puzzle
-from ....learning.cues import LENGTHS, SHARED_WORD, cues
-from ....learning.puzzle import SLOT_WORD, split_words
+from ....learning.tasks.cues import LENGTHS, SHARED_WORD, cues
+from ....learning.tasks.puzzle import SLOT_WORD, split_words
 from ...kit.strings import Text, excerpt
 
 STRINGS = tuple(
