@@ -92,6 +92,11 @@ export class FakeElement extends FakeNode {
   focus() {
     if (globalThis.document) globalThis.document.activeElement = this;
   }
+  remove() {
+    if (!this.parentNode) return;
+    this.parentNode.children = this.parentNode.children.filter((child) => child !== this);
+    this.parentNode = null;
+  }
 }
 
 /** An <input>: value, checked and type as the browser reflects them from the markup. */
@@ -140,7 +145,7 @@ function matchesCompound(el, selector) {
 export function installDomGlobals() {
   const names = ["Node", "Element", "HTMLInputElement", "document"];
   const before = Object.fromEntries(names.map((name) => [name, Object.getOwnPropertyDescriptor(globalThis, name)]));
-  const document = { activeElement: null, body: new FakeElement("body") };
+  const document = { activeElement: null, body: new FakeElement("body"), createElement: (name) => new FakeElement(name) };
   Object.assign(globalThis, { Node: FakeNode, Element: FakeElement, HTMLInputElement: FakeInputElement, document });
   return () => {
     for (const name of names) {
