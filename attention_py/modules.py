@@ -4,18 +4,61 @@ Tokens are rows: X is n x d_model, and the projections are Q = X W_Q, K = X W_K,
 V = X W_V: row i of Q is q_i = x_i W_Q, as in the articles. The weights start from a deterministic
 Glorot-uniform initialisation (see ``rng``) and are plain lists of rows: read them, or
 assign new ones (checked as they are assigned), so a page can show or set every number.
+
+The classes check what they are given and call two functions on checked matrices, which
+are also the learning package's attention layer (attention_py/learning/layer.py):
+``project_and_attend`` (one head: project, then attend) and ``mix_heads`` (the heads side
+by side, times W_O).
 """
 
 from __future__ import annotations
 
 import math
 import random
+from dataclasses import dataclass
 from typing import Any
 
 from ._checks import Matrix, as_matrix, as_size, require_shape, shape
 from .attention import allowed_keys, attention
 from .linalg import matrix_product
 from .rng import glorot_uniform
+
+
+@dataclass
+class Head:
+    """One head's matrices from one call (``project_and_attend``)."""
+
+    Q: Matrix  # the queries of the rows asked for
+    K: Matrix
+    V: Matrix
+    scores: Matrix  # Q Kᵀ / √d_k, before masking
+    weights: Matrix  # softmax of the scores, one row per query
+    output: Matrix  # weights V
+
+
+def project_and_attend(
+    queries: Matrix,
+    keys: Matrix,
+    values: Matrix,
+    projections: tuple[Matrix, Matrix, Matrix],
+    allowed: list[list[bool]] | None = None,
+) -> Head:
+    """One head on checked matrices: Q = queries W_Q, K = keys W_K, V = values W_V, then
+    softmax(Q Kᵀ / √d_k) V. The three inputs are the same token rows in self-attention;
+    ``queries`` may be a few of them (the rows a model reads next), and an ablation may read
+    keys or values from elsewhere. ``allowed[i][j]``: may query i see key j (None: all)."""
+    W_Q, W_K, W_V = projections
+    Q = matrix_product(queries, W_Q)  # what each token is looking for
+    K = matrix_product(keys, W_K)  # what each token can be found by
+    V = matrix_product(values, W_V)  # what each token passes on
+    output, weights, scores = attention(Q, K, V, scale=1 / math.sqrt(len(W_Q[0])), allowed=allowed)
+    return Head(Q, K, V, scores, weights, output)
+
+
+def mix_heads(outputs: list[Matrix], W_O: Matrix) -> tuple[Matrix, Matrix]:
+    """(concat, concat W_O): the heads' outputs side by side, row by row, then mixed by W_O."""
+    concat = [[x for row in rows for x in row] for rows in zip(*outputs)]
+    return concat, matrix_product(concat, W_O)
 
 
 class SelfAttention:
@@ -47,13 +90,9 @@ class SelfAttention:
         """(output, weights) for the token rows X; output is n x d_v, weights n x n."""
         X = self._checked_tokens(X)
         allowed = allowed_keys(mask, causal, len(X), len(X))
-        self.Q = matrix_product(X, self.W_Q)  # what each token is looking for
-        self.K = matrix_product(X, self.W_K)  # what each token can be found by
-        self.V = matrix_product(X, self.W_V)  # what each token passes on
-        output, self.weights, self.scores = attention(
-            self.Q, self.K, self.V, scale=1 / math.sqrt(self.d_k), allowed=allowed
-        )
-        return output, self.weights
+        head = project_and_attend(X, X, X, (self.W_Q, self.W_K, self.W_V), allowed)
+        self.Q, self.K, self.V, self.scores, self.weights = head.Q, head.K, head.V, head.scores, head.weights
+        return head.output, head.weights
 
     def _checked_tokens(self, X: Any) -> Matrix:
         tokens = as_matrix(X, "X")
@@ -103,8 +142,8 @@ class MultiHeadAttention:
         results = [head(X, mask=mask, causal=self.causal) for head in self.heads]
         self.head_outputs = [output for output, _ in results]
         self.head_weights = [weights for _, weights in results]
-        self.concat = [[x for row in rows for x in row] for rows in zip(*self.head_outputs)]  # heads side by side
-        return matrix_product(self.concat, self.W_O), self.head_weights
+        self.concat, output = mix_heads(self.head_outputs, self.W_O)
+        return output, self.head_weights
 
     def __setattr__(self, name: str, value: Any) -> None:
         if name == "W_O":  # a bad matrix fails where it is assigned, not at the next call

@@ -47,7 +47,7 @@ import math
 from itertools import pairwise
 from pathlib import Path
 
-from attention_py.figures.train_live import FIGURE as TRAIN_LIVE
+from attention_py.figures.learning.train_live import FIGURE as TRAIN_LIVE
 from devtools.browser import CHROMIUM_FLAGS, built_site, chromium_path, use_waits_that_keep_the_policy
 from devtools.static_server import serve
 

@@ -1,6 +1,6 @@
 """Does the induction head form, for every seed, and what does one layer do with the same
 budget? Natively, the build's recipe (attention_py/learning/induction.py: ``CopyTask()``,
-``COPY_DEFAULTS``).
+``CopySettings``).
 
     .venv/bin/python -m bench induction [--seeds 10] [--steps 600] [--layers 2 1] [--ablations]
     .venv/bin/python -m bench induction --step-costs [--recipes d_model=32,heads=2 d_model=16,heads=2]
@@ -29,7 +29,8 @@ STEP_COST_STEPS = 5
 
 
 def train(layers: int, seed: int, steps: int) -> dict[str, Any]:
-    from attention_py.learning.induction import CopyTask, CopyTrainer, formed
+    from attention_py.learning import CopyTask
+    from attention_py.learning.induction import CopyTrainer, formed
 
     trainer = CopyTrainer(CopyTask(), seed, layers=layers)
     start = time.process_time()
@@ -49,7 +50,8 @@ def recipe(text: str) -> dict[str, Any]:
 
 def step_costs(recipes: list[dict[str, Any]]) -> list[float]:
     """Milliseconds per optimiser step of each recipe (``CopyTask()``, seed 0; wall time)."""
-    from attention_py.learning.induction import CopyTask, CopyTrainer
+    from attention_py.learning import CopyTask
+    from attention_py.learning.induction import CopyTrainer
 
     costs = []
     for settings in recipes:

@@ -1,5 +1,5 @@
 """What the reader's own puzzle of "train it yourself" costs at its limits
-(attention_py/figures/_own_puzzle.py), beside the English site puzzle: natively.
+(attention_py/figures/learning/training_app/own_puzzle.py), beside the English site puzzle: natively.
 
     .venv/bin/python -m bench own_puzzle [--steps 10]
 
@@ -37,7 +37,7 @@ def best(task: Callable[[], Any], repeat: int = 3) -> float:
 
 def limit_boxes() -> dict[str, str]:
     """Every box at its limit: the most items, the most words an item, the most characters."""
-    from attention_py.figures._own_puzzle import MAX_ITEM, MAX_ITEMS, MAX_WORDS
+    from attention_py.figures.learning.training_app.own_puzzle import MAX_ITEM, MAX_ITEMS, MAX_WORDS
 
     def item(tag: str, k: int, words: int) -> str:
         width = (MAX_ITEM - (words - 1)) // words  # words of equal length, spaces between
@@ -52,9 +52,9 @@ def limit_boxes() -> dict[str, str]:
 
 
 def measure(name: str, site: Any, boxes: dict[str, str], steps: int) -> None:
-    from attention_py.figures._own_puzzle import OwnPuzzle, own_puzzle
+    from attention_py.figures.learning.training_app.own_puzzle import OwnPuzzle, own_puzzle
     from attention_py.learning import Puzzle, Trainer
-    from attention_py.learning.cues import cues
+    from attention_py.learning.tasks.cues import cues
 
     check = best(lambda: own_puzzle(Puzzle.from_dict(site.to_dict()), boxes))  # a fresh puzzle: no cached split
     made = own_puzzle(site, boxes)
@@ -85,7 +85,7 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     import yaml
 
-    from attention_py.figures._own_puzzle import reader_text
+    from attention_py.figures.learning.training_app.own_puzzle import reader_text
     from attention_py.learning import Puzzle
 
     site = Puzzle.from_dict(yaml.safe_load((ROOT / "docs/puzzles/en.yml").read_text(encoding="utf-8")))

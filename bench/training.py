@@ -49,7 +49,7 @@ from typing import Any
 TARGET = 0.95
 MAX_STEPS = 600
 # Each control of "train it yourself" that changes the model, and the values it offers; the
-# default recipe's value (attention_py.learning.DEFAULTS) first.
+# default recipe's value (attention_py.learning.PuzzleSettings) first.
 CONTROLS: dict[str, list] = {
     "positions": ["learned", "sinusoidal", "none"],
     "layers": [2, 1],
@@ -79,7 +79,7 @@ def time_to_target(puzzle_data: dict, heads: int, settings: dict) -> dict:
         "steps": trainer.step,
         "seconds_total": time.perf_counter() - started,
         "test_accuracy": trainer.history[-1]["test_accuracy"],
-        "sentences_per_step": trainer.settings["batch_size"],
+        "sentences_per_step": trainer.settings.batch_size,
         "model": trainer.model.to_dict(),
         "python": sys.version.split()[0],
         "platform": sys.platform,
@@ -116,11 +116,12 @@ def step_costs(
     once, then again), so a burst of other work slows one run of several values, not every run
     of one. ``controls``: a part of ``CONTROLS`` (``{"layers": [2]}`` times the default recipe
     alone, which any version of the package can run)."""
-    from attention_py.learning import DEFAULTS, Puzzle
+    from attention_py.learning import Puzzle, PuzzleSettings
 
     puzzle = Puzzle.from_dict(puzzle_data)
+    defaults = PuzzleSettings().as_dict()
     chosen = [
-        (control, value, {} if value == DEFAULTS[control] else {control: value})
+        (control, value, {} if value == defaults[control] else {control: value})
         for control, values in (controls or CONTROLS).items()
         for value in values
     ]
@@ -129,7 +130,7 @@ def step_costs(
     dearest = {}
     for row in sorted(rows, key=lambda r: r["step_cpu"]):  # the last of a control's values wins: its dearest
         dearest[row["control"]] = row["value"]
-    dearest = {k: v for k, v in dearest.items() if v != DEFAULTS[k]}
+    dearest = {k: v for k, v in dearest.items() if v != defaults[k]}
     together = _time_steps(puzzle, [dearest], steps, repeats)[_key(dearest)]
     rows.append({"control": "all dearest", "value": ", ".join(f"{k}={v}" for k, v in dearest.items()), **together})
     return rows

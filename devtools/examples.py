@@ -77,7 +77,7 @@ if str(ROOT) not in sys.path:  # the examples import attention_py from this chec
     sys.path.insert(0, str(ROOT))
 
 from attention_py.figures import NumberFormat, Text  # noqa: E402
-from attention_py.figures._format import LATIN  # noqa: E402
+from attention_py.figures.kit.format import LATIN  # noqa: E402
 from devtools.translation_status import SOURCE_LANG, languages  # noqa: E402
 from site_hooks.content.live_cells import EXAMPLE_NAME, EXAMPLES_DIR, example_code, example_path  # noqa: E402
 from site_hooks.i18n.translation_checks import english_sections, markdown_anchors  # noqa: E402

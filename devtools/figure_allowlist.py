@@ -82,7 +82,7 @@ NOTE = (
 )
 
 
-# The figures' markup comes from one builder (attention_py/figures/_html.py) that escapes
+# The figures' markup comes from one builder (attention_py/figures/kit/html.py) that escapes
 # every text and attribute value, so no value holds a raw <, > or ": a tag is one match.
 # (html.parser gives the same names, three times slower; the check below proves that every
 # "<" of the markup was read as a tag.)
@@ -139,7 +139,7 @@ def _collect_markup(html: str, names: dict[str, dict[str, set[str]]], problems: 
 
 def _variants(field: Any) -> list[Any]:
     """Values of one state field that between them reach every shape and every branch."""
-    from attention_py.figures._state import Choice, Flag, Integer, Number, Numbers, Subset, Vectors, Writing
+    from attention_py.figures.kit.state import Choice, Flag, Integer, Number, Numbers, Subset, Vectors, Writing
 
     if isinstance(field, Choice):
         return list(field.options)

@@ -1,17 +1,18 @@
 """Writes a new figure, ready to run and to test, in every place a figure lives, and finds
 what it wrote that is still to be rewritten or translated.
 
-    .venv/bin/python -m devtools.new_figure NAME            # e.g. attention_heatmap
-    .venv/bin/python -m devtools.new_figure NAME --dry-run  # say what it would write
+    .venv/bin/python -m devtools.new_figure NAME --article PAGE   # e.g. attention_heatmap --article what-matters
+    .venv/bin/python -m devtools.new_figure NAME --article PAGE --dry-run  # say what it would write
     .venv/bin/python -m devtools.new_figure --leftovers     # the scaffold's text still in place
 
 What it writes (ARCHITECTURE.md, "Recipe: add a figure", says what to do with each):
 
-- ``attention_py/figures/NAME.py``: a working figure (one score ``x`` and the softmax of
-  ``[x, 0]``, drawn with attention_py's own softmax), to be replaced by the figure's own state,
-  drawing and words;
-- its entry in the registry (``attention_py/figures/__init__.py``: the import and the end of
-  ``_ORDER``; move it to where the articles first show it);
+- ``attention_py/figures/ARTICLE/NAME.py``, in the folder of the article (the page) that will
+  show it: a working figure (one score ``x`` and the softmax of ``[x, 0]``, drawn with
+  attention_py's own softmax and the kit's controls), to be replaced by the figure's own
+  state, drawing and words;
+- its entry in the registry (``attention_py/figures/__init__.py``: the import from its article's
+  folder and the end of ``_ORDER``; move it to where the articles first show it);
 - its strings in every language's ``docs/figure-strings/<lang>.yml``, in English: the
   translators' status lists them until they are translated;
 - a section at the end of every language's gallery (``docs/<lang>/gallery.md``): a heading
@@ -60,12 +61,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import softmax
-from ._controls import slider
-from ._figure import Figure, Panel
-from ._html import el, esc
-from ._state import Number, StateSpec
-from ._strings import Text
+from ... import softmax
+from ..kit.controls import slider
+from ..kit.figure import Figure, Panel
+from ..kit.html import el, esc
+from ..kit.state import Number, StateSpec
+from ..kit.strings import Text
 
 STRINGS = ("title", "score", "readout", "caption")
 
@@ -149,15 +150,37 @@ def test_the_readout_gives_the_softmax_of_the_score_against_zero(lang, x):
 '''
 
 
+def articles(root: Path = ROOT) -> list[str]:
+    """The figures' article folders (``what_matters``, ...): every folder of
+    ``attention_py/figures/`` but the kit."""
+    figures = root / "attention_py" / "figures"
+    return sorted(path.parent.name for path in figures.glob("*/__init__.py") if path.parent.name != "kit")
+
+
+def article_folder(article: str, root: Path = ROOT) -> str:
+    """The folder of ``article``, given as its page (``what-matters``) or its folder
+    (``what_matters``); SystemExit naming the articles otherwise."""
+    folder = article.replace("-", "_")
+    if folder not in articles(root):
+        raise SystemExit(
+            f"error: no article folder {article!r} in attention_py/figures/; the articles: {', '.join(articles(root))} "
+            "(a new article's figures need its folder first: an __init__.py that names the page)"
+        )
+    return folder
+
+
 def problem(name: str, root: Path = ROOT) -> str | None:
     """Why ``name`` cannot be a new figure, or None."""
     if not NAME.match(name) or keyword.iskeyword(name):
         return f"{name!r} is not a figure name: lower-case words joined by underscores (attention_heatmap)"
     figures = root / "attention_py" / "figures"
-    if any(f'name="{name}"' in module.read_text(encoding="utf-8") for module in figures.glob("*.py")):
+    if any(f'name="{name}"' in module.read_text(encoding="utf-8") for module in figures.rglob("*.py")):
         return f"a figure called {name!r} exists already"
-    if (figures / f"{name}.py").exists():
-        return f"attention_py/figures/{name}.py exists already"
+    modules = sorted(figures.rglob(f"{name}.py"))
+    if modules:
+        return f"{modules[0].relative_to(root).as_posix()} exists already"
+    if (figures / name).exists() or name in ("kit", "views"):
+        return f"{name!r} names a folder or module of attention_py/figures/ already"
     if (root / "tests" / f"test_figure_{name}.py").exists():
         return f"tests/test_figure_{name}.py exists already"
     for strings in sorted((root / "docs" / "figure-strings").glob("*.yml")):
@@ -166,12 +189,14 @@ def problem(name: str, root: Path = ROOT) -> str | None:
     return None
 
 
-def _register(source: str, name: str) -> str:
-    """The registry with ``name`` imported (in order) and last in ``_ORDER``."""
-    imports = re.search(r"from \. import \(\n((?:    \w+,\n)+)\)", source)
+def _register(source: str, name: str, article: str) -> str:
+    """The registry with ``name`` imported from its article's folder (in order) and last in ``_ORDER``."""
+    imports = re.search(rf"from \.{article} import \(\n((?:    \w+,\n)+)\)", source)
     order = re.search(r"_ORDER = \(\n((?:    [\w.]+,\n)+)\)", source)
     if imports is None or order is None:
-        raise SystemExit("attention_py/figures/__init__.py: the import list or _ORDER is not where it was expected")
+        raise SystemExit(
+            f"attention_py/figures/__init__.py: the import list of {article} or _ORDER is not where it was expected"
+        )
     modules = sorted({*re.findall(r"    (\w+),", imports[1]), name})
     source = source.replace(imports[1], "".join(f"    {m},\n" for m in modules), 1)
     return source.replace(order[0], order[0][: -len(")")] + f"    {name}.FIGURE,\n)", 1)
@@ -203,14 +228,16 @@ def gallery_section(name: str, lang: str) -> str:
     return GALLERY.format(name=name, title=title_of(name), anchor=anchor_of(name), intro=intro)
 
 
-def writes(name: str, root: Path = ROOT) -> dict[Path, str]:
-    """Every file the new figure ``name`` writes or changes, with its new text."""
+def writes(name: str, article: str, root: Path = ROOT) -> dict[Path, str]:
+    """Every file the new figure ``name`` of ``article`` (its page or folder) writes or changes,
+    with its new text."""
     title = title_of(name)
     values = {"name": name, "title": title, "anchor": anchor_of(name)}
     figures = root / "attention_py" / "figures"
+    folder = article_folder(article, root)
     changed = {
-        figures / f"{name}.py": MODULE.format(**values),
-        figures / "__init__.py": _register((figures / "__init__.py").read_text(encoding="utf-8"), name),
+        figures / folder / f"{name}.py": MODULE.format(**values),
+        figures / "__init__.py": _register((figures / "__init__.py").read_text(encoding="utf-8"), name, folder),
         figures / "README.md": _readme_row((figures / "README.md").read_text(encoding="utf-8"), name, title),
         root / "tests" / f"test_figure_{name}.py": TEST.format(**values),
     }
@@ -344,6 +371,11 @@ def leftovers(root: Path = ROOT) -> list[Leftover]:
 def main(argv: list[str] | None = None, root: Path = ROOT) -> int:
     parser = argparse.ArgumentParser(prog="python -m devtools.new_figure", description=__doc__.splitlines()[0])
     parser.add_argument("name", nargs="?", help="the figure's name: lower-case words joined by underscores")
+    parser.add_argument(
+        "--article",
+        help="the page that will show it (what-matters, information-flow, learning, induction): "
+        "its module goes into that article's folder of attention_py/figures/",
+    )
     parser.add_argument("--dry-run", action="store_true", help="list the files without writing them")
     parser.add_argument(
         "--leftovers", action="store_true", help="list the scaffold's text still to rewrite or translate, and stop"
@@ -355,11 +387,13 @@ def main(argv: list[str] | None = None, root: Path = ROOT) -> int:
         return 1 if left else 0
     if args.name is None:
         parser.error("a figure's name is needed (or --leftovers)")
+    if args.article is None:
+        parser.error(f"--article is needed: the page that will show the figure ({', '.join(articles(root))})")
     why = problem(args.name, root)
     if why:
         print(f"error: {why}", file=sys.stderr)
         return 2
-    for path, text in writes(args.name, root).items():
+    for path, text in writes(args.name, args.article, root).items():
         print(f"{'would write' if args.dry_run else 'wrote'} {path.relative_to(root)}")
         if not args.dry_run:
             path.write_text(text, encoding="utf-8")

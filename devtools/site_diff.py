@@ -8,13 +8,17 @@ where the change says so. Build before and after (``./run build`` into two folde
 It prints the files only in one site, and for each file in both whose bytes differ, the
 first differing line of each (text) or the sizes (binary). Exit status 0 when the sites are
 identical, 1 otherwise. Gzipped files are compared after inflating, since gzip's header
-holds a time.
+holds a time. A name made of its content's digest (``python-<20 hex digits>.gz``, the
+memory image) differs whenever what it is made from does, and every page names it: such
+names are compared as ``<digest>``, so a page differs only where something else does, and
+the file itself is compared under its normalised name.
 """
 
 from __future__ import annotations
 
 import argparse
 import gzip
+import re
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,18 +26,32 @@ from pathlib import Path
 CONTEXT = 120
 """Characters shown around the first difference of a text file."""
 
+DIGEST_NAME = re.compile(rb"-[0-9a-f]{20}\.")
+"""A file name's digest part, as the build writes content-addressed names."""
 
-def files_under(root: Path) -> set[str]:
-    """Every file below root, as a path relative to it."""
-    return {path.relative_to(root).as_posix() for path in root.rglob("*") if path.is_file()}
+
+def normalised(name: bytes) -> bytes:
+    return DIGEST_NAME.sub(b"-<digest>.", name)
+
+
+def files_under(root: Path) -> dict[str, str]:
+    """Every file below root: its normalised relative path -> its relative path."""
+    found = {}
+    for path in root.rglob("*"):
+        if path.is_file():
+            name = path.relative_to(root).as_posix()
+            found[normalised(name.encode()).decode()] = name
+    return found
 
 
 def content(path: Path) -> bytes:
-    """The file's bytes, inflated when it is gzip."""
+    """The file's bytes, inflated when it is gzip, with digest names normalised in text."""
     data = path.read_bytes()
     if path.suffix == ".gz":
         return gzip.decompress(data)
-    return data
+    if b"\0" in data[:4096]:
+        return data
+    return normalised(data)
 
 
 def first_difference(before: bytes, after: bytes) -> str:
@@ -53,12 +71,12 @@ def first_difference(before: bytes, after: bytes) -> str:
 def differences(before: Path, after: Path) -> Iterator[str]:
     """One line (or a few) for each file that is not the same in both sites."""
     old, new = files_under(before), files_under(after)
-    for name in sorted(old - new):
-        yield f"only before: {name}"
-    for name in sorted(new - old):
-        yield f"only after: {name}"
-    for name in sorted(old & new):
-        a, b = content(before / name), content(after / name)
+    for name in sorted(old.keys() - new.keys()):
+        yield f"only before: {old[name]}"
+    for name in sorted(new.keys() - old.keys()):
+        yield f"only after: {new[name]}"
+    for name in sorted(old.keys() & new.keys()):
+        a, b = content(before / old[name]), content(after / new[name])
         if a != b:
             yield f"differs: {name} {first_difference(a, b)}"
 

@@ -254,11 +254,11 @@ def figure_string_problems(docs: Path, lang: str) -> list[str]:
 def puzzle_problems(docs: Path, lang: str) -> list[str]:
     """The learning article's puzzle, as the build would refuse it: missing although the page
     is translated, unreadable, a ``giveaway`` version that is not the fair reasons with one
-    word added, or reasons whose form gives the answer away (attention_py/learning/cues.py)."""
+    word added, or reasons whose form gives the answer away (attention_py/learning/tasks/cues.py)."""
     import yaml
 
     from attention_py.learning import Puzzle
-    from attention_py.learning.cues import form_cues, giveaway_puzzle
+    from attention_py.learning.tasks.cues import form_cues, giveaway_puzzle
     from site_hooks.content.training import missing_puzzle
 
     problem = missing_puzzle(lang, docs)
@@ -288,7 +288,7 @@ def strings_same_as_english(docs: Path, lang: str) -> list[str]:
         english, own = load_strings(folder / f"{SOURCE_LANG}.yml"), load_strings(folder / f"{lang}.yml")
     except StringsFileError:
         return []  # reported by figure_string_problems
-    from attention_py.figures._format import NUMBER_KEYS
+    from attention_py.figures.kit.format import NUMBER_KEYS
 
     same = []
     for section, table in english.items():

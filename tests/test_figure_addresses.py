@@ -17,8 +17,8 @@ import pytest
 from pymdownx.superfences import SuperFencesException
 
 from attention_py.figures import FIGURES, RunningFigure, update
-from attention_py.figures import train_live as live
-from attention_py.figures._state import Choice, Flag, Integer, StateSpec
+from attention_py.figures.kit.state import Choice, Flag, Integer, StateSpec
+from attention_py.figures.learning import train_live as live
 from site_hooks.content import figures as fence
 from site_hooks.content import page_context
 from tests.test_figures_support import strings

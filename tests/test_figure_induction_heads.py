@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from attention_py.figures import FIGURES, Text, update
-from attention_py.figures import _induction_views as views
-from attention_py.figures.induction_heads import read_letters
+from attention_py.figures.induction import views as views
+from attention_py.figures.induction.induction_heads import read_letters
 from attention_py.learning.next_token import Cut
 from tests.test_figures_support import LANGS, parse, sentence_numbers, strings
 

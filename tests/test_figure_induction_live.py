@@ -8,10 +8,11 @@ import dataclasses
 import pytest
 
 from attention_py.figures import FIGURES, Text, update
-from attention_py.figures import _induction_views as views
-from attention_py.figures._live import SESSIONS
-from attention_py.figures.induction_live import verdict
-from attention_py.learning.induction import CopyTask, CopyTrainer
+from attention_py.figures.induction import views as views
+from attention_py.figures.induction.induction_live import verdict
+from attention_py.figures.kit.live import SESSIONS
+from attention_py.learning import CopyTask
+from attention_py.learning.induction import CopyTrainer
 from tests.test_figures_support import LANGS, parse, sentence_numbers, strings
 
 FIGURE = FIGURES["induction_live"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from attention_py.figures import FIGURES
-from attention_py.figures import _induction_views as views
+from attention_py.figures.induction import views as views
 from tests.test_figures_support import LANGS, parse, sentence_numbers, strings
 
 FIGURE = FIGURES["induction_replay"]

@@ -1,7 +1,7 @@
 """Each group of choices in a figure is one Tab stop, written so by Python.
 
 A reader going through a figure by keyboard meets each group of pressable buttons
-(``_controls.segmented``: train_live has nine) once: ``role="toolbar"``, one button with
+(``kit.controls.segmented``: train_live has nine) once: ``role="toolbar"``, one button with
 ``tabindex="0"`` (the pressed one, the first when none is) and the others ``-1``; the arrow
 keys move between them in the page (docs/widgets/figures/figure-roving.js, checked in Chromium by
 tests/e2e/test_keyboard.py). The build's markup is the page's before any script runs, so
@@ -16,7 +16,7 @@ import itertools
 import pytest
 
 from attention_py.figures import FIGURES
-from attention_py.figures._controls import segmented
+from attention_py.figures.kit.controls import segmented
 from devtools.figure_allowlist import states
 from tests.test_figures_support import Element, parse, strings
 

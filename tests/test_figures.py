@@ -10,9 +10,9 @@ import pytest
 import yaml
 
 from attention_py.figures import FIGURES, StateError, update
-from attention_py.figures._format import percent_shares
-from attention_py.figures._sentence import parse_tokens, pronoun_index, read
-from attention_py.figures._strings import MissingStringError
+from attention_py.figures.kit.format import percent_shares
+from attention_py.figures.kit.sentence import parse_tokens, pronoun_index, read
+from attention_py.figures.kit.strings import MissingStringError
 from tests.languages import LANGUAGES, language
 from tests.test_figures_support import (
     LANGS,
@@ -230,7 +230,7 @@ def test_every_information_flow_cell_explains_itself_when_focused(table, lang):
     """Q, K and V cells are buttons like the lower tables': chosen on focus, named by their
     number, and only the chosen cell is pressed (a cell it came from is merely highlighted,
     so focusing it still chooses it)."""
-    from attention_py.figures.information_flow import TABLES
+    from attention_py.figures.information_flow.information_flow import TABLES
 
     root = parse(draw("information_flow", {"table": table, "row": 2, "col": 1}, lang=lang))
     for name in TABLES:
@@ -297,7 +297,7 @@ def test_weighted_average_point_and_zero_weights():
 
 
 def test_why_sqrt_dk_spread_grows_like_sqrt_dk_and_scaling_undoes_it():
-    from attention_py.figures.why_sqrt_dk import measure
+    from attention_py.figures.what_matters.why_sqrt_dk import measure
 
     for d_k in (1, 64, 512):
         measured = measure(d_k)

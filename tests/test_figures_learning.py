@@ -16,10 +16,10 @@ import pytest
 
 from attention_py import resources
 from attention_py.figures import FIGURES, update
-from attention_py.figures import _learning_views as views
-from attention_py.figures._format import num
-from attention_py.figures._state import Choice
-from attention_py.figures.train_live import RECIPE
+from attention_py.figures.kit.format import num
+from attention_py.figures.kit.state import Choice
+from attention_py.figures.learning import views as views
+from attention_py.figures.learning.train_live import RECIPE
 from attention_py.learning import Model, Puzzle
 from attention_py.resources import _PROVIDED, MissingResource, provide
 from site_hooks.content.training import load_resource
@@ -255,7 +255,7 @@ LIVE = "train_live"
 
 def session_of(instance, lang="en"):
     """The live work of the train_live figure ``instance`` on a page of ``lang``."""
-    from attention_py.figures._live import SESSIONS
+    from attention_py.figures.kit.live import SESSIONS
 
     session = SESSIONS.get((instance, lang))
     assert session is not None, (instance, lang)
@@ -280,8 +280,8 @@ def run_to_end(changes, lang="en", instance="test-recipe"):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_the_default_recipe_is_the_builds_run(lang):
-    from attention_py.figures import _training_run as run
-    from attention_py.figures import train_live as live
+    from attention_py.figures.learning import train_live as live
+    from attention_py.figures.learning.training_app import run as run
 
     state = FIGURES[LIVE].default_state(lang)
     assert live.recipe_of(state) == live.build_recipe(lang)
@@ -300,7 +300,7 @@ HOSTILE = [None, "", "<script>alert(1)</script>", "__import__('os')", [], {}, fl
 
 @pytest.mark.parametrize("key", list(RECIPE_VALUES))
 def test_each_recipe_control_normalises_its_values_and_refuses_hostile_ones(key):
-    from attention_py.figures._state import StateError
+    from attention_py.figures.kit.state import StateError
 
     spec = FIGURES[LIVE].spec
     for value in RECIPE_VALUES[key]:
@@ -325,7 +325,7 @@ def test_each_recipe_control_normalises_its_values_and_refuses_hostile_ones(key)
 
 
 def test_a_recipe_change_restarts_at_step_0_and_keeps_the_run_before_faint():
-    from attention_py.figures import train_live as live
+    from attention_py.figures.learning import train_live as live
 
     instance = "test-restart"
     answer = live_update({}, {"running": True}, instance=instance)
@@ -343,7 +343,7 @@ def test_a_recipe_change_restarts_at_step_0_and_keeps_the_run_before_faint():
     session = session_of(instance)
     trainer = session.work
     assert session.asked[: len(live.RECIPE)] == live.recipe_of(changed["state"]), "the recipe (then the own boxes)"
-    assert trainer.trainer.settings["heads"] == 2
+    assert trainer.trainer.settings.heads == 2
     assert trainer.trainer.step == 0
     assert session.previous.trainer.history == before
     root = parse(changed["html"])
@@ -436,7 +436,7 @@ def test_the_giveaway_run_guessed_from_the_form_and_shows_both_numbers(lang):
 
 
 def test_verdicts():
-    from attention_py.figures.train_live import recipe_of, verdict
+    from attention_py.figures.learning.train_live import recipe_of, verdict
 
     def recipe(**changes):
         return recipe_of(FIGURES[LIVE].normalise(changes))
@@ -524,7 +524,7 @@ def test_a_prepared_experiment_opens_with_the_builds_run_of_it(lang):
 def test_the_prepared_runs_are_the_runs_the_page_would_train():
     """The build's run of the defaults is its own training, point for point; a prepared
     experiment's is what Train computes in the page (one layer: the cheapest)."""
-    from attention_py.figures._training_run import prepared_run
+    from attention_py.figures.learning.training_app.run import prepared_run
 
     default = FIGURES[LIVE].default_state("en")
     assert prepared_run("en", default).history == data("en")["history"]

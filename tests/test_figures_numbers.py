@@ -31,7 +31,7 @@ from attention_py import (
     weighted_average,
 )
 from attention_py.figures import FIGURES, Text
-from attention_py.figures._sentence import D_MODEL, embed, layers, parse_tokens, pronoun_index
+from attention_py.figures.kit.sentence import D_MODEL, embed, layers, parse_tokens, pronoun_index
 from tests.test_figures_support import LANGS, MADE_UP, ROOT, figure_numbers, parse, sentence_numbers, strings
 
 # The English figures, and the same in the made-up language's number format.
@@ -109,7 +109,7 @@ def assert_shares(shown_shares: list[float], probabilities: list[float]) -> None
     ("first", "second"), [("happy", "glad"), ("happy", "sad"), ("joyful", "truck"), ("car", "bus")]
 )
 def test_embedding_space_dot_and_cosine(first, second, lang):
-    from attention_py.figures.embedding_space import WORDS
+    from attention_py.figures.what_matters.embedding_space import WORDS
 
     root = draw("embedding_space", {"words": list(WORDS), "first": first, "second": second}, lang)
     product, cosine = texts(root.by_class("apy-fig__readout")[0], "apy-num")
@@ -124,7 +124,7 @@ def test_embedding_space_dot_and_cosine(first, second, lang):
 @pytest.mark.parametrize("lang", READ_IN)
 @pytest.mark.parametrize("w", [[0.5, 0.5, 0.5], [0.2, 0.5, 0.9], [1, 0, 0], [0.01, 0.33, 0.07]])
 def test_weighted_average_point_and_shares(w, lang):
-    from attention_py.figures.weighted_average import POINTS
+    from attention_py.figures.what_matters.weighted_average import POINTS
 
     numbers = figure_numbers(lang)
     root = draw("weighted_average", {"w": w}, lang)
@@ -236,7 +236,7 @@ def test_softmax_scale_bars_and_scaled_scores(z, scale, lang):
 @pytest.mark.parametrize("lang", READ_IN)
 @pytest.mark.parametrize("d_k", [1, 16, 64, 512])
 def test_why_sqrt_dk_spreads_and_softmax(d_k, lang):
-    from attention_py.figures.why_sqrt_dk import KEYS, pair_count
+    from attention_py.figures.what_matters.why_sqrt_dk import KEYS, pair_count
 
     raw = dot_product_samples(d_k, pair_count(d_k), seed=2017)
     root_dk = math.sqrt(d_k)
@@ -349,7 +349,7 @@ def test_self_attention_simple_scores_weights_and_output(x, focus, lang):
 @pytest.mark.parametrize("lang", READ_IN)
 @pytest.mark.parametrize("seed", [1, 7, 999])
 def test_information_flow_tables_and_explanations(seed, lang):
-    from attention_py.figures.information_flow import D_K, X
+    from attention_py.figures.information_flow.information_flow import D_K, X
 
     numbers = figure_numbers(lang)
     num = numbers.num
@@ -469,7 +469,7 @@ def test_causal_attention_at_the_pronoun_mask_on_and_off(lang):
 @pytest.mark.parametrize("lang", READ_IN)
 @pytest.mark.parametrize("heads", [1, 2, 4])
 def test_multi_head_weights_concat_output_and_readout(heads, lang):
-    from attention_py.figures.multi_head import CONTRAST, SEED
+    from attention_py.figures.information_flow.multi_head import CONTRAST, SEED
 
     toks = tokens("en")
     n = len(toks)
@@ -506,7 +506,7 @@ def test_multi_head_weights_concat_output_and_readout(heads, lang):
 def test_multi_head_says_its_inputs_are_scaled_and_why(lang):
     """The caption names the factor the code multiplies the designed vectors by, and its
     reason holds: unscaled, these random heads spread the pronoun's row almost evenly."""
-    from attention_py.figures.multi_head import CONTRAST, SEED
+    from attention_py.figures.information_flow.multi_head import CONTRAST, SEED
 
     toks = tokens(lang)
     she = pronoun_index(toks)

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from attention_py.figures import FIGURES, StateError
-from attention_py.figures._state import Choice, Flag, Integer, Number, Numbers, Subset, Vectors, Writing
+from attention_py.figures.kit.state import Choice, Flag, Integer, Number, Numbers, Subset, Vectors, Writing
 from tests.test_figures_support import LANGS, NON_FINITE, parse, strings
 
 junk = st.one_of(

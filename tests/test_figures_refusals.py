@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from attention_py.figures import FIGURES, MAX_DETAIL, update
-from attention_py.figures._strings import EXCERPT_MAX_CHARS, Text, excerpt
-from attention_py.figures._training_run import OWN_SPEC
+from attention_py.figures.kit.strings import EXCERPT_MAX_CHARS, Text, excerpt
+from attention_py.figures.learning.training_app.run import OWN_SPEC
 from tests.test_figures_learning import LIVE
 from tests.test_figures_support import LANGS, strings
 

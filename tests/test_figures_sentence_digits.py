@@ -3,7 +3,7 @@
 Persian writes its prose in Persian digits (۱۲۰) and the figures' tables and axes in Latin
 ones (0.56, ``common.measured: latin``). A sentence that mixes the two ("گام ۱۲۰: زیان
 0.00") reads as a mistake, so every number a sentence holds goes through ``Text.sentence``
-(attention_py/figures/_strings.py), which writes it in the prose's digits. This test draws
+(attention_py/figures/kit/strings.py), which writes it in the prose's digits. This test draws
 every figure at a few states in each right-to-left language and reads its sentences: the
 readout, the notes and captions under it, and the body's paragraphs, but not tables, SVG
 drawings or controls, whose numbers keep the measured format.
@@ -89,7 +89,7 @@ def test_the_check_finds_a_mixed_sentence():
 
 
 def test_a_sentence_writes_its_numbers_in_the_prose_digits_and_a_table_keeps_its_own():
-    from attention_py.figures._strings import Num, Pct, Text
+    from attention_py.figures.kit.strings import Num, Pct, Text
 
     t = Text(strings("fa"), "fa", "training_replay", ("training",))
     said = t.sentence("readout", step=120, loss=Num(0.004, 2), accuracy=Pct(100, 0), word="x", probability=Pct(99.5, 0))

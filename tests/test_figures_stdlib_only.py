@@ -41,5 +41,5 @@ def test_every_module_imports_with_only_the_standard_library():
     run = subprocess.run([sys.executable, "-c", PROBE], cwd=ROOT, capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     imported = set(run.stdout.split())
-    assert {"attention_py.figures", "attention_py.figures.why_sqrt_dk", "attention_py.softmax"} <= imported
+    assert {"attention_py.figures", "attention_py.figures.what_matters.why_sqrt_dk", "attention_py.softmax"} <= imported
     assert "attention_py.figures.build" not in imported, "the YAML build helpers live in site_hooks"

@@ -10,7 +10,7 @@ import pytest
 import yaml
 
 from attention_py.figures import FIGURES, required_strings
-from attention_py.figures._strings import OPTIONAL, Text, check_strings
+from attention_py.figures.kit.strings import OPTIONAL, Text, check_strings
 from site_hooks.content.figures import check_strings_dir, check_strings_file
 from tests.test_figures_support import LANGS, MADE_UP, ROOT, STRINGS_DIR, saved_resources, strings
 
@@ -97,7 +97,7 @@ def tour_reader(figure, text, lang):
 
 
 def tour_live(figure, text, lang):
-    from attention_py.figures import train_live as live
+    from attention_py.figures.learning import train_live as live
 
     for k in range(4):  # the untrained model: right on some sentences, wrong on others
         tour_draw(figure, text, {"sentence": k})
@@ -113,8 +113,8 @@ def tour_live(figure, text, lang):
     while state["running"]:
         state = tour_draw(figure, text, state)
     # the shelf: the build's run kept (the site's recipe), and every reason a file is refused
-    from attention_py.figures._figure import ActionRefused
-    from attention_py.figures._run_shelf import FORMAT
+    from attention_py.figures.kit.figure import ActionRefused
+    from attention_py.figures.learning.training_app.shelf import FORMAT
 
     tour_draw(figure, text, figure.default_state(lang), actions={"keep": True})
     # the editor of the reader's own puzzle, open: not chosen yet, then chosen
@@ -182,8 +182,14 @@ def tour_own_puzzle(text, lang):
     """Every message of the reader's own puzzle, refused or made, in ``text``'s language; the
     action that must place the one acted upon on the Persian template (which leaves it to the
     action) in every language."""
-    from attention_py.figures import _learning_views as views
-    from attention_py.figures._own_puzzle import Refusal, own_puzzle, reader_text, ready_text, refusal_text
+    from attention_py.figures.learning import views as views
+    from attention_py.figures.learning.training_app.own_puzzle import (
+        Refusal,
+        own_puzzle,
+        reader_text,
+        ready_text,
+        refusal_text,
+    )
 
     site, persian = views.puzzle(lang), views.puzzle("fa")
     boxes = reader_text(site)
@@ -196,7 +202,7 @@ def tour_own_puzzle(text, lang):
 
 def made_up_scores(live):
     """7 of 10 right: the actor group's five, two of the patient group's."""
-    from attention_py.figures import _learning_views as views
+    from attention_py.figures.learning import views as views
     from attention_py.learning.train import Tally
 
     sentences = [s for s in views.test_sentences("en") if s.points_at == "actor"][:5]
@@ -210,10 +216,11 @@ def made_up_scores(live):
 def tour_induction_live(figure, text, lang):
     """Idle, running, paused, done (formed, not formed, one layer) and the run before; the
     finished runs are the build's history cut at a step, on an untrained trainer."""
-    from attention_py.figures import _induction_views as views
-    from attention_py.figures import induction_live as live
-    from attention_py.figures._live import Session, TrainingWork
-    from attention_py.learning.induction import CopyTask, CopyTrainer
+    from attention_py.figures.induction import induction_live as live
+    from attention_py.figures.induction import views as views
+    from attention_py.figures.kit.live import Session, TrainingWork
+    from attention_py.learning import CopyTask
+    from attention_py.learning.induction import CopyTrainer
 
     state = figure.default_state(lang)
     tour_draw(figure, text, state, "tour-induction")  # idle, the build's run faint

@@ -10,8 +10,8 @@ import pytest
 import yaml
 
 from attention_py.figures import FIGURES, Text
-from attention_py.figures import _learning_views as views
-from attention_py.figures._own_puzzle import OwnPuzzle, own_puzzle, reader_text
+from attention_py.figures.learning import views as views
+from attention_py.figures.learning.training_app.own_puzzle import OwnPuzzle, own_puzzle, reader_text
 from attention_py.learning import Puzzle, train_with_checkpoints
 from attention_py.resources import provide
 from site_hooks.content.figures import check_strings_file
@@ -103,7 +103,7 @@ def test_the_sentence_menus_elide_without_spaces(zh_model):
 
 
 def test_a_verb_around_the_one_acted_upon_is_shown_with_an_ellipsis_and_no_spaces():
-    from attention_py.figures.trained_reader import action_text
+    from attention_py.figures.learning.trained_reader import action_text
 
     p = Puzzle.from_dict(ZH_AROUND)
     assert [action_text(a, p) for a in p.actions] == ["冲…吼了", "把…骂了"]

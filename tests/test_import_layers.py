@@ -9,6 +9,11 @@ and itself, and runs no file of devtools/; devtools (command-line tools), tests 
 import both. Inside site_hooks no module imports, even from inside a function, one that
 imports it back.
 
+Inside the figures (attention_py/figures/) the folders go one way too: the kit (``kit/``, the
+framework and the views two articles share) imports no article's folder, and an article's
+folder (``what_matters/``, ``learning/``, ...) imports the kit and the package, never another
+article's folder; only the registry (``figures/__init__.py``) imports them all.
+
 Every ``import`` of a file counts, wherever it stands (a function's lazy import too), read
 with ``ast`` without importing anything.
 """
@@ -135,3 +140,73 @@ def test_the_circle_finder_finds_a_circle() -> None:
     graph = {"a": {"b": "a.py:1"}, "b": {"c": "b.py:1"}, "c": {"a": "c.py:9"}, "d": {"a": "d.py:1"}}
     assert circles(graph) == [["a", "b", "c", "a"]]
     assert circles({"a": {"b": "a.py:1"}, "b": {}}) == []
+
+
+# Inside the package, three floors: the mathematics (the modules at its top), the learning
+# package on it, and the figures (with ``resources``, what they read) on both. A floor imports
+# only itself and the floors below, so the mathematics stands alone and a model never
+# depends on how it is drawn.
+PACKAGE_FLOORS = {
+    "attention_py": {"attention_py"},  # the mathematics: attention, softmax, modules, ...
+    "attention_py.learning": {"attention_py", "attention_py.learning"},
+    "attention_py.resources": {"attention_py", "attention_py.learning", "attention_py.resources"},
+    "attention_py.figures": {"attention_py", "attention_py.learning", "attention_py.resources", "attention_py.figures"},
+}
+
+
+def package_floor(module: str) -> str:
+    """The floor of a module of attention_py: its sub-package, or the mathematics."""
+    parts = module.split(".")
+    return ".".join(parts[:2]) if len(parts) > 1 and ".".join(parts[:2]) in PACKAGE_FLOORS else "attention_py"
+
+
+def test_the_package_floors_import_downwards_only() -> None:
+    wrong = []
+    for path in sources("attention_py"):
+        floor = package_floor(module_name(path))
+        for line, module, names in imports(path):
+            if module.split(".")[0] != "attention_py":
+                continue
+            targets = [f"{module}.{n}" for n in names] if module == "attention_py" else [module]
+            for target in targets:
+                if module_name(path) != "attention_py" and package_floor(target) not in PACKAGE_FLOORS[floor]:
+                    wrong.append(f"{where(path, line)} ({floor}) imports {target}")
+    assert not wrong, "an import goes up a floor of attention_py:\n  " + "\n  ".join(wrong)
+
+
+def test_the_floor_check_sees_an_upward_import() -> None:
+    assert package_floor("attention_py.modules") == "attention_py"
+    assert package_floor("attention_py.learning.layer") == "attention_py.learning"
+    assert package_floor("attention_py.figures.train_live") == "attention_py.figures"
+    assert package_floor("attention_py.learning") not in PACKAGE_FLOORS["attention_py"]
+
+
+FIGURES = ROOT / "attention_py" / "figures"
+
+
+def figure_folders() -> list[str]:
+    """The figures' folders: ``kit`` and one per article."""
+    return sorted(path.parent.name for path in FIGURES.glob("*/__init__.py"))
+
+
+def test_the_figures_kit_imports_no_article_and_no_article_another() -> None:
+    folders = figure_folders()
+    assert "kit" in folders, folders
+    assert len(folders) > 2, folders
+    assert not [path for path in FIGURES.glob("*.py") if path.name != "__init__.py"], "a figure belongs in a folder"
+    wrong = []
+    for folder in folders:
+        for path in sources(f"attention_py/figures/{folder}"):
+            for line, module, names in imports(path):
+                parts = module.split(".")
+                if parts[:2] != ["attention_py", "figures"]:
+                    continue
+                # ``from attention_py.figures import x`` names a folder through its names
+                targets = [parts[2]] if len(parts) > 2 else names
+                for target in targets:
+                    if target != folder and (target != "kit" or folder == "kit"):
+                        wrong.append(f"{where(path, line)} imports attention_py.figures.{target}")
+    assert not wrong, (
+        "attention_py/figures/: the kit imports no article, an article imports only the kit "
+        "(move what two articles share into kit/):\n  " + "\n  ".join(wrong)
+    )

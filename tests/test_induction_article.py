@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from attention_py.learning.induction import COPY_DEFAULTS, FORMED, CopyTask, formed
+from attention_py.learning import CopyTask
+from attention_py.learning.induction import FORMED, CopySettings, formed
 from attention_py.learning.induction_run import RUN, switch_key
 from attention_py.learning.next_token import NextTokenModel
 from devtools.examples import normalise_numbers, prose_format
@@ -54,7 +55,7 @@ def best(point: dict[str, float], layer: int, score: str) -> float:
 
 @cache
 def held_out() -> list:
-    return CopyTask().sequences(COPY_DEFAULTS["test_seed"], COPY_DEFAULTS["test_size"])
+    return CopyTask().sequences(CopySettings().test_seed, CopySettings().test_size)
 
 
 def test_the_run_is_the_one_the_page_describes():

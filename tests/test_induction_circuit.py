@@ -8,7 +8,8 @@ minute, hence the slow tier."""
 
 import pytest
 
-from attention_py.learning.induction import CopyTask, CopyTrainer, circuit, formed
+from attention_py.learning import CopyTask
+from attention_py.learning.induction import CopyTrainer, circuit, formed
 
 pytestmark = pytest.mark.slow
 STEPS = 400

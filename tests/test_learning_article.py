@@ -501,7 +501,7 @@ def experiments(lang: str) -> list[str]:
 def test_every_prepared_experiment_has_the_builds_run_of_it(lang):
     """Each link's recipe was trained by the build, so the link opens with its result."""
     from attention_py.figures import FIGURES
-    from attention_py.figures._training_run import prepared_run
+    from attention_py.figures.learning.training_app.run import prepared_run
 
     figure = FIGURES["train_live"]
     for link in experiments(lang):
@@ -531,7 +531,7 @@ def test_every_prepared_experiment_opens_the_figure_on_its_page(lang):
 
 def finished_run(lang: str, steps: int, **changes):
     """The verdict key and test accuracy of a run of the figure's recipe with ``changes``."""
-    from attention_py.figures import train_live as live
+    from attention_py.figures.learning import train_live as live
 
     recipe = {**dict(zip(live.RECIPE, live.build_recipe(lang))), **changes}
     chosen = tuple(recipe[k] for k in live.RECIPE)

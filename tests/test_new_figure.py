@@ -61,18 +61,33 @@ def repository_copy(target: Path) -> Path:
 
 def test_names_and_existing_figures_are_refused():
     assert new_figure.problem("softmax") == "a figure called 'softmax' exists already"
-    assert new_figure.problem("softmax_bars") == "attention_py/figures/softmax_bars.py exists already"
+    assert new_figure.problem("softmax_bars") == "attention_py/figures/what_matters/softmax_bars.py exists already"
     for bad in ("Softmax", "2d_plot", "with", "a-b", "", "x__y", "../x"):
         assert new_figure.problem(bad), bad
     assert new_figure.problem("attention_heatmap") is None
+    assert new_figure.problem("kit") == "'kit' names a folder or module of attention_py/figures/ already"
+
+
+def test_the_figure_goes_into_its_articles_folder():
+    assert new_figure.articles() == ["induction", "information_flow", "learning", "what_matters"]
+    written = new_figure.writes("attention_heatmap", "information-flow")
+    module = ROOT / "attention_py" / "figures" / "information_flow" / "attention_heatmap.py"
+    assert module in written
+    registry = written[ROOT / "attention_py" / "figures" / "__init__.py"]
+    assert "from .information_flow import (\n    attention_heatmap,\n    causal_attention," in registry
+    assert registry.rstrip().count("attention_heatmap.FIGURE,\n)") == 1
+    with pytest.raises(SystemExit, match="the articles: induction, information_flow, learning, what_matters"):
+        new_figure.writes("attention_heatmap", "gallery")
+    with pytest.raises(SystemExit, match="2"):
+        new_figure.main(["attention_heatmap"])
 
 
 def test_a_dry_run_writes_nothing(capsys):
-    touched = [p for p in new_figure.writes("attention_heatmap") if p.exists()]
+    touched = [p for p in new_figure.writes("attention_heatmap", "what-matters") if p.exists()]
     before = {p: p.read_bytes() for p in touched}
-    assert new_figure.main(["attention_heatmap", "--dry-run"]) == 0
-    assert "would write attention_py/figures/attention_heatmap.py" in capsys.readouterr().out
-    assert not (ROOT / "attention_py" / "figures" / "attention_heatmap.py").exists()
+    assert new_figure.main(["attention_heatmap", "--article", "what-matters", "--dry-run"]) == 0
+    assert "would write attention_py/figures/what_matters/attention_heatmap.py" in capsys.readouterr().out
+    assert not (ROOT / "attention_py" / "figures" / "what_matters" / "attention_heatmap.py").exists()
     assert {p: p.read_bytes() for p in touched} == before
 
 
@@ -80,13 +95,13 @@ def test_leftovers_name_the_scaffolds_words_until_they_are_rewritten_and_transla
     """The README row's placeholder, the English gallery line, and each other language's
     gallery section (English heading, a comment for its line) are listed until replaced."""
     root = tmp_path / "repo"
-    for name in ("attention_py/figures/README.md", "attention_py/figures/__init__.py", "docs/*/gallery.md"):
+    for name in ("attention_py/figures/README.md", "attention_py/figures/**/__init__.py", "docs/*/gallery.md"):
         for source in ROOT.glob(name):
             (root / source.relative_to(ROOT)).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy(source, root / source.relative_to(ROOT))
     shutil.copytree(ROOT / "docs" / "figure-strings", root / "docs" / "figure-strings")
     assert new_figure.leftovers(root) == []
-    for path, text in new_figure.writes("softmax_shift", root).items():
+    for path, text in new_figure.writes("softmax_shift", "what-matters", root).items():
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
     assert new_figure.main(["--leftovers"], root) == 1
@@ -121,7 +136,10 @@ def test_a_new_figure_passes_the_fast_tier_right_away(tmp_path):
     every language, in the gallery and tested."""
     copy = repository_copy(tmp_path / "repo")
     made = subprocess.run(
-        [sys.executable, "-m", "devtools.new_figure", "made_by_the_scaffold"], cwd=copy, capture_output=True, text=True
+        [sys.executable, "-m", "devtools.new_figure", "made_by_the_scaffold", "--article", "what-matters"],
+        cwd=copy,
+        capture_output=True,
+        text=True,
     )
     assert made.returncode == 0, made.stderr
     for command in (

@@ -1,4 +1,4 @@
-"""The reader's own puzzle (attention_py/figures/_own_puzzle.py): the site's puzzle written in
+"""The reader's own puzzle (attention_py/figures/learning/training_app/own_puzzle.py): the site's puzzle written in
 the boxes gives the same puzzle back, in every language; bad or hostile text is refused with
 the key of a translated message and the values it names, before ``Puzzle`` could raise; a
 puzzle with a give-away is refused naming its cue, in the page's language."""
@@ -9,8 +9,9 @@ from fractions import Fraction
 
 import pytest
 
-from attention_py.figures import _learning_views as views
-from attention_py.figures._own_puzzle import (
+from attention_py.figures.kit.strings import Text, excerpt
+from attention_py.figures.learning import views as views
+from attention_py.figures.learning.training_app.own_puzzle import (
     FIELDS,
     MAX_ITEM,
     MAX_ITEMS,
@@ -24,7 +25,6 @@ from attention_py.figures._own_puzzle import (
     ready_text,
     refusal_text,
 )
-from attention_py.figures._strings import Text, excerpt
 from attention_py.learning import Puzzle
 from tests.test_figures_support import LANGS, strings
 

@@ -9,9 +9,9 @@ import json
 import pytest
 
 from attention_py.figures import update
-from attention_py.figures._own_puzzle import own_puzzle, refusal_text
-from attention_py.figures._strings import Text
-from attention_py.figures._training_run import OWN_SPEC
+from attention_py.figures.kit.strings import Text
+from attention_py.figures.learning.training_app.own_puzzle import own_puzzle, refusal_text
+from attention_py.figures.learning.training_app.run import OWN_SPEC
 from tests.test_figures_learning import LIVE, live_update, session_of
 from tests.test_figures_support import LANGS, parse, strings
 
@@ -28,7 +28,7 @@ def train_button(html):
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_puzzle_with_a_giveaway_is_refused_naming_the_cue_and_cannot_be_trained(lang):
-    from attention_py.figures import _learning_views as views
+    from attention_py.figures.learning import views as views
 
     site = views.puzzle(lang)
     patient = [f"{reason} {reason.split()[-1]}" for reason in site.reasons_patient]  # one word longer each
@@ -47,8 +47,8 @@ def test_a_puzzle_with_a_giveaway_is_refused_naming_the_cue_and_cannot_be_traine
 
 
 def _site_rest(lang):
-    from attention_py.figures import _learning_views as views
-    from attention_py.figures._own_puzzle import reader_text
+    from attention_py.figures.learning import views as views
+    from attention_py.figures.learning.training_app.own_puzzle import reader_text
 
     texts = reader_text(views.puzzle(lang))
     return {k: texts[k] for k in ("people", "actions", "actor")}

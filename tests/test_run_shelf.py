@@ -10,8 +10,8 @@ import time
 import pytest
 
 from attention_py.figures import FIGURES, update
-from attention_py.figures._run_shelf import LIMIT, RunFileError, Shelf, read_run_file
-from attention_py.figures._strings import Text
+from attention_py.figures.kit.strings import Text
+from attention_py.figures.learning.training_app.shelf import LIMIT, RunFileError, Shelf, read_run_file
 from tests.test_figures_learning import LIVE, live_update, run_to_end, session_of
 from tests.test_figures_support import LANGS, parse, strings
 
@@ -226,8 +226,8 @@ def test_the_chart_as_a_file_carries_its_own_styles():
 def a_prepared_file(lang="en", **recipe) -> dict:
     """The record of the site's prepared run of the default recipe (changed by ``recipe``), as
     a file's JSON."""
-    from attention_py.figures._run_shelf import FORMAT
-    from attention_py.figures._training_run import prepared_run
+    from attention_py.figures.learning.training_app.run import prepared_run
+    from attention_py.figures.learning.training_app.shelf import FORMAT
 
     record = prepared_run(lang, FIGURES[LIVE].default_state(lang)).record
     return {"format": FORMAT, "language": lang, **json.loads(json.dumps(record)), **recipe}
@@ -237,7 +237,7 @@ DEEP = '{"format":' + "[" * 400_000 + "]" * 400_000 + "}"  # 800 KB: under the s
 
 
 def test_a_deeply_nested_file_is_refused_before_any_parser_reads_it():
-    from attention_py.figures._reader_json import MAX_DEPTH
+    from attention_py.figures.learning.training_app.reader_json import MAX_DEPTH
 
     started = time.perf_counter()
     with pytest.raises(RunFileError) as refused:

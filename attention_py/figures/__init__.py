@@ -22,34 +22,40 @@ files) is parsed by the site's build, never here.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from json import dumps as _json_dumps  # bound at import, as in _html.py
+from json import dumps as _json_dumps  # bound at import, as in kit/html.py
 from typing import Any
 
-from . import (
-    _induction_views,
-    _learning_views,
-    attention_sentence,
-    causal_attention,
-    dot_product,
-    embedding_space,
+from .induction import (
     induction_heads,
     induction_live,
     induction_replay,
+)
+from .induction import views as _induction_views
+from .information_flow import (
+    causal_attention,
     information_flow,
     multi_head,
-    qkv,
     self_attention_simple,
-    softmax_bars,
+)
+from .kit.figure import ACTION, COMMON_STRINGS, ActionRefused, BaseFigure, Figure, Panel, RunningFigure
+from .kit.format import NUMBER_KEYS, NumberFormat
+from .kit.state import StateError, apply_changes
+from .kit.strings import MissingStringError, Text, check_strings, excerpt
+from .learning import (
     train_live,
     trained_reader,
     training_replay,
+)
+from .learning import views as _learning_views
+from .what_matters import (
+    attention_sentence,
+    dot_product,
+    embedding_space,
+    qkv,
+    softmax_bars,
     weighted_average,
     why_sqrt_dk,
 )
-from ._figure import ACTION, COMMON_STRINGS, ActionRefused, BaseFigure, Figure, Panel, RunningFigure
-from ._format import NUMBER_KEYS, NumberFormat
-from ._state import StateError, apply_changes
-from ._strings import MissingStringError, Text, check_strings, excerpt
 
 _ORDER = (
     embedding_space.FIGURE,
@@ -79,7 +85,7 @@ FIGURES: dict[str, BaseFigure] = {figure.name: figure for figure in _ORDER}
 # repeat a megabyte it was given (its sentence quotes an ``excerpt``).
 MAX_DETAIL = 200
 
-# How the language writes numbers (digits, decimal, percent, measured: see _format.NUMBER_KEYS), then the sentence.
+# How the language writes numbers (digits, decimal, percent, measured: see kit.format.NUMBER_KEYS), then the sentence.
 COMMON_KEYS = tuple(dict.fromkeys((*COMMON_STRINGS, *NUMBER_KEYS, "sentence_angry", "sentence_rude")))
 
 
@@ -116,7 +122,7 @@ def update(
     worker passes them as JSON): ``{"ok": True, "html", "state"}`` and the figure's extras
     (``file``, ``stored``), or for a refused value or action ``{"ok": False, "error": <in the reader's language>, "detail":
     <English>, "key": <state path>}``, short whatever the value was (the sentence quotes at most
-    ``_strings.EXCERPT_MAX_CHARS`` of it, a text too long is named by its limit, the detail and
+    ``kit.strings.EXCERPT_MAX_CHARS`` of it, a text too long is named by its limit, the detail and
     key are cut to ``MAX_DETAIL``); the page then keeps its last good drawing. Data a figure
     reads besides its state comes from ``attention_py.resources``; when it cannot be read (the
     site's file is missing), the error is raised, and the page says the figure could not update.

@@ -12,30 +12,35 @@
 layer.py     the attention layer both models are made of: its forward pass and, beside it, its
              backward pass (gradients derived by hand), with the residual connection
 gradients.py where a batch's gradients are collected (Gradients), for either model
-parameters.py  what both models share besides: their parameters' check, the loss's floor
-puzzle.py    the sentences and their answers
+parameters.py  ParameterModel, both models' base: shapes, drawing from a seed, saving, token ids
+tasks/       what the models learn: the pronoun puzzle (puzzle.py), its form cues (cues.py),
+             the copy task (copying.py)
 model.py     the puzzle model: embeddings + positions (learned, sinusoidal or none), attention
              layers (optionally causal), and the answer: the pronoun points at a person
-backward.py  its gradients: the answer's lines, then layer.py's backward pass for each layer
+pointer.py   its read-out: the last layer points at a person (forward and backward)
+backward.py  its gradients: the answer's line, then pointer.py's and layer.py's backward passes
 optim.py     Adam
 train.py     Training (the resumable loop for any model and Objective), Trainer (the puzzle's)
              and train_with_checkpoints
 next_token.py  a language model of the same layers: causal, it predicts every next token
-induction.py   the copy task it learns, its trainer (CopyTrainer), and the induction-head
-               measures and ablations (head_scores, copy_scores, circuit)
+unembedding.py its read-out: a score for every token, and the loss (forward and backward)
+induction.py   its trainer on the copy task (CopyTrainer), and the induction-head measures
+               and ablations (head_scores, copy_scores, circuit)
 """
 
 from .backward import loss_and_gradients
 from .model import Model, Reading
 from .optim import Adam
-from .puzzle import Puzzle, Sentence
-from .train import DEFAULTS, Trainer, train_with_checkpoints
+from .tasks.copying import CopyTask
+from .tasks.puzzle import Puzzle, Sentence
+from .train import PuzzleSettings, Trainer, train_with_checkpoints
 
 __all__ = [
-    "DEFAULTS",
     "Adam",
+    "CopyTask",
     "Model",
     "Puzzle",
+    "PuzzleSettings",
     "Reading",
     "Sentence",
     "Trainer",

@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .model import Model
-from .puzzle import Sentence
+from .tasks.puzzle import Sentence
 
 ROLES = ("first", "second", "pronoun", "reason", "other")
 

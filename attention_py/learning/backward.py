@@ -14,9 +14,9 @@ the reverse order of ``Model.forward``; each step below names the forward line i
     input     x_i = E[t_i] + P[i]                   dE[t_i] += dx_i,  dP[i] += dx_i (learned positions;
                                                     a sinusoidal P is fixed, and "none" has no P)
 
-The answer's lines are here (its layer has no values, and scores only the people); every
-layer before it is the attention layer of layer.py, whose lines stand beside its forward
-pass. The causal mask needs no line of its own: a masked weight is 0, so its d scores are 0
+The answer's own line is here; the pointing layer's lines stand beside its forward pass in
+pointer.py (it has no values, and scores only the people), and every layer before it is the
+attention layer of layer.py. The causal mask needs no line of its own: a masked weight is 0, so its d scores are 0
 (softmax's line above), and nothing flows back through a key the query could not see.
 
 tests/unit/test_learning_gradients.py checks every entry against finite differences, and
@@ -25,15 +25,13 @@ tests/unit/test_learning_numpy_reference.py against numpy.
 
 from __future__ import annotations
 
-import math
-
 from .._checks import Matrix
-from ..linalg import matrix_product
-from .gradients import Gradients, add_into, times_transpose, transpose_times
-from .layer import HeadPass, layer_backward, softmax_backward
+from .gradients import Gradients
+from .layer import layer_backward
 from .model import Model, Pass, loss_and_answer
 from .parameters import SMALLEST_P
-from .puzzle import Sentence
+from .pointer import pointer_backward
+from .tasks.puzzle import Sentence
 
 
 def loss_and_gradients(model: Model, batch: list[Sentence]) -> tuple[float, int, dict[str, Matrix]]:
@@ -61,45 +59,10 @@ def backward(model: Model, run: Pass, label: int, grads: Gradients, weight: floa
     pointer = run.pointer
     right = [j for j in pointer.candidates if model.person_of(run.ids[j]) == label]
     p = max(run.probabilities[label], SMALLEST_P)  # as in the loss (model.loss_and_answer)
-    k = pointer.rows.index(run.pronoun)
     d_A = [0.0] * len(run.ids)
     for j in right:  # -log p, p = the mean over heads of their weights at the label's word(s)
         d_A[j] = -weight / (model.heads * p)
-    d_x = [[0.0] * model.d_model for _ in run.ids]
-    last = model.layers - 1
-    people = pointer.candidates  # the only keys the last layer scores
-    for h, head in enumerate(pointer.heads):
-        d_S = [[0.0] * len(people) for _ in pointer.rows]
-        d_S[k] = softmax_backward(
-            [head.weights[k][j] for j in people], [d_A[j] for j in people], 1 / math.sqrt(model.d_head)
-        )
-        pointer_scores_backward(model, last, h, pointer.x, pointer.rows, head, d_S, grads, d_x, keys=people)
+    d_x = pointer_backward(model.parameters, model.layers - 1, pointer, run.pronoun, d_A, grads)
     for layer in reversed(range(model.layers - 1)):
         d_x = layer_backward(model.parameters, layer, run.layers[layer], d_x, grads)
     grads.add_embedded(run.ids, d_x)
-
-
-def pointer_scores_backward(
-    model: Model,
-    layer: int,
-    h: int,
-    x: Matrix,
-    rows: list[int],
-    head: HeadPass,
-    d_S: Matrix,
-    grads: Gradients,
-    d_x: Matrix,
-    keys: list[int],
-) -> None:
-    """Through the answer's S = Q Kᵀ (already scaled in ``d_S``), Q = x[rows] W_Q,
-    K = x[keys] W_K: records dW_Q and dW_K in ``grads`` and adds dx into ``d_x``."""
-    W_Q, W_K, _ = model.head(layer, h)
-    d_Q = matrix_product(d_S, head.K)
-    d_K = transpose_times(d_S, head.Q)
-    prefix = f"layer{layer}.head{h}."
-    grads.add_product(prefix + "W_Q", [x[i] for i in rows], d_Q)
-    grads.add_product(prefix + "W_K", [x[j] for j in keys], d_K)
-    for i, row in zip(rows, times_transpose(d_Q, W_Q)):
-        add_into([d_x[i]], [row])
-    for j, row in zip(keys, times_transpose(d_K, W_K)):
-        add_into([d_x[j]], [row])

@@ -4,18 +4,10 @@ the three matrix products every backward pass uses."""
 from __future__ import annotations
 
 import math
-from typing import Protocol
 
 from .._checks import Matrix
 from ..linalg import matrix_product
-
-
-class Parametrised(Protocol):
-    """What ``Gradients`` needs of a model: its parameters by name, and their shapes in order."""
-
-    parameters: dict[str, Matrix]
-
-    def shapes(self) -> list[tuple[str, tuple[int, int]]]: ...
+from .parameters import LOOKED_UP, ParameterModel
 
 
 def times_transpose(A: Matrix, B: Matrix) -> Matrix:
@@ -44,12 +36,10 @@ class Gradients:
     multiplied: their rows are added to directly (``direct``).
     """
 
-    def __init__(self, model: Parametrised) -> None:
+    def __init__(self, model: ParameterModel) -> None:
         self.shapes = dict(model.shapes())
         self.direct: dict[str, Matrix] = {
-            name: [[0.0] * cols for _ in range(rows)]
-            for name, (rows, cols) in self.shapes.items()
-            if name in ("E", "P")
+            name: [[0.0] * cols for _ in range(rows)] for name, (rows, cols) in self.shapes.items() if name in LOOKED_UP
         }
         self.stacked: dict[str, tuple[Matrix, Matrix]] = {
             name: ([], []) for name in self.shapes if name not in self.direct

@@ -2,12 +2,12 @@
 the measures that say how it does it.
 
     task = CopyTask(tuple("abcdefghijklmnopqrst"))
-    trainer = CopyTrainer(task, seed=0)           # settings: COPY_DEFAULTS
+    trainer = CopyTrainer(task, seed=0)           # settings: CopySettings
     trainer.run(400)
     trainer.history[-1]["test_copied_accuracy"]    # the copied tokens it guesses, on fresh sequences
     head_scores(trainer.model, trainer.test)       # {"previous": [[...]], "prefix": [[...]], "copying": ...}
 
-The data (``CopyTask``): a few random tokens, then a segment of 3 to 8 different tokens
+The data (``CopyTask``, tasks/copying.py): a few random tokens, then a segment of 3 to 8 different tokens
 repeated until the sequence ends ("k q w e | r t y r t y r t y"). From the segment's second
 time on the next token can be known: it is the one that followed the current token the time
 before. Finding it takes two steps, which is why attention needs two layers for it (Elhage
@@ -47,90 +47,22 @@ from ..linalg import matrix_product
 from .gradients import Gradients
 from .next_token import NO_CUT, Cut, NextTokenModel, TokenPass, backward
 from .parameters import SMALLEST_P
-from .train import Objective, Training, checked_settings
-
-COPY_DEFAULTS: dict[str, Any] = {
-    "d_model": 32,
-    "layers": 2,
-    "heads": 2,
-    "batch_size": 16,
-    "learning_rate": 0.01,
-    "eval_every": 20,
-    "test_size": 64,  # fresh sequences scored at every history point
-    "test_seed": 1_000_003,  # they are drawn from this seed, whatever the training seed
-}
+from .tasks.copying import Copied, CopyTask
+from .train import Objective, Settings, Training
 
 
 @dataclass(frozen=True)
-class Copied:
-    """One sequence: ``ids``, and its segment of ``size`` tokens at ``first``, copied at ``second``.
+class CopySettings(Settings):
+    """The copy task's recipe: the model's sizes, then the training's."""
 
-    Position i *guesses* the token at i + 1. The copied positions are second .. second + size - 2:
-    each is a token of the copy whose successor is known, the token after its first occurrence,
-    at ``source(i) + 1``."""
-
-    ids: tuple[int, ...]
-    first: int
-    second: int
-    size: int
-    end: int  # the copied positions end here (the copy may repeat the segment again and again)
-
-    @property
-    def copied(self) -> range:
-        """The positions whose next token is a copy of an earlier one."""
-        return range(self.second, self.end)
-
-    def source(self, i: int) -> int:
-        """For a copied position i, where the same token occurred the time before."""
-        return i - (self.second - self.first)
-
-
-@dataclass(frozen=True)
-class CopyTask:
-    """Random sequences of ``length`` tokens from ``vocabulary`` holding a segment of
-    ``segment[0]`` to ``segment[1]`` different tokens: after a random number of other tokens it
-    repeats until the end (``repeat``), or it occurs twice, the second time at a random
-    distance after the first (a gap of 0 to ``longest_gap`` tokens between them). The other
-    tokens are drawn, with repeats, from the tokens not in the segment."""
-
-    vocabulary: tuple[str, ...] = tuple("abcdefghijklmnopqrst")
-    length: int = 16
-    segment: tuple[int, int] = (3, 8)
-    longest_gap: int | None = None  # the most tokens between the two copies (None: as many as fit)
-    repeat: bool = True  # the segment repeats from its first place to the end of the sequence
-
-    def __post_init__(self) -> None:
-        low, high = self.segment
-        if not 2 <= low <= high:
-            raise ValueError(f"a segment has 2 tokens or more, from low to high: got {self.segment}")
-        if 2 * high > self.length:
-            raise ValueError(f"two segments of {high} do not fit in {self.length} tokens")
-        if high >= len(self.vocabulary):
-            raise ValueError(f"a segment of {high} different tokens needs a vocabulary of more than {high}")
-
-    def sequence(self, rng: random.Random) -> Copied:
-        size = rng.randint(*self.segment)
-        if self.repeat:
-            first = rng.randint(0, self.length - 2 * size)
-            segment = rng.sample(range(len(self.vocabulary)), size)
-            others = [t for t in range(len(self.vocabulary)) if t not in segment]
-            ids = [rng.choice(others) for _ in range(first)]
-            ids += [segment[k % size] for k in range(self.length - first)]
-            return Copied(tuple(ids), first, first + size, size, self.length - 1)
-        room = self.length - 2 * size  # the tokens outside both copies
-        gap = rng.randint(0, room if self.longest_gap is None else min(room, self.longest_gap))
-        first = rng.randint(0, room - gap)
-        second = first + size + gap
-        segment = rng.sample(range(len(self.vocabulary)), size)
-        others = [t for t in range(len(self.vocabulary)) if t not in segment]
-        ids = [rng.choice(others) for _ in range(self.length)]
-        ids[first : first + size] = segment
-        ids[second : second + size] = segment
-        return Copied(tuple(ids), first, second, size, second + size - 1)
-
-    def sequences(self, seed: int, count: int) -> list[Copied]:
-        rng = random.Random(seed)
-        return [self.sequence(rng) for _ in range(count)]
+    d_model: int = 32
+    layers: int = 2
+    heads: int = 2
+    batch_size: int = 16
+    learning_rate: float = 0.01
+    eval_every: int = 20
+    test_size: int = 64  # fresh sequences scored at every history point
+    test_seed: int = 1_000_003  # they are drawn from this seed, whatever the training seed
 
 
 def _position_sums(model: NextTokenModel, run: TokenPass, example: Copied) -> dict[str, tuple[float, float]]:
@@ -183,18 +115,18 @@ class CopyTrainer(Training):
     ``test_seed``) scored at every history point."""
 
     def __init__(self, task: CopyTask, seed: int = 0, **settings: Any) -> None:
-        self.settings = checked_settings(COPY_DEFAULTS, settings, seed)
-        s = self.settings
+        self.seed = seed
+        self.settings = s = CopySettings.of(settings)
         self.task = task
-        self.test = task.sequences(s["test_seed"], s["test_size"])
+        self.test = task.sequences(s.test_seed, s.test_size)
         rng = random.Random(seed)
         model = NextTokenModel.initial(
             task.vocabulary,
             task.length,
             rng.getrandbits(32),
-            d_model=s["d_model"],
-            layers=s["layers"],
-            heads=s["heads"],
+            d_model=s.d_model,
+            layers=s.layers,
+            heads=s.heads,
         )
         self._data_rng = random.Random(rng.getrandbits(32))
         super().__init__(
@@ -203,9 +135,9 @@ class CopyTrainer(Training):
             [],
             {"test": self.test},
             order=random.Random(0),
-            learning_rate=s["learning_rate"],
-            batch_size=s["batch_size"],
-            eval_every=s["eval_every"],
+            learning_rate=s.learning_rate,
+            batch_size=s.batch_size,
+            eval_every=s.eval_every,
         )
         self.model: NextTokenModel = model
 

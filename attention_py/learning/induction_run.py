@@ -21,8 +21,9 @@ from __future__ import annotations
 from itertools import product
 from typing import Any
 
-from .induction import Copied, CopyTask, CopyTrainer, circuit, copy_scores, formed
+from .induction import CopyTrainer, circuit, copy_scores, formed
 from .next_token import Cut, NextTokenModel
+from .tasks.copying import Copied, CopyTask
 
 FORMAT = "attention_py.learning.induction_run/1"
 RUN: dict[str, Any] = {"seed": 0, "steps": 1000}
@@ -82,7 +83,7 @@ def induction_record(layers: int = 2, task: CopyTask | None = None, *, digits: i
     settings = {**RUN, **run}
     task = task or CopyTask()
     trainer = CopyTrainer(task, settings["seed"], layers=layers)
-    every = trainer.settings["eval_every"]
+    every = trainer.settings.eval_every
     replay = []
     trainer.run(0)  # the untrained model's history point
     replay.append({"step": 0, "attention": attention_rows(trainer.model, EXAMPLE.ids)})
@@ -93,7 +94,7 @@ def induction_record(layers: int = 2, task: CopyTask | None = None, *, digits: i
     formed_at = next((p["step"] for p in trainer.history if formed(p, layers)), None)
     record: dict[str, Any] = {
         "format": FORMAT,
-        "settings": {**trainer.settings, **settings, "digits": digits},
+        "settings": {**trainer.settings.as_dict(), "seed": trainer.seed, **settings, "digits": digits},
         "task": {"length": task.length, "segment": list(task.segment), "vocabulary": len(task.vocabulary)},
         "history": trainer.history,
         "formed_at": formed_at,

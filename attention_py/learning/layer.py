@@ -12,7 +12,8 @@ package's models are made of (model.py reads a puzzle, next_token.py predicts te
     K_h = x W_K,h,  V_h = x W_V,h                  dW_K,h = xᵀ dK_h,  dW_V,h = xᵀ dV_h,
                                                    dx += dK_h W_K,hᵀ + dV_h W_V,hᵀ
 
-Each head is the package's own ``attention()``. ``rows`` are the query rows computed (every
+Each head is the package's own ``project_and_attend`` and the heads are mixed by its
+``mix_heads`` (attention_py/modules.py, what ``MultiHeadAttention`` calls too). ``rows`` are the query rows computed (every
 row, or the few a model reads next); the other rows pass the layer unchanged. ``allowed``
 says which keys each query row may see (the causal mask, an ablation's cut); a key it may
 not see has weight 0, so its dS is 0 and the mask needs no line of its own in the backward
@@ -31,25 +32,17 @@ import math
 from dataclasses import dataclass
 
 from .._checks import Matrix
-from ..attention import attention, causal_mask
+from ..attention import causal_mask
 from ..linalg import matrix_product
+from ..modules import Head, mix_heads, project_and_attend
 from .gradients import Gradients, add_into, times_transpose, transpose_times
-
-
-@dataclass
-class HeadPass:
-    Q: Matrix  # the query rows' queries
-    K: Matrix
-    V: Matrix
-    weights: Matrix  # softmax(Q Kᵀ / √d_k), one row per query row
-    output: Matrix  # weights V
 
 
 @dataclass
 class LayerPass:
     x: Matrix  # the layer's input, every token
     rows: list[int]  # the query rows computed (the others pass the layer unchanged)
-    heads: list[HeadPass]
+    heads: list[Head]  # Q (of the query rows), K, V, scores, weights and output of each head
     concat: Matrix  # the heads' outputs side by side, one row per query row
     output: Matrix  # x + concat W_O for the query rows
 
@@ -99,18 +92,13 @@ def layer_forward(
     key, or where ``allowed`` (one row per query row) says."""
     q_in, k_in, v_in = (x, x, x) if cut is None else cut.inputs(x)
     queries = [q_in[i] for i in rows]
-    passes = []
-    for h in range(heads):
-        W_Q, W_K, W_V = head_weights(parameters, layer, h)
-        Q = matrix_product(queries, W_Q)  # what each query row looks for
-        K = matrix_product(k_in, W_K)  # what each token can be found by
-        V = matrix_product(v_in, W_V)  # what each token passes on
-        output, weights, _ = attention(Q, K, V, scale=1 / math.sqrt(len(W_Q[0])), allowed=allowed)
-        if cut is not None and h in cut.heads_off:
-            output = [[0.0] * len(row) for row in output]
-        passes.append(HeadPass(Q, K, V, weights, output))
-    concat = [[v for head in passes for v in head.output[r]] for r in range(len(rows))]  # heads side by side
-    update = matrix_product(concat, parameters[f"layer{layer}.W_O"])
+    passes = [
+        project_and_attend(queries, k_in, v_in, head_weights(parameters, layer, h), allowed) for h in range(heads)
+    ]
+    if cut is not None:
+        for h in cut.heads_off:
+            passes[h].output = [[0.0] * len(row) for row in passes[h].output]
+    concat, update = mix_heads([head.output for head in passes], parameters[f"layer{layer}.W_O"])
     output = [[a + b for a, b in zip(x[i], u)] for i, u in zip(rows, update)]  # the residual connection
     return LayerPass(x, list(rows), passes, concat, output)
 

@@ -61,17 +61,14 @@ values still come from every word): a third fewer dot products in training, the 
 from __future__ import annotations
 
 import math
-import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .._checks import Matrix
-from ..linalg import matrix_product
-from ..rng import glorot_uniform, uniform_matrix
-from ..softmax import stable_softmax
-from .layer import HeadPass, LayerPass, causal_rows, layer_forward
-from .parameters import SMALLEST_P, check_parameters, token_ids
-from .puzzle import Puzzle, Sentence
+from .layer import LayerPass, causal_rows, layer_forward
+from .parameters import SMALLEST_P, ParameterModel, check_parameters, draw_parameters, read_parameters, saved_parameters
+from .pointer import PointerPass, pointer_forward
+from .tasks.puzzle import Puzzle, Sentence
 
 if TYPE_CHECKING:
     from .ablation import Ablation
@@ -130,7 +127,7 @@ def parameter_shapes(
     return shapes
 
 
-class Model:
+class Model(ParameterModel):
     """The parameters, by name, as plain lists of rows; ``parameters`` keeps a stable order.
 
     Names: ``E`` (vocabulary x d_model), ``P`` (max_length x d_model, with learned positions
@@ -189,11 +186,7 @@ class Model:
             "none": None,
         }[positions]
 
-    # shapes and names
-
-    def shapes(self) -> list[tuple[str, tuple[int, int]]]:
-        """(name, (rows, cols)) of every parameter, in the order of ``parameters``."""
-        return list(self._shapes)
+    # names
 
     def head(self, layer: int, head: int) -> tuple[Matrix, Matrix, Matrix | None]:
         """(W_Q, W_K, W_V) of one head; W_V is None in the last layer, which answers by pointing."""
@@ -243,15 +236,9 @@ class Model:
         Learned position rows are drawn whatever ``positions`` says, so one seed gives the same
         E and weights with every option.
         """
-        rng = random.Random(seed)
         vocabulary, people, max_length = puzzle.vocabulary, puzzle.people, puzzle.max_length
         shapes = parameter_shapes(len(vocabulary), max_length, d_model=d_model, layers=layers, heads=heads)
-        parameters: dict[str, Matrix] = {}
-        for name, (rows, cols) in shapes:
-            if name in ("E", "P"):
-                parameters[name] = uniform_matrix(rng, rows, cols, embedding_scale)
-            else:
-                parameters[name] = glorot_uniform(rng, rows, cols)
+        parameters = draw_parameters(shapes, seed, embedding_scale)
         if positions != "learned":
             parameters.pop("P")  # drawn above all the same: the other numbers stay the default's
         return cls(
@@ -277,7 +264,7 @@ class Model:
             # only when a person has more words than its name (older files have none)
             **({"person_tokens": [list(t) for t in self.person_tokens]} if self._more_words else {}),
             "max_length": self.max_length,
-            "parameters": {name: [list(row) for row in m] for name, m in self.parameters.items()},
+            "parameters": saved_parameters(self.parameters),
         }
 
     @property
@@ -289,9 +276,7 @@ class Model:
         """The model ``to_dict`` saved. Models saved before the options existed have no
         ``positions`` or ``causal`` in their settings: they had learned positions and no mask,
         the defaults."""
-        if data.get("format") != FORMAT:
-            raise ValueError(f"not a saved model of this format ({FORMAT}): {data.get('format')!r}")
-        parameters = {name: [[float(x) for x in row] for row in m] for name, m in data["parameters"].items()}
+        parameters = read_parameters(data, FORMAT)
         words = data.get("person_tokens")
         return cls(
             tuple(data["vocabulary"]),
@@ -302,14 +287,7 @@ class Model:
             person_tokens=tuple(tuple(t) for t in words) if words else None,
         )
 
-    def copy(self) -> Model:
-        return Model.from_dict(self.to_dict())
-
     # reading sentences
-
-    def ids_of(self, tokens: tuple[str, ...] | list[str]) -> list[int]:
-        """The token ids of ``tokens``; a clear error for a token outside the vocabulary."""
-        return token_ids(self.index, tokens)
 
     def forward(self, sentence: Sentence, *, every_row: bool = False, ablation: Ablation | None = None) -> Pass:
         """Run the model on one sentence, keeping what the backward pass needs.
@@ -395,27 +373,8 @@ class Model:
     ) -> PointerPass:
         """The last layer: each head's attention from the query rows ``rows`` of x, allowed to
         look only at the ``candidates`` (the people in the sentence; and only where ``blocked``
-        allows: the causal mask, an ablation). Its weights are the answer. A row that may see
-        no person (a word before the first person, under the causal mask) points at nobody:
-        all its weights are 0."""
-        last = self.layers - 1
-        scale = 1 / math.sqrt(self.d_head)
-        heads = []
-        for h in range(self.heads):
-            W_Q, W_K, _ = self.head(last, h)
-            Q = matrix_product([x[i] for i in rows], W_Q)
-            K = matrix_product([x[j] for j in candidates], W_K)  # only the people's keys are ever scored
-            weights = []
-            for r, q in enumerate(Q):
-                keep = None if blocked is None else [blocked[r][j] for j in candidates]
-                row = [0.0] * len(x)  # every other word gets weight 0: it may not be pointed at
-                if keep is None or any(keep):
-                    shares = stable_softmax([scale * math.sumprod(q, k) for k in K], keep)
-                    for j, share in zip(candidates, shares):
-                        row[j] = share
-                weights.append(row)
-            heads.append(HeadPass(Q, K, [], weights, []))
-        return PointerPass(x, rows, candidates, heads)
+        allows: the causal mask, an ablation). Its weights are the answer (pointer.py)."""
+        return pointer_forward(self.parameters, self.layers - 1, self.heads, x, rows, candidates, blocked)
 
     def read(self, sentence: Sentence) -> Reading:
         """The model's answer for ``sentence`` and every layer's attention weights (all rows)."""
@@ -433,14 +392,6 @@ class Model:
         if not sentences:
             return 0.0
         return sum(self.predict(s) == s.label for s in sentences) / len(sentences)
-
-
-@dataclass
-class PointerPass:
-    x: Matrix  # the last layer's input, every token
-    rows: list[int]  # the query rows computed
-    candidates: list[int]  # the token indices it may point at (the people)
-    heads: list[HeadPass]  # Q, the candidates' K, and weights of each head (no values: the weights are the answer)
 
 
 @dataclass

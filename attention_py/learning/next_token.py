@@ -20,24 +20,21 @@ from the embeddings alone instead of from the residual stream, which cuts what t
 reads from the layers before it (K-, Q- or V-composition, in the words of Elhage et al. 2021).
 
 Every layer is the attention layer of layer.py, its backward pass beside its forward one;
-the lines of the loss and the unembedding are ``backward`` here. tests/unit/test_next_token.py
+the lines of the loss and the unembedding stand beside their forward lines in unembedding.py. tests/unit/test_next_token.py
 checks every gradient against finite differences.
 """
 
 from __future__ import annotations
 
-import math
-import random
 from dataclasses import dataclass, field
 from typing import Any
 
 from .._checks import Matrix
 from ..linalg import matrix_product
-from ..rng import glorot_uniform, uniform_matrix
-from ..softmax import stable_softmax
-from .gradients import Gradients, times_transpose
+from .gradients import Gradients
 from .layer import LayerCut, LayerPass, causal_rows, head_weights, layer_backward, layer_forward
-from .parameters import SMALLEST_P, check_parameters, token_ids
+from .parameters import ParameterModel, check_parameters, draw_parameters, read_parameters, saved_parameters
+from .unembedding import next_token_loss, unembed, unembed_backward
 
 FORMAT = "attention_py.learning.NextTokenModel/1"
 
@@ -99,7 +96,7 @@ class TokenPass:
         return self.layers[layer].heads[head].weights
 
 
-class NextTokenModel:
+class NextTokenModel(ParameterModel):
     """The parameters, by name, as plain lists of rows (names in ``token_shapes``):
     ``E`` (vocabulary x d_model), ``P`` (max_length x d_model), for every layer l and head h
     ``layer{l}.head{h}.W_Q`` / ``.W_K`` / ``.W_V`` (d_model x d_head) and ``layer{l}.W_O``
@@ -132,20 +129,13 @@ class NextTokenModel:
     ) -> NextTokenModel:
         """A fresh model, its numbers drawn from ``random.Random(seed)``: embeddings and
         positions uniform in ±1, weight matrices Glorot-uniform (attention_py.rng)."""
-        rng = random.Random(seed)
         shapes = token_shapes(len(vocabulary), max_length, d_model=d_model, layers=layers, heads=heads)
-        parameters = {
-            name: uniform_matrix(rng, rows, cols, 1.0) if name in ("E", "P") else glorot_uniform(rng, rows, cols)
-            for name, (rows, cols) in shapes
-        }
+        parameters = draw_parameters(shapes, seed)
         return cls(tuple(vocabulary), max_length, parameters, d_model=d_model, layers=layers, heads=heads)
 
     @property
     def settings(self) -> dict[str, int]:
         return {"d_model": self.d_model, "layers": self.layers, "heads": self.heads}
-
-    def shapes(self) -> list[tuple[str, tuple[int, int]]]:
-        return list(self._shapes)
 
     def head(self, layer: int, head: int) -> tuple[Matrix, Matrix, Matrix]:
         """(W_Q, W_K, W_V) of one head."""
@@ -158,22 +148,13 @@ class NextTokenModel:
             "settings": self.settings,
             "vocabulary": list(self.vocabulary),
             "max_length": self.max_length,
-            "parameters": {name: [list(row) for row in m] for name, m in self.parameters.items()},
+            "parameters": saved_parameters(self.parameters),
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> NextTokenModel:
-        if data.get("format") != FORMAT:
-            raise ValueError(f"not a saved model of this format ({FORMAT}): {data.get('format')!r}")
-        parameters = {name: [[float(x) for x in row] for row in m] for name, m in data["parameters"].items()}
+        parameters = read_parameters(data, FORMAT)
         return cls(tuple(data["vocabulary"]), int(data["max_length"]), parameters, **data["settings"])
-
-    def copy(self) -> NextTokenModel:
-        return NextTokenModel.from_dict(self.to_dict())
-
-    def ids_of(self, tokens: list[str] | tuple[str, ...]) -> list[int]:
-        """The token ids of ``tokens``; a clear error for a token outside the vocabulary."""
-        return token_ids(self.index, tokens)
 
     # the forward pass
 
@@ -194,9 +175,7 @@ class NextTokenModel:
             passes.append(layer_pass)
             outputs.append(head_shares)
             x = layer_pass.output
-        logits = matrix_product(x, self.parameters["W_U"])
-        probabilities = [stable_softmax(row) for row in logits]
-        return TokenPass(ids, embedded, passes, x, probabilities, outputs)
+        return TokenPass(ids, embedded, passes, x, unembed(x, self.parameters["W_U"]), outputs)
 
     def layer_forward(
         self, layer: int, x: Matrix, embedded: Matrix, cut: Cut = NO_CUT, *, shares: bool = False
@@ -226,10 +205,7 @@ class NextTokenModel:
 
     def loss(self, run: TokenPass) -> float:
         """The mean cross-entropy of every position's guess of the token after it."""
-        ids = run.ids
-        return sum(-math.log(max(run.probabilities[i][ids[i + 1]], SMALLEST_P)) for i in range(len(ids) - 1)) / max(
-            len(ids) - 1, 1
-        )
+        return next_token_loss(run.probabilities, run.ids)
 
     def guesses(self, run: TokenPass) -> list[int]:
         """Each position's most likely next token (the first, in a tie)."""
@@ -239,26 +215,15 @@ class NextTokenModel:
 def backward(model: NextTokenModel, run: TokenPass, grads: Gradients, weight: float = 1.0) -> None:
     """Record ``weight`` times the gradients of ``model.loss(run)`` in ``grads``.
 
-        loss      L = (1/m) Σ_i -log p_i[t_(i+1)],  m = n - 1      d logits_i = (p_i - onehot(t_(i+1))) / m
-        unembed   logits = x W_U                                   dW_U = xᵀ d logits,  dx = d logits W_Uᵀ
+        read-out  unembedding.unembed_backward (the loss, the softmax and W_U)
         layers    layer.layer_backward (the residual connection included), last to first
         input     x_i = E[t_i] + P[i]                              dE[t_i] += dx_i,  dP[i] += dx_i
 
-    The causal mask needs no line: a masked weight is 0, so its d score is 0. (The last
-    position guesses nothing: its d logits are 0.)"""
-    ids, n = run.ids, len(run.ids)
-    m = max(n - 1, 1)
-    d_logits = []
-    for i, p in enumerate(run.probabilities):
-        row = [weight * pj / m for pj in p] if i < n - 1 else [0.0] * len(p)
-        if i < n - 1:
-            row[ids[i + 1]] -= weight / m
-        d_logits.append(row)
-    grads.add_product("W_U", run.final, d_logits)
-    d_x = times_transpose(d_logits, model.parameters["W_U"])
+    The causal mask needs no line: a masked weight is 0, so its d score is 0."""
+    d_x = unembed_backward(run.final, run.probabilities, run.ids, model.parameters["W_U"], grads, weight)
     for layer in reversed(range(model.layers)):
         d_x = layer_backward(model.parameters, layer, run.layers[layer], d_x, grads)
-    grads.add_embedded(ids, d_x)
+    grads.add_embedded(run.ids, d_x)
 
 
 def token_gradients(model: NextTokenModel, ids: list[int], weight: float = 1.0) -> tuple[float, dict[str, Matrix]]:

@@ -8,7 +8,7 @@
 ``Training`` is the loop for any model: it is given the model, its ``Objective`` (how one
 example is scored and how its gradients are recorded), the training examples and the
 held-out sets, and keeps the steps, the optimiser and the history. ``Trainer`` is the pronoun
-puzzle's: it makes the model from a puzzle and settings (``DEFAULTS``) and splits the
+puzzle's: it makes the model from a puzzle and settings (``PuzzleSettings``) and splits the
 puzzle's sentences three ways (``Puzzle.split``): training, *validation* (the number to look
 at while choosing settings) and *test* (the number to report; honest only if nothing is
 chosen by looking at it). ``split_seed`` draws another split: the learning article confirms
@@ -31,27 +31,50 @@ import random
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import asdict, dataclass, fields
+from typing import Any, Self
 
 from .backward import example_gradients
 from .gradients import Gradients
 from .model import Model, loss_and_answer
 from .optim import Adam
-from .puzzle import Puzzle, Sentence
+from .tasks.puzzle import Puzzle, Sentence
 
-DEFAULTS: dict[str, Any] = {
-    "d_model": 16,
-    "layers": 2,
-    "heads": 1,
-    "positions": "learned",  # or "sinusoidal" or "none" (attention_py/learning/model.py)
-    "causal": False,  # True: each token attends only to itself and the tokens before it
-    "batch_size": 16,
-    "learning_rate": 0.01,
-    "embedding_scale": 1.0,
-    "eval_every": 20,  # steps between history points (validation and test are scored in full)
-    "split_seed": 0,  # which (person, reason) pairs are held out: fixed, whatever the training seed
-}
+
+@dataclass(frozen=True)
+class Settings:
+    """What every trainer's settings can do (each a frozen dataclass of its own fields):
+    be made from keywords with a clear error for an unknown one, and be saved as a dict in
+    the order of the fields."""
+
+    @classmethod
+    def of(cls, settings: Mapping[str, Any]) -> Self:
+        """The settings ``settings`` names, the defaults for the rest."""
+        known = [f.name for f in fields(cls)]
+        unknown = set(settings) - set(known)
+        if unknown:
+            raise TypeError(f"unknown training settings {sorted(unknown)}; known: {sorted(known)}")
+        return cls(**settings)
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class PuzzleSettings(Settings):
+    """The pronoun puzzle's recipe: the model's sizes and options, then the training's."""
+
+    d_model: int = 16
+    layers: int = 2
+    heads: int = 1
+    positions: str = "learned"  # or "sinusoidal" or "none" (attention_py/learning/model.py)
+    causal: bool = False  # True: each token attends only to itself and the tokens before it
+    batch_size: int = 16
+    learning_rate: float = 0.01
+    embedding_scale: float = 1.0
+    eval_every: int = 20  # steps between history points (validation and test are scored in full)
+    split_seed: int = 0  # which (person, reason) pairs are held out: fixed, whatever the training seed
+
 
 HistoryPoint = dict[str, float]
 """One entry of ``Training.history``: ``step``, the training ``loss`` and ``train_accuracy``
@@ -241,34 +264,26 @@ def take(pieces: Iterator[None], seconds: float) -> bool:
     return any(time.perf_counter() >= deadline for _ in pieces)  # each piece runs, then the clock is read
 
 
-def checked_settings(defaults: Mapping[str, Any], settings: Mapping[str, Any], seed: int) -> dict[str, Any]:
-    """``defaults`` with ``settings`` over them and the seed; a clear error for a setting unknown there."""
-    unknown = set(settings) - set(defaults)
-    if unknown:
-        raise TypeError(f"unknown training settings {sorted(unknown)}; known: {sorted(defaults)}")
-    return {**defaults, **settings, "seed": seed}
-
-
 class Trainer(Training):
     """The pronoun puzzle's training: a ``Model`` made from ``puzzle`` and ``settings``
-    (``DEFAULTS``, checked), trained on the puzzle's training sentences and scored on its
+    (``PuzzleSettings``' fields), trained on the puzzle's training sentences and scored on its
     validation and test sentences at every history point."""
 
     def __init__(self, puzzle: Puzzle, seed: int = 0, **settings: Any) -> None:
-        self.settings = checked_settings(DEFAULTS, settings, seed)
-        s = self.settings
+        self.seed = seed
+        self.settings = s = PuzzleSettings.of(settings)
         self.puzzle = puzzle
-        train, self.validation, self.test = puzzle.split(seed=s["split_seed"])
+        train, self.validation, self.test = puzzle.split(seed=s.split_seed)
         rng = random.Random(seed)
         model = Model.initial(
             puzzle,
             seed=rng.getrandbits(32),
-            d_model=s["d_model"],
-            layers=s["layers"],
-            heads=s["heads"],
-            embedding_scale=s["embedding_scale"],
-            positions=s["positions"],
-            causal=s["causal"],
+            d_model=s.d_model,
+            layers=s.layers,
+            heads=s.heads,
+            embedding_scale=s.embedding_scale,
+            positions=s.positions,
+            causal=s.causal,
         )
         super().__init__(
             model,
@@ -276,11 +291,15 @@ class Trainer(Training):
             train,
             {"validation": self.validation, "test": self.test},
             order=random.Random(rng.getrandbits(32)),
-            learning_rate=s["learning_rate"],
-            batch_size=s["batch_size"],
-            eval_every=s["eval_every"],
+            learning_rate=s.learning_rate,
+            batch_size=s.batch_size,
+            eval_every=s.eval_every,
         )
         self.model: Model = model
+
+    def again(self, **changes: Any) -> Trainer:
+        """A fresh trainer of the same puzzle, seed and settings, but for ``changes``."""
+        return Trainer(self.puzzle, self.seed, **{**self.settings.as_dict(), **changes})
 
     def mistakes(self) -> list[Sentence]:
         """The test sentences the model answers wrongly now."""
@@ -319,10 +338,9 @@ def train_with_checkpoints(
     if (steps is None) == (until_accuracy is None):
         raise TypeError("give either steps= or until_accuracy=")
     trainer = Trainer(puzzle, seed, **settings)
-    if checkpoint_every % trainer.settings["eval_every"]:
-        raise ValueError(
-            f"checkpoint_every={checkpoint_every} must be a multiple of eval_every={trainer.settings['eval_every']}"
-        )
+    every = trainer.settings.eval_every
+    if checkpoint_every % every:
+        raise ValueError(f"checkpoint_every={checkpoint_every} must be a multiple of eval_every={every}")
 
     def saved() -> dict[str, Any]:
         return {"step": trainer.step, "model": trainer.model.to_dict()}
@@ -332,7 +350,7 @@ def train_with_checkpoints(
     limit = steps if steps is not None else max_steps
     reached = None if until_accuracy is None else False
     while trainer.step < limit:
-        chunk = min(trainer.settings["eval_every"], limit - trainer.step)
+        chunk = min(every, limit - trainer.step)
         points = trainer.run(chunk)
         if trainer.step % checkpoint_every == 0:
             checkpoints.append(saved())
@@ -349,7 +367,8 @@ def train_with_checkpoints(
     return {
         "format": "attention_py.learning.training/1",
         "settings": {
-            **trainer.settings,
+            **trainer.settings.as_dict(),
+            "seed": seed,
             "checkpoint_every": checkpoint_every,
             "until_accuracy": until_accuracy,
             "steps": steps,

@@ -53,7 +53,7 @@ SETTINGS: dict[str, Any] = {
     "eval_every": 20,
     "checkpoint_digits": 4,  # the replayed checkpoints, 4 significant digits: a third of the bytes
 }
-"""Keyword arguments of ``train_with_checkpoints`` for the build (its other settings: DEFAULTS).
+"""Keyword arguments of ``train_with_checkpoints`` for the build (its other settings: PuzzleSettings' defaults).
 A puzzle file may set ``training: {steps: ..., learning_rate: ...}`` for its language
 (``training_settings``)."""
 
@@ -113,7 +113,7 @@ def training_settings(lang: str) -> dict[str, Any]:
     (steps, learning rate) when it has one; refused with a PluginError naming the file when a
     key or a value is not one "Train it yourself" offers (train_live's STEPS and RATES), so
     the figure can start from the language's own recipe."""
-    from attention_py.figures.train_live import RECIPE_SPEC, STEPS
+    from attention_py.figures.learning.train_live import RECIPE_SPEC, STEPS
 
     own = puzzle_data(lang).get("training") or {}
     where = puzzle_file(lang).relative_to(ROOT)
@@ -132,9 +132,9 @@ def training_settings(lang: str) -> dict[str, Any]:
 def checked_puzzle(lang: str) -> Any:
     """The puzzle of ``lang`` (an ``attention_py.learning.Puzzle``), refused with a PluginError
     when it is malformed or when its two groups of reasons differ in form (a give-away that
-    lets the model answer without reading the meaning: attention_py/learning/cues.py)."""
+    lets the model answer without reading the meaning: attention_py/learning/tasks/cues.py)."""
     from attention_py.learning import Puzzle
-    from attention_py.learning.cues import form_cues
+    from attention_py.learning.tasks.cues import form_cues
 
     where = puzzle_file(lang).relative_to(ROOT)
     try:
@@ -153,7 +153,7 @@ def checked_puzzle(lang: str) -> Any:
 
 def _train(name: str, folder: Path) -> None:
     from attention_py.learning import train_with_checkpoints
-    from attention_py.learning.cues import giveaway_puzzle
+    from attention_py.learning.tasks.cues import giveaway_puzzle
 
     lang = language_of(name)
     puzzle = giveaway_puzzle(puzzle_data(lang)) if name.endswith(GIVEAWAY) else checked_puzzle(lang)
@@ -276,7 +276,7 @@ RUNS = "-runs"  # the suffix of a language's prepared runs: "fa-runs"
 EXPERIMENT_LINK = re.compile(r"\]\(#train\?([^)\s]+)\)")
 # what a prepared run's numbers depend on besides CODE: the recipe and the run (train_live.py
 # only draws them, so a change to how it draws trains nothing again)
-RUN_CODE = (ROOT / "attention_py" / "figures" / "_training_run.py",)
+RUN_CODE = (ROOT / "attention_py" / "figures" / "learning" / "training_app" / "run.py",)
 
 
 def prepared_states(lang: str) -> list[dict[str, Any]]:
@@ -311,7 +311,7 @@ def runs_key(lang: str) -> str:
 
 
 def _train_runs(lang: str, folder: Path) -> None:
-    from attention_py.figures._training_run import RUNS_FORMAT, new_run, run_record
+    from attention_py.figures.learning.training_app.run import RUNS_FORMAT, new_run, run_record
     from attention_py.learning.train import drain
 
     records = []
@@ -328,7 +328,7 @@ def _train_runs(lang: str, folder: Path) -> None:
 
 def runs_file(lang: str) -> Path:
     """The cached prepared runs of ``lang`` (trained now if absent), for the resource
-    ``training/<lang>-runs`` (attention_py/figures/_training_run.py reads them)."""
+    ``training/<lang>-runs`` (attention_py/figures/learning/training_app/run.py reads them)."""
     if not (PUZZLES / f"{lang}.yml").is_file() and lang != FALLBACK:
         return runs_file(FALLBACK)
     folder = cached_product(f"training-{lang}{RUNS}", runs_key(lang), lambda folder: _train_runs(lang, folder))

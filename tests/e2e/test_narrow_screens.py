@@ -195,8 +195,8 @@ def reason_indices(site_dir: Path, lang: str, name: str, state: dict) -> list[in
     """The token indices of the reason in the sentence the figure shows (from the site's own
     training file, through the figures' code)."""
 
-    from attention_py.figures import _learning_views as views
     from attention_py.figures import trained_reader
+    from attention_py.figures.learning import views as views
     from attention_py.resources import provide
     from tests.test_figures_support import saved_resources
 

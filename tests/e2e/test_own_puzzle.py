@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from attention_py.figures._own_puzzle import MAX_BOX, MAX_TEXT
+from attention_py.figures.learning.training_app.own_puzzle import MAX_BOX, MAX_TEXT
 from tests.e2e.conftest import PYTHON_READY_MS, wait_until_live
 from tests.e2e.test_figures_learning import root, settled, state, train_to_the_end
 from tests.languages import language

@@ -1,4 +1,4 @@
-"""Form cues (attention_py.learning.cues): a puzzle whose two groups of reasons differ in form
+"""Form cues (attention_py.learning.tasks.cues): a puzzle whose two groups of reasons differ in form
 (length, a shared word in one group only, a shape) is caught, naming the words; a fair one is
 not. Inline data (the English puzzle is test_learning_puzzle.py's), standard library only (runs
 inside Pyodide too); the real files are checked in test_learning_puzzle_files.py."""
@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 
 from attention_py.learning import Puzzle
-from attention_py.learning.cues import (
+from attention_py.learning.tasks.cues import (
     LENGTHS,
     SHAPE,
     SHARED_WORD,

@@ -1,4 +1,4 @@
-"""Sentences and answers of the pronoun puzzle (attention_py.learning.puzzle), from inline
+"""Sentences and answers of the pronoun puzzle (attention_py.learning.tasks.puzzle), from inline
 dicts in the three languages' grammar (this file runs inside Pyodide, without YAML or the
 docs folder; tests/unit/test_learning_puzzle_files.py reads the real files natively)."""
 

@@ -9,7 +9,7 @@ import pytest
 yaml = pytest.importorskip("yaml")
 
 from attention_py.learning import Puzzle  # noqa: E402
-from attention_py.learning.cues import form_cues, giveaway_puzzle  # noqa: E402
+from attention_py.learning.tasks.cues import form_cues, giveaway_puzzle  # noqa: E402
 
 PUZZLES = Path(__file__).resolve().parents[2] / "docs" / "puzzles"
 LANGUAGES = ("en", "he", "fa")

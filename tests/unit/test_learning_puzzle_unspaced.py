@@ -8,8 +8,8 @@ Standard library only: this file runs inside Pyodide too."""
 import pytest
 
 from attention_py.learning import Model, Puzzle, Trainer, loss_and_gradients
-from attention_py.learning.cues import cues, giveaway_puzzle
-from attention_py.learning.puzzle import join_words, split_words
+from attention_py.learning.tasks.cues import cues, giveaway_puzzle
+from attention_py.learning.tasks.puzzle import join_words, split_words
 
 # Simplified Chinese, written as a native speaker writes it. The space in each reason marks
 # a token boundary (很 | 生气) that the reader does not see: 很 is then a word shared by

@@ -7,7 +7,8 @@ import random
 
 import pytest
 
-from attention_py.learning.induction import CUTS, CopyTask, CopyTrainer, circuit, copy_scores, head_scores
+from attention_py.learning import CopyTask
+from attention_py.learning.induction import CUTS, CopyTrainer, circuit, copy_scores, head_scores
 from attention_py.learning.next_token import Cut, NextTokenModel, token_gradients
 from attention_py.learning.train import drain, take
 

@@ -31,3 +31,15 @@ def test_each_kind_of_difference_is_named(tmp_path):
     assert "old words" in found[2]
     assert "new words" in found[2]
     assert main([str(tmp_path / "a"), str(tmp_path / "b")]) == 1
+
+
+def test_a_digest_name_is_compared_as_a_digest(tmp_path):
+    write(tmp_path / "a", "assets/python-0123456789abcdef0123.gz", gzip.compress(b"image"))
+    write(tmp_path / "b", "assets/python-fedcba9876543210fedc.gz", gzip.compress(b"image"))
+    write(tmp_path / "a", "index.html", b'"snapshot": "assets/python-0123456789abcdef0123.gz"')
+    write(tmp_path / "b", "index.html", b'"snapshot": "assets/python-fedcba9876543210fedc.gz"')
+    assert list(differences(tmp_path / "a", tmp_path / "b")) == []
+    write(tmp_path / "b", "assets/python-fedcba9876543210fedc.gz", gzip.compress(b"other image"))
+    assert [line.split(" at ")[0] for line in differences(tmp_path / "a", tmp_path / "b")] == [
+        "differs: assets/python-<digest>.gz"
+    ]

@@ -1,4 +1,5 @@
-from attention_py.learning.induction import COPY_DEFAULTS, CopyTask, copy_scores
+from attention_py.learning import CopyTask
+from attention_py.learning.induction import CopySettings, copy_scores
 from attention_py.learning.next_token import Cut, NextTokenModel
 from attention_py.resources import resource
 
@@ -6,7 +7,7 @@ run = resource("induction/run")  # what the build trained: the model of the figu
 model = NextTokenModel.from_dict(run["model"])
 previous = run["circuit"]["previous"][0]  # the heads the build named by their scores
 induction = run["circuit"]["induction"]  # (numbered from 0)
-test = CopyTask().sequences(COPY_DEFAULTS["test_seed"], 16)  # the first 16 test sequences
+test = CopyTask().sequences(CopySettings().test_seed, 16)  # the first 16 test sequences
 
 # A cut switches one path off: a head's output (heads_off: (layer, head), layers from 0),
 # or what layer 2's keys, queries or values read from layer 1 (they read the embeddings only).

@@ -1,6 +1,6 @@
 import random
 
-from attention_py.learning.induction import CopyTask
+from attention_py.learning import CopyTask
 
 task = CopyTask()
 rng = random.Random(4)

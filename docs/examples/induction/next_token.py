@@ -1,6 +1,6 @@
 import math
 
-from attention_py.learning.induction import CopyTask
+from attention_py.learning import CopyTask
 from attention_py.learning.next_token import NextTokenModel
 
 task = CopyTask()  # 16 letters from a, b, ..., t

@@ -1,0 +1,2 @@
+"""The figures of the induction article (docs/<lang>/induction.md) and their shared
+drawing (``views``)."""

@@ -1,0 +1,147 @@
+"""Figure 12: multi-head attention - several heads look at the same sentence differently.
+
+The example sentence goes through the package's ``MultiHeadAttention`` with 1, 2 or 4
+heads (d_model = 8, weights from a fixed seed, not trained). The designed vectors go in
+multiplied by ``CONTRAST``, and the caption says so: at their own size they are so short
+that these random heads spread almost every row evenly (the pronoun's largest weight
+stays under 0.2 with 1, 2 or 4 heads; tests/test_figures_numbers.py checks it), which would
+show nothing. Each head's weight matrix is
+drawn side by side; they differ because each head has its own W_Q, W_K, W_V. The figure
+then follows the shapes: each head outputs n x d_model/h, the heads are concatenated
+back to n x d_model, and W_O mixes them into the output.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ... import MultiHeadAttention
+from ..kit.controls import formula, segmented
+from ..kit.figure import Figure, Panel
+from ..kit.html import el, esc
+from ..kit.matrix import matrix_table
+from ..kit.sentence import D_MODEL, embed, pronoun_index, sentence
+from ..kit.state import Choice, StateSpec
+from ..kit.strings import Pct, Text
+
+SEED = 5
+CONTRAST = 3  # input scale so that random (untrained) heads show visible patterns (see caption)
+STRINGS = (
+    "title",
+    "heads",
+    "head",
+    "shapes",
+    "concat",
+    "projection",
+    "output",
+    "readout_item",
+    "separator",
+    "readout",
+    "caption",
+)
+
+
+def _shape(matrix: list[list[float]]) -> str:
+    return f"{len(matrix)}×{len(matrix[0])}"
+
+
+def draw(state: dict[str, Any], t: Text) -> Panel:
+    h = state["heads"]
+    tokens = sentence(t, "angry")
+    n = len(tokens)
+    x = [[CONTRAST * v for v in row] for row in embed(tokens)]
+    mha = MultiHeadAttention(D_MODEL, h, seed=SEED)  # new per draw: a call leaves its values on the layer
+    output, per_head = mha(x)
+    queries, head_outputs, concatenated = mha.heads[0].Q, mha.head_outputs, mha.concat  # the call set them
+    assert queries is not None
+    assert head_outputs is not None
+    assert concatenated is not None
+    focus = pronoun_index(tokens)
+    words = [esc(tok.word) for tok in tokens]
+    chooser = segmented(
+        t.plain("heads"), [(formula(str(k)), {"heads": k}, k == h) for k in (1, 2, 4)], key="heads", direction="ltr"
+    )
+    grids = "".join(
+        el(
+            "div",
+            {"class": f"apy-head apy-h{k}"},
+            el("p", {"class": "apy-head__title"}, esc(t.plain("head", k=t.count(k + 1))), " ", formula(_shape(w))),
+            matrix_table(
+                w,
+                t.numbers,
+                row_labels=words,
+                col_labels=words,
+                direction=None,
+                show_numbers=False,
+                caption="",
+                corner="",
+                selected=lambda i, j: i == focus,
+                cls="apy-mini",
+            ),
+        )
+        for k, w in enumerate(per_head)
+    )
+    # Shapes as the matrices of this very call have them.
+    steps = [
+        (f"{CONTRAST}·X", _shape(x)),
+        (f"{h} × (Q, K, V)", f"{h} × {_shape(queries)}"),
+        (f"{h} × head", f"{h} × {_shape(head_outputs[0])}"),
+        ("Concat", _shape(concatenated)),
+        ("· W_O", _shape(mha.W_O)),
+        ("=", _shape(output)),
+    ]
+    flow = el(
+        "ol",
+        {"class": "apy-shapes", "dir": "ltr", "aria-label": t.plain("shapes")},
+        "".join(
+            el(
+                "li",
+                {},
+                el("span", {"class": "apy-shapes__name"}, esc(name)),
+                el("span", {"class": "apy-shapes__dim"}, esc(dim)),
+            )
+            for name, dim in steps
+        ),
+    )
+    concat = matrix_table(
+        concatenated,
+        t.numbers,
+        row_labels=words,
+        col_labels=[formula(str(c + 1)) for c in range(D_MODEL)],
+        caption=t.html("concat"),
+        signed=True,
+        show_numbers=False,
+        cls="apy-mini apy-mini--numeric",
+    )
+    out = matrix_table(
+        output,
+        t.numbers,
+        row_labels=words,
+        col_labels=[formula(str(c + 1)) for c in range(D_MODEL)],
+        caption=t.html("output"),
+        signed=True,
+        show_numbers=False,
+        cls="apy-mini",
+    )
+    items = []
+    for k, w in enumerate(per_head):
+        row = w[focus]
+        top = max(range(n), key=lambda j: row[j])
+        items.append(t.sentence("readout_item", k=k + 1, target=esc(tokens[top].word), weight=Pct(100 * row[top], 0)))
+    readout = t.sentence("readout", word=esc(tokens[focus].word), items=esc(t.plain("separator")).join(items))
+    body = (
+        chooser
+        + el("div", {"class": "apy-heads apy-scroll"}, grids)
+        + flow
+        + el("div", {"class": "apy-tables apy-scroll"}, concat, out)
+        + el("p", {"class": "apy-muted"}, t.html("projection"))
+    )
+    return Panel(body, readout, [t.sentence("caption", factor=CONTRAST)])
+
+
+FIGURE = Figure(
+    name="multi_head",
+    spec=StateSpec({"heads": Choice((1, 2, 4), 2)}),
+    strings=STRINGS,
+    draw=draw,
+)

@@ -1,0 +1,342 @@
+"""Train it yourself: the puzzle model trained from scratch in the page's Python, with the
+recipe in the reader's hands.
+
+Train starts (or resumes) a run, Pause stops it, Reset goes back to step 0; after a run's end
+Train again starts a new run of the same recipe (the old one stays on the shelf, and faint
+behind the curves). The shelf keeps finished runs to compare, save and import
+(training_app/shelf_view.py). This is a running figure (``RunningFigure``, figures/README.md "Running
+figures"): its work is a ``Run`` (training_app/run.py: an attention_py.learning ``Trainer`` for
+the recipe, then the extra sets its report scores), which the figure host advances between
+the page's calls; ``draw`` only draws the state, the run, the run before it (faint behind the
+curves) and the shelf.
+
+The recipe is in the state (``RECIPE``: seed, learning rate, layers, heads, d_model,
+positions, the data, the causal mask; and ``steps``, how far a run goes), declared once in
+``RECIPE_SPEC`` and ``STEPS``: the build's settings are checked against them
+(site_hooks/content/training.py) and the tests read them. Its defaults on a page are the build's run of the page's language
+(the resource ``training/<lang>``), so the default figure retraces the site's own training;
+until that run has begun, the figure shows the build's first checkpoint, the same model.
+
+At the end of a run the figure reports the test accuracy per group of reason (from the last
+history point's own scoring) and a verdict in words (``verdict``); for the give-away data it
+also scores the fair puzzle's test sentences (the article's shortcut section measures the
+same), and without positions each test sentence's twin (the same words with the two people
+swapped).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from ..kit.controls import button, segmented
+from ..kit.figure import Panel, RunningFigure
+from ..kit.html import el, esc
+from ..kit.live import Session
+from ..kit.state import Choice, Flag, Integer, StateSpec
+from ..kit.strings import Num, Pct, Text
+from . import views
+from .training_app.own_puzzle import STRINGS as PUZZLE_STRINGS
+from .training_app.own_puzzle import refusal_text
+from .training_app.own_view import STRINGS as EDITOR_STRINGS
+from .training_app.own_view import own_editor
+from .training_app.run import (
+    OWN,
+    OWN_SPEC,
+    RECIPE,
+    RECIPE_SPEC,
+    STEPS,
+    Scored,
+    build_defaults,
+    build_recipe,
+    made_own,
+    new_run,
+    own_texts,
+    prepared_run,
+    recipe_of,
+    run_record,
+)
+from .training_app.shelf_view import STRINGS as SHELF_STRINGS
+from .training_app.shelf_view import ShelfActions, keep_finished, shelf_panel
+
+MAX_STEPS = 100_000
+GOOD = 0.9  # test accuracy from which a run has learned (the verdict's threshold)
+
+# The keys of its strings, as one block of words (shorter to read than a key a line).
+STRINGS = (
+    tuple(
+        """
+    title train train_again pause resume reset sentence status_idle status_prepared status_running
+    status_paused status_done readout readout_start readout_ready maps_caption answer
+    answer_right answer_wrong caption recipe_caption seed learning_rate steps layers heads
+    d_model positions positions_learned positions_sinusoidal positions_none data data_fair
+    data_giveaway data_own causal causal_off causal_on legend_validation legend_previous
+    report_caption report_test report_fair group_actor group_patient group_all twins
+    verdict_learned verdict_form verdict_order verdict_ahead verdict_layers verdict_failed
+    """.split()  # noqa: SIM905
+    )
+    + SHELF_STRINGS
+    + PUZZLE_STRINGS
+    + EDITOR_STRINGS
+)
+
+
+def verdict(recipe: tuple[Any, ...], test: float, fair: float | None) -> str:
+    """The key of the verdict on a finished run: its test accuracy ``test`` and, for the
+    give-away data, its accuracy on the fair test sentences ``fair``."""
+    chosen = dict(zip(RECIPE, recipe))
+    if test >= GOOD:
+        if chosen["data"] == "giveaway" and fair is not None and fair < GOOD:
+            return "verdict_form"
+        return "verdict_learned"
+    if chosen["positions"] == "none":
+        return "verdict_order"
+    if chosen["causal"]:
+        return "verdict_ahead"
+    if chosen["layers"] == 1:  # exactly half right in every run we tried: seeds 0-3, 240 steps, en/he/fa
+        return "verdict_layers"
+    return "verdict_failed"
+
+
+def verdict_html(key: str, t: Text, scores: dict[str, Scored], end: int) -> str:
+    """The verdict's sentence, its numbers filled in."""
+    test = scores["test"].accuracy()
+    fair = scores.get("fair")
+    return t.sentence(
+        key,
+        accuracy=Pct(100 * test, 0),
+        fair=Pct(100 * (fair.accuracy("patient") if fair is not None else 0.0), 0),
+        steps=end,
+    )
+
+
+def report(recipe: tuple[Any, ...], scores: dict[str, Scored] | None, t: Text, end: int) -> tuple[str, str]:
+    """The end of a run: a table of test accuracy per group of reason (and on the fair
+    sentences, for the give-away data), the twins' accuracy without positions, the verdict.
+    Hidden, with dashes, until the run has ended (the same elements either way). Returns the
+    markup and the verdict's sentence ("" before the end)."""
+    chosen = dict(zip(RECIPE, recipe))
+    columns = ["test", *(["fair"] if chosen["data"] == "giveaway" else [])]
+
+    def cell(name: str, group: str | None) -> str:
+        tally = scores.get(name) if scores else None
+        shown = views.percent(tally.accuracy(group), t=t) if tally is not None else "–"
+        return el("td", {}, shown)
+
+    head = el(
+        "tr",
+        {},
+        el("td", {}),
+        *(el("th", {"scope": "col"}, t.html(f"report_{name}")) for name in columns),
+    )
+    rows = "".join(
+        el("tr", {}, el("th", {"scope": "row"}, t.html(label)), *(cell(name, group) for name in columns))
+        for label, group in (("group_actor", "actor"), ("group_patient", "patient"), ("group_all", None))
+    )
+    table = el(
+        "table",
+        {"class": "apy-probs apy-groups"},
+        el("caption", {}, t.html("report_caption")),
+        el("thead", {}, head),
+        el("tbody", {}, rows),
+    )
+    parts = [table]
+    if chosen["positions"] == "none":
+        twins = scores.get("twins") if scores else None
+        both: Pct | str = "–"
+        if scores is not None and twins is not None:  # the test sentences and their twins together
+            test = scores["test"]
+            right, seen = test.tally.right + twins.tally.right, test.tally.seen + twins.tally.seen
+            both = Pct(100 * right / max(seen, 1), 0)
+        parts.append(el("p", {"class": "apy-twins"}, t.sentence("twins", accuracy=both)))
+    said = ""
+    if scores is not None:
+        fair = scores.get("fair")
+        key = verdict(recipe, scores["test"].accuracy(), fair.accuracy() if fair is not None else None)
+        said = verdict_html(key, t, scores, end)
+    parts.append(el("p", {"class": "apy-verdict"}, said))
+    return el("div", {"class": "apy-report", "hidden": scores is None}, "".join(parts)), said
+
+
+def recipe_controls(state: dict[str, Any], t: Text) -> str:
+    """Button groups for the recipe (segmented: a radio group without radio's traps)."""
+
+    def group(key: str, text: Any, direction: str | None = None) -> str:
+        field = {**RECIPE_SPEC, "steps": STEPS}[key]
+        values = field.options if isinstance(field, Choice) else (False, True)
+        return segmented(
+            t.plain(key),
+            [(text(v), {key: v}, state[key] == v) for v in values],
+            key=key,
+            direction=direction,
+        )
+
+    def count(v: int) -> str:
+        return esc(t.count(v))
+
+    def rate(v: float) -> str:
+        decimals = len(repr(v).partition(".")[2])  # 0.003 as three decimals, 0.1 as one
+        return el("span", {"dir": "ltr", "class": "apy-num"}, esc(t.num(v, decimals)))
+
+    # one row that wraps: the big lessons first (positions, the causal mask, the data), then
+    # the model's size, then the training's own settings
+    return el(
+        "div",
+        {"class": "apy-row apy-recipe"},
+        group("positions", lambda v: t.html(f"positions_{v}")),
+        group("causal", lambda v: t.html("causal_on" if v else "causal_off")),
+        group("data", lambda v: t.html(f"data_{v}")),
+        group("layers", count),
+        group("heads", count),
+        group("d_model", count),
+        group("seed", count),
+        group("learning_rate", rate, direction="ltr"),
+        group("steps", count),
+    )
+
+
+def draw(state: dict[str, Any], t: Text, session: Session) -> Panel:
+    lang, end, running, run = t.lang, state["steps"], state["running"], session.work
+    recipe = recipe_of(state)
+    own = recipe != build_recipe(lang)
+    step = run.step
+    untouched = step == 0 and not running and not run.started
+    prepared = prepared_run(lang, state) if untouched else None
+    scores = None
+    if prepared is not None:  # the build ran this recipe: its result, until the reader trains
+        step, model, history, scores = prepared.step, prepared.model, prepared.history, prepared.scores
+        step_losses = prepared.step_losses
+    elif not own and untouched:  # the build's first checkpoint is this run's model
+        model, history, step_losses = views.model_at(lang, 0), views.data(lang)["history"][:1], []
+    else:  # until its first history point is scored: the build's (the same model), or none
+        model, history = run.trainer.model, run.trainer.history or ([] if own else views.data(lang)["history"][:1])
+        step_losses = run.trainer.step_losses
+    sentences = views.examples_of(run.trainer.puzzle) if state["data"] == "own" else views.examples(lang)
+    s = sentences[state["sentence"]]
+    reading = model.read(s)
+    done = step >= end and not running
+    if done and scores is None:
+        scores = run.report(end)
+        keep_finished(session, state, lang)
+    guess = reading.prediction
+    answer = t.sentences(
+        t.sentence("answer", word=esc(model.people[guess]), probability=Pct(100 * reading.probabilities[guess], 1)),
+        t.html("answer_right" if guess == s.label else "answer_wrong", truth=esc(s.referent)),
+    )
+    if run.refused is not None:  # the reader's puzzle: nothing to train until it is fixed
+        label, status = t.html("train"), esc(refusal_text(run.refused, t))
+    elif running:
+        label, status = t.html("pause"), t.html("status_running")
+    elif prepared is not None:
+        label, status = t.html("train"), t.html("status_prepared")
+    elif step == 0 and not run.started:
+        label, status = t.html("train"), t.html("status_idle")
+    elif done:
+        label, status = t.html("train_again"), t.html("status_done", steps=esc(t.count(step)))
+    else:
+        label, status = t.html("resume"), t.html("status_paused")
+    again = {"running": True, "step": 0}  # after a run's end: a new run of the same recipe, the old one faint
+    controls = el(
+        "div",
+        {"class": "apy-row"},
+        button(
+            label,
+            again if done and not prepared else {"running": not running},
+            pressed=running,
+            focus_key="train",
+            disabled=run.refused is not None,
+        ),
+        button(
+            t.html("reset"), {"running": False, "step": 0}, focus_key="reset", disabled=run.step == 0 and not running
+        ),
+        el("span", {"class": "apy-status", "role": "status"}, status),
+    )
+    menus = el(
+        "div",
+        {"class": "apy-row"},
+        views.example_menu("sentence", state["sentence"], lang, t, "sentence", sentences),
+        views.view_menu(state["view"], t),
+    )
+    the_report, said = report(recipe, scores if done else None, t, end)
+    if not history:
+        readout = t.html("readout_ready")
+    elif history[-1]["step"] == 0:
+        readout = t.sentence("readout_start", accuracy=Pct(100 * history[-1]["test_accuracy"], 0))
+    else:
+        point = history[-1]
+        loss = point["loss"]
+        readout = t.sentence(
+            "readout",
+            step=int(point["step"]),
+            loss=Num(loss, 2) if math.isfinite(loss) else el("span", {"dir": "ltr", "class": "apy-num"}, "∞"),
+            accuracy=Pct(100 * point["test_accuracy"], 0),
+        )
+        if said:
+            readout = t.sentences(readout, said)
+    previous = session.previous.trainer.history if session.previous is not None else []
+    shown = shown_record(session, state, lang)
+    can_keep = shown is not None and not (session.kept is not None and session.kept.holds(shown))
+    body = (
+        controls  # first: Train is the first stop of the figure's keyboard order
+        + recipe_controls(state, t)
+        + el("p", {"class": "apy-muted"}, t.html("recipe_caption"))
+        + own_editor(
+            state, t, {k: state[f"own_{k}"] or v for k, v in own_texts(state, lang).items()}, made_own(state, lang)
+        )
+        + views.curves(
+            history,
+            mark=step,
+            last_step=end,
+            t=t,
+            validation=t.html("legend_validation"),
+            previous=previous,
+            previous_label=t.html("legend_previous"),
+            step_losses=step_losses,
+        )
+        + the_report
+        + shelf_panel(session.kept, t, can_keep)
+        + menus
+        + el("p", {"class": "apy-muted"}, t.html("maps_caption", step=esc(t.count(step))))
+        + views.attention_maps(reading, s, state["view"], t, "apy-live")
+        + el("p", {"class": "apy-answer"}, answer)
+    )
+    return Panel(body, readout, [t.html("caption")])
+
+
+def shown_record(session: Session, state: dict[str, Any], lang: str) -> dict[str, Any] | None:
+    """The record of the finished run the figure shows (the build's, or the reader's), if any."""
+    run = session.work
+    if run.step == 0 and not state["running"] and not run.started:
+        prepared = prepared_run(lang, state)
+        return prepared.record if prepared is not None else None
+    if run.report(state["steps"]) is not None and not state["running"]:
+        return run_record(run, state)
+    return None
+
+
+FIGURE = RunningFigure(
+    name="train_live",
+    spec=StateSpec(
+        {
+            "running": Flag(False),
+            "step": Integer(0, MAX_STEPS, 0),
+            "sentence": Integer(0, views.EXAMPLES - 1, 0),
+            "view": Choice(("pronoun", "full"), "pronoun"),
+            **{k: RECIPE_SPEC[k] for k in ("seed", "learning_rate")},
+            "steps": STEPS,
+            **{k: f for k, f in RECIPE_SPEC.items() if k not in ("seed", "learning_rate")},
+            "own_open": Flag(False),
+            **OWN_SPEC,
+        }
+    ),
+    strings=STRINGS,
+    draw=draw,
+    resource=views.key,
+    shared=(views.SHARED_SECTION,),
+    start=new_run,
+    key=(*RECIPE, *OWN),  # a recipe control, or an edit of the reader's puzzle, starts again
+    end="steps",
+    shareable=(*RECIPE, "steps"),  # a teacher's link opens an experiment: #train?positions=none
+    language_defaults=build_defaults,
+    actions=ShelfActions(shown_record),
+)
