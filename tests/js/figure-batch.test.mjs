@@ -1,9 +1,9 @@
-// One figure's changes waiting for Python (docs/widgets/figure-batch.js): merged as they
+// One figure's changes waiting for Python (docs/widgets/figures/figure-batch.js): merged as they
 // arrive, later wins; a sent batch that was not applied goes back under the newer one.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { Batch } from "../../docs/widgets/figure-batch.js";
+import { Batch } from "../../docs/widgets/figures/figure-batch.js";
 
 const source = (name) => ({ name });
 

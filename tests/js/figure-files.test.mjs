@@ -1,4 +1,4 @@
-// Files between a running figure and the reader (docs/widgets/figure-files.js): an imported
+// Files between a running figure and the reader (docs/widgets/figures/figure-files.js): an imported
 // file read and sent as its action, an answer's file handed over as a download (a PNG drawn
 // from the SVG when asked), and the shelf of kept runs stored under the page, the figure and
 // the language, within its size, and sent back when the figure starts again.
@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, test } from "node:test";
 import { FakeElement, h, installDomGlobals } from "./fake-dom.mjs";
 import { MemoryStorage } from "./fake-page.mjs";
 
-const { FigureFiles, download } = await import("../../docs/widgets/figure-files.js");
+const { FigureFiles, download } = await import("../../docs/widgets/figures/figure-files.js");
 
 const STORE_CHARS = 1_500_000;
 const KEY = "attention_py:figure-runs:/learning/#train_live:he";

@@ -1,4 +1,4 @@
-// A figure's input as its markup declares it (docs/widgets/figure-input.js): each event on a
+// A figure's input as its markup declares it (docs/widgets/figures/figure-input.js): each event on a
 // control becomes a change (state path -> value as the reader gave it) handed to the queue;
 // nothing else is computed but a pointer's place in the drawing's units.
 import assert from "node:assert/strict";
@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, test } from "node:test";
 
 import { FakeSelectElement, h, installDomGlobals } from "./fake-dom.mjs";
 
-const { FigureInput } = await import("../../docs/widgets/figure-input.js");
+const { FigureInput } = await import("../../docs/widgets/figures/figure-input.js");
 
 let undo;
 let queued;

@@ -1,4 +1,4 @@
-// Where the reader left a figure, kept across a reload (docs/widgets/figure-saved-state.js):
+// Where the reader left a figure, kept across a reload (docs/widgets/figures/figure-saved-state.js):
 // saved in sessionStorage against the prerendered state, asked of Python again after a
 // reload, and deleted when Python cannot apply it.
 import assert from "node:assert/strict";
@@ -7,7 +7,7 @@ import { beforeEach, test } from "node:test";
 import { MemoryStorage, installPageGlobals } from "./fake-page.mjs";
 
 installPageGlobals();
-const { SavedFigureState } = await import("../../docs/widgets/figure-saved-state.js");
+const { SavedFigureState } = await import("../../docs/widgets/figures/figure-saved-state.js");
 
 const AUTHOR = JSON.stringify({ head: 0, temperature: "1" });
 const root = (state = AUTHOR) => ({ dataset: { state } });

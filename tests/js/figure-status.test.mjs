@@ -1,13 +1,13 @@
 // The line beside a figure that says why it is not following the reader's input
-// (docs/widgets/figure-status.js): which text for which session state, the download's
+// (docs/widgets/figures/figure-status.js): which text for which session state, the download's
 // progress while Python loads, and nothing (hidden) when the figure follows.
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, describe, test } from "node:test";
 
-import { writeNumber } from "../../docs/widgets/strings.js";
+import { writeNumber } from "../../docs/widgets/shared/strings.js";
 import { FakeElement } from "./fake-dom.mjs";
 
-const { FigureStatus } = await import("../../docs/widgets/figure-status.js");
+const { FigureStatus } = await import("../../docs/widgets/figures/figure-status.js");
 
 // The page's strings as strings.js makes them (docs/figure-strings/en.yml, section page).
 const ui = {

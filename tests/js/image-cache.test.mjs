@@ -1,11 +1,11 @@
 // The inflated memory image kept in Cache Storage for the next visit
-// (docs/widgets/image-cache.js): kept and given back only when its length and SHA-256 are the
+// (docs/widgets/runtime/image-cache.js): kept and given back only when its length and SHA-256 are the
 // build's (the manifest's), one image per site, and never an error for the caller.
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { beforeEach, describe, test } from "node:test";
 
-import { forgetImage, keepImage, keptImage } from "../../docs/widgets/image-cache.js";
+import { forgetImage, keepImage, keptImage } from "../../docs/widgets/runtime/image-cache.js";
 
 const SITE = "https://attention.example/assets/";
 const IMAGE_NAME = "snapshot-0123abcd.bin.gz";

@@ -1,9 +1,9 @@
-// The page's strings and numbers (docs/widgets/strings.js): the texts the build embedded, with
+// The page's strings and numbers (docs/widgets/shared/strings.js): the texts the build embedded, with
 // {placeholders} filled, and numbers written as the page's language writes them.
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
-import { pageStrings, writeNumber } from "../../docs/widgets/strings.js";
+import { pageStrings, writeNumber } from "../../docs/widgets/shared/strings.js";
 
 const PERSIAN = "۰۱۲۳۴۵۶۷۸۹";
 

@@ -1,4 +1,4 @@
-// The worker's requests (docs/widgets/worker-network.js): the site's files through the page's
+// The worker's requests (docs/widgets/runtime/worker/worker-network.js): the site's files through the page's
 // files worker (streamed, or whole through shared memory), the questions about the kept image,
 // the network rule for reader code (this site only, GET only), and the watch that ends a
 // Pyodide load that would otherwise wait for ever. Each test imports its own copy of the
@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { afterEach, describe, test } from "node:test";
 
-import { PYODIDE_DIR, locateSite } from "../../docs/widgets/worker-urls.js";
+import { PYODIDE_DIR, locateSite } from "../../docs/widgets/runtime/worker/worker-urls.js";
 
 locateSite("https://attention.example/site/");
 const ASSETS = "https://attention.example/site/assets/";
@@ -61,7 +61,7 @@ function filesPort() {
 let copies = 0;
 async function networkModule(scope = fakeScope()) {
   globalThis.self = scope;
-  return { net: await import(`../../docs/widgets/worker-network.js?copy=${++copies}`), scope };
+  return { net: await import(`../../docs/widgets/runtime/worker/worker-network.js?copy=${++copies}`), scope };
 }
 afterEach(() => {
   delete globalThis.self;

@@ -1,11 +1,11 @@
-// One request's output on its way to the page (docs/widgets/worker-output.js): only stdout and
+// One request's output on its way to the page (docs/widgets/runtime/worker/worker-output.js): only stdout and
 // stderr, capped (output-cap.js), batched at each write since no timer can run while Python
 // does, and the request's result after whatever is still pending.
 import assert from "node:assert/strict";
 import { beforeEach, test } from "node:test";
 
-import { MAX_CHARS, MAX_LINES } from "../../docs/widgets/output-cap.js";
-import { RequestOutput } from "../../docs/widgets/worker-output.js";
+import { MAX_CHARS, MAX_LINES } from "../../docs/widgets/runtime/output-cap.js";
+import { RequestOutput } from "../../docs/widgets/runtime/worker/worker-output.js";
 
 let clock;
 beforeEach((t) => {

@@ -1,10 +1,10 @@
-// The progress bar's numbers while Python loads (docs/widgets/worker-progress.js): the bytes
+// The progress bar's numbers while Python loads (docs/widgets/runtime/worker/worker-progress.js): the bytes
 // of every response the worker's fetch returns, counted from a clone while the caller still
 // reads the original, reported at most every 100 ms and at each file's end.
 import assert from "node:assert/strict";
 import { afterEach, beforeEach, test } from "node:test";
 
-import { DownloadProgress } from "../../docs/widgets/worker-progress.js";
+import { DownloadProgress } from "../../docs/widgets/runtime/worker/worker-progress.js";
 
 /** A response whose body comes in `chunks` (each a byte count), as a server streams it. */
 function streamed(chunks, { status = 200 } = {}) {

@@ -1,4 +1,4 @@
-// The standard library in parts (docs/widgets/worker-stdlib.js): stdlib_on_demand.py's finder
+// The standard library in parts (docs/widgets/runtime/worker/worker-stdlib.js): stdlib_on_demand.py's finder
 // is set up in Python with an `install` that reads python_stdlib.zip synchronously and writes
 // it over the partial archive on sys.path. The module imports the .py file as text (the
 // bundler's text loader); here a module hook does the same, and a fake Pyodide records what
@@ -18,7 +18,7 @@ export async function load(url, context, nextLoad) {
 }`;
 register(`data:text/javascript,${encodeURIComponent(hooks)}`);
 
-const PY_SOURCE = readFileSync(new URL("../../docs/widgets/stdlib_on_demand.py", import.meta.url), "utf8");
+const PY_SOURCE = readFileSync(new URL("../../docs/widgets/runtime/python/stdlib_on_demand.py", import.meta.url), "utf8");
 const STDLIB = new Uint8Array([0x50, 0x4b, 3, 4, 9, 9]);
 
 /** A synchronous XMLHttpRequest (the frame is not isolated) that serves python_stdlib.zip. */
@@ -36,9 +36,9 @@ class FakeXMLHttpRequest {
 }
 
 globalThis.self = { fetch: async () => new Response(""), XMLHttpRequest: FakeXMLHttpRequest };
-const { locateSite } = await import("../../docs/widgets/worker-urls.js");
+const { locateSite } = await import("../../docs/widgets/runtime/worker/worker-urls.js");
 locateSite("https://attention.example/site/");
-const { stdlibOnDemand } = await import("../../docs/widgets/worker-stdlib.js");
+const { stdlibOnDemand } = await import("../../docs/widgets/runtime/worker/worker-stdlib.js");
 delete globalThis.self;
 
 /** What the module needs of Pyodide: runPython, globals.get, FS.writeFile; all recorded. */

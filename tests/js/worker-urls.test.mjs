@@ -1,11 +1,11 @@
-// Where the worker finds the site's files (docs/widgets/worker-urls.js): every URL from the
+// Where the worker finds the site's files (docs/widgets/runtime/worker/worker-urls.js): every URL from the
 // site's root the page gives, set once. Each test imports its own copy of the module (a
 // query on its URL), as each worker has its own.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
 let copies = 0;
-const freshUrls = () => import(`../../docs/widgets/worker-urls.js?copy=${++copies}`);
+const freshUrls = () => import(`../../docs/widgets/runtime/worker/worker-urls.js?copy=${++copies}`);
 
 test("nothing is known before the page says where the site is", async () => {
   const urls = await freshUrls();
