@@ -204,7 +204,7 @@ def _check_json_depth(text: str) -> None:
     than MAX_DEPTH deep, before ``json.loads`` recurses through them in C: in Pyodide that
     overflows the browser's stack (a fatal error at about 6,000 levels under Node; 3,000 are
     read). Counted by the regular-expression engine and ``itertools.accumulate``, with no
-    Python loop over the text; attention_py/figures/_reader_json.py counts a reader's file
+    Python loop over the text; attention_py/figures/learning/training_app/reader_json.py counts a reader's file
     the same way (this runtime runs without the package too)."""
     brackets = _NOT_BRACKET.sub("", _JSON_STRING.sub("", text))
     if any(depth > MAX_DEPTH for depth in _accumulate(map(_BRACKET_STEP.__getitem__, brackets))):
@@ -486,7 +486,7 @@ def update_figure(
 
 def _without_strings(html: str) -> str:
     """The markup without its root's ``data-strings`` attribute. Figure markup escapes ``>``
-    and ``"`` inside attribute values (attention_py/figures/_html.py), so the first ``>``
+    and ``"`` inside attribute values (attention_py/figures/kit/html.py), so the first ``>``
     ends the root's start tag and the first ``"`` after the attribute's start ends it."""
     start_tag = html.find(">")
     begin = html.find(_STRINGS_ATTRIBUTE, 0, start_tag)
