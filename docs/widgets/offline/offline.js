@@ -98,6 +98,10 @@ function el(tag, attributes = {}, ...children) {
   return node;
 }
 
+// The reader removed what was kept, from this page: the page then keeps nothing of its own
+// visit (not even Python's files, which may arrive after the click).
+let removedHere = false;
+
 /** The control in `root`: what is kept, the two choices with their sizes, Remove. */
 class OfflineControl {
   constructor(root, registration, reason) {
@@ -199,6 +203,7 @@ class OfflineControl {
   }
 
   async run(message, onProgress) {
+    if (message.type === "remove") removedHere = true;
     this.failure = null;
     for (const button of this.buttons.querySelectorAll("button")) button.disabled = true;
     delete this.root.dataset.kept; // until the worker answers
@@ -226,7 +231,7 @@ async function start() {
   // even active yet): the next page of this tab sends it.
   let unkept = Boolean(found && "serviceWorker" in navigator);
   addEventListener("pagehide", () => {
-    if (!unkept) return;
+    if (!unkept || removedHere) return;
     const site = new URL("./", new URL(found.worker, location.href)).href;
     rememberUnkept(visited(site), root.dataset.apyPython === "ready");
   });
@@ -244,6 +249,7 @@ async function start() {
     for (const control of controls) control.show(status, false);
   }
   const visit = async (withPython) => {
+    if (removedHere) return;
     const left = leftUnkept();
     const urls = [...visited(registration.scope), ...left.urls];
     const status = await ask(registration, {
