@@ -65,9 +65,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .._checks import Matrix
-from .layer import LayerPass, causal_rows, layer_forward
+from .layer import LayerPass, causal_rows, head_weights, layer_forward
 from .parameters import SMALLEST_P, ParameterModel, check_parameters, draw_parameters, read_parameters, saved_parameters
-from .pointer import PointerPass, pointer_forward
+from .pointer import PointerPass, pointer_forward, pointer_weights
 from .tasks.puzzle import Puzzle, Sentence
 
 if TYPE_CHECKING:
@@ -190,8 +190,9 @@ class Model(ParameterModel):
 
     def head(self, layer: int, head: int) -> tuple[Matrix, Matrix, Matrix | None]:
         """(W_Q, W_K, W_V) of one head; W_V is None in the last layer, which answers by pointing."""
-        p, prefix = self.parameters, f"layer{layer}.head{head}."
-        return p[prefix + "W_Q"], p[prefix + "W_K"], p.get(prefix + "W_V")
+        if layer == self.layers - 1:
+            return (*pointer_weights(self.parameters, layer, head), None)
+        return head_weights(self.parameters, layer, head)
 
     def person_of(self, token_id: int) -> int | None:
         """The index in ``people`` of the person a token names, or None."""
