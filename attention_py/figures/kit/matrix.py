@@ -9,12 +9,14 @@ colour schemes work and the numbers stay readable on every shade.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from .format import NumberFormat
 from .html import el, esc, to_json
 
 CellAction = Callable[[int, int], dict[str, Any] | None]
+CellTest = Callable[[int, int], bool]
 
 
 def shade(weight: float) -> str:
@@ -31,13 +33,13 @@ def matrix_table(
     caption: str = "",
     signed: bool = False,
     direction: str | None = "ltr",
-    masked: Callable[[int, int], bool] | None = None,
+    masked: CellTest | None = None,
     masked_text: str = "",
     action: CellAction | None = None,
     cell_label: Callable[[int, int, str], str] | None = None,
-    selected: Callable[[int, int], bool] | None = None,
-    pressed: Callable[[int, int], bool] | None = None,
-    dimmed: Callable[[int, int], bool] | None = None,
+    selected: CellTest | None = None,
+    pressed: CellTest | None = None,
+    dimmed: CellTest | None = None,
     corner: str = "",
     cls: str = "",
     activate_on_focus: bool = False,
@@ -49,72 +51,120 @@ def matrix_table(
     ``signed`` shades by |value| / max|value| in two colours (positive, negative);
     otherwise values are weights in 0..1. ``direction`` "ltr" keeps numeric matrices
     mathematical inside right-to-left pages; ``None`` lets token axes follow the reading
-    direction. ``masked(i, j)`` cells are hatched and say ``masked_text`` to screen
-    readers; a large map leaves it empty and says it once in its caption instead (each
-    cell's words would be half its markup). ``action(i, j)`` turns a cell into a button sending that change;
-    ``cell_label(i, j, shown)`` names that button and must begin with ``shown``, the number
-    on the cell, so that the name contains what the reader sees (WCAG 2.5.3, label in name)
-    and a speech user can say the number to press it. ``pressed(i, j)`` says which button
-    is the reader's current choice (``aria-pressed``); it defaults to ``selected``, but a
-    figure that highlights the cells a choice came from presses only the chosen one, so
-    that focusing a highlighted cell still chooses it.
+    direction. ``masked(i, j)`` cells are hatched and say ``masked_text`` to screen readers; a
+    large map leaves it empty and says it once in its caption instead (each cell's words would
+    be half its markup). ``action(i, j)`` turns a cell into a button sending that change;
+    ``cell_label(i, j, shown)`` names that button and must begin with ``shown``, the number on
+    the cell, so that the name contains what the reader sees (WCAG 2.5.3, label in name) and a
+    speech user can say the number to press it. ``pressed(i, j)`` says which button is the
+    reader's current choice (``aria-pressed``); it defaults to ``selected``, but a figure that
+    highlights the cells a choice came from presses only the chosen one, so that focusing a
+    highlighted cell still chooses it.
     """
-    scale = max((abs(v) for row in values for v in row), default=1.0) or 1.0
-    pressed = pressed or selected
-    # A header cell needs text; without a corner label the corner is an empty data cell.
+    cells = Cells(
+        numbers,
+        scale=max((abs(v) for row in values for v in row), default=1.0) or 1.0,
+        signed=signed,
+        masked=masked,
+        masked_text=masked_text,
+        action=action,
+        cell_label=cell_label,
+        selected=selected,
+        pressed=pressed or selected,
+        dimmed=dimmed,
+        table_cls=cls,
+        activate_on_focus=activate_on_focus,
+        show_numbers=show_numbers,
+    )
+    return el(
+        "table",
+        {"class": f"apy-matrix {cls}".strip(), "dir": direction},
+        el("caption", {}, caption) if caption else "",
+        el("thead", {}, header_row(corner, col_labels)),
+        el("tbody", {}, body_rows(values, row_labels, cells)),
+    )
+
+
+def header_row(corner: str, col_labels: list[str]) -> str:
+    """The columns' labels after the corner. A header cell needs text: without a corner
+    label the corner is an empty data cell."""
     top_left = (
         el("th", {"class": "apy-matrix__corner", "scope": "col"}, corner)
         if corner
         else el("td", {"class": "apy-matrix__corner"})
     )
-    head = el("tr", {}, top_left, "".join(el("th", {"scope": "col"}, label) for label in col_labels))
-    rows = []
-    for i, row in enumerate(values):
-        cells = []
-        for j, v in enumerate(row):
-            classes = ["apy-cell"]
-            if masked and masked(i, j):
-                classes.append("apy-cell--masked")
-                said = el("span", {"class": "apy-sr"}, esc(masked_text)) if masked_text else ""
-                cells.append(el("td", {"class": " ".join(classes)}, said))
-                continue
-            if signed:
-                classes.append("apy-cell--pos" if v >= 0 else "apy-cell--neg")
-                style = shade(abs(v) / scale)
-            else:
-                style = shade(v)
-            if selected and selected(i, j):
-                classes.append("apy-cell--selected")
-            if dimmed and dimmed(i, j):
-                classes.append("apy-cell--dim")
-            shown = numbers.num(v)
-            text = el("span", {} if show_numbers else {"class": "apy-sr"}, shown)
-            change = action(i, j) if action else None
-            if change is not None:
-                content = el(
-                    "button",
-                    {
-                        "type": "button",
-                        "class": "apy-cell__button",
-                        "data-set": to_json(change),
-                        "data-set-on": "focus" if activate_on_focus else None,
-                        "aria-pressed": ("true" if pressed and pressed(i, j) else "false"),
-                        "aria-label": cell_label(i, j, shown) if cell_label else None,
-                        "data-focus-key": f"cell:{cls}:{i}:{j}",
-                    },
-                    text,
-                )
-            else:
-                content = text
-            cells.append(el("td", {"class": " ".join(classes), "style": style}, content))
-        rows.append(el("tr", {}, el("th", {"scope": "row"}, row_labels[i]), "".join(cells)))
-    return el(
-        "table",
-        {"class": f"apy-matrix {cls}".strip(), "dir": direction},
-        el("caption", {}, caption) if caption else "",
-        el("thead", {}, head),
-        el("tbody", {}, "".join(rows)),
+    return el("tr", {}, top_left, "".join(el("th", {"scope": "col"}, label) for label in col_labels))
+
+
+def body_rows(values: list[list[float]], row_labels: list[str], cells: Cells) -> str:
+    """Each row of ``values``: its label, then its cells."""
+    return "".join(
+        el("tr", {}, el("th", {"scope": "row"}, row_labels[i]), "".join(cells.cell(i, j, v) for j, v in enumerate(row)))
+        for i, row in enumerate(values)
     )
+
+
+@dataclass(frozen=True)
+class Cells:
+    """How one table draws its cells (``matrix_table``'s arguments): ``scale`` is the
+    largest |value|, which a signed table's shading divides by."""
+
+    numbers: NumberFormat
+    scale: float
+    signed: bool
+    masked: CellTest | None
+    masked_text: str
+    action: CellAction | None
+    cell_label: Callable[[int, int, str], str] | None
+    selected: CellTest | None
+    pressed: CellTest | None
+    dimmed: CellTest | None
+    table_cls: str
+    activate_on_focus: bool
+    show_numbers: bool
+
+    def cell(self, i: int, j: int, v: float) -> str:
+        """Cell (i, j) of value ``v``: hatched when masked, else shaded, its number shown (or
+        said only), inside a button when it has an action."""
+        if self.masked and self.masked(i, j):
+            said = el("span", {"class": "apy-sr"}, esc(self.masked_text)) if self.masked_text else ""
+            return el("td", {"class": "apy-cell apy-cell--masked"}, said)
+        classes, style = self.look(i, j, v)
+        shown = self.numbers.num(v)
+        text = el("span", {} if self.show_numbers else {"class": "apy-sr"}, shown)
+        change = self.action(i, j) if self.action else None
+        content = text if change is None else self.button(i, j, change, shown, text)
+        return el("td", {"class": " ".join(classes), "style": style}, content)
+
+    def look(self, i: int, j: int, v: float) -> tuple[list[str], str]:
+        """The cell's classes (sign, selected, dimmed) and its shade."""
+        classes = ["apy-cell"]
+        if self.signed:
+            classes.append("apy-cell--pos" if v >= 0 else "apy-cell--neg")
+            style = shade(abs(v) / self.scale)
+        else:
+            style = shade(v)
+        if self.selected and self.selected(i, j):
+            classes.append("apy-cell--selected")
+        if self.dimmed and self.dimmed(i, j):
+            classes.append("apy-cell--dim")
+        return classes, style
+
+    def button(self, i: int, j: int, change: dict[str, Any], shown: str, text: str) -> str:
+        """The cell as a button sending ``change``, named by ``cell_label`` (it begins with ``shown``)."""
+        return el(
+            "button",
+            {
+                "type": "button",
+                "class": "apy-cell__button",
+                "data-set": to_json(change),
+                "data-set-on": "focus" if self.activate_on_focus else None,
+                "aria-pressed": ("true" if self.pressed and self.pressed(i, j) else "false"),
+                "aria-label": self.cell_label(i, j, shown) if self.cell_label else None,
+                "data-focus-key": f"cell:{self.table_cls}:{i}:{j}",
+            },
+            text,
+        )
 
 
 def vector_cells(values: list[float], numbers: NumberFormat, *, aria_label: str, scale: float | None = None) -> str:
