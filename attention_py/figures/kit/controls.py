@@ -156,6 +156,34 @@ def segmented(
     )
 
 
+def vector_input(
+    name: str,
+    path: str,
+    vector: list[float],
+    numbers: NumberFormat,
+    *,
+    aria_labels: tuple[str, str],
+    swatch_cls: str = "",
+) -> str:
+    """A 2-D vector typed in two boxes, ``name = (x, y)``, left to right: the boxes send
+    ``path.0`` and ``path.1``, one decimal. With ``swatch_cls`` its colour comes first."""
+    return el(
+        "div",
+        {"class": "apy-vecinput", "dir": "ltr"},
+        swatch(swatch_cls) if swatch_cls else "",
+        formula(f"{name} = ("),
+        number_box(f"{path}.0", vector[0], numbers, aria_label=aria_labels[0], digits=1),
+        formula(numbers.separator),
+        number_box(f"{path}.1", vector[1], numbers, aria_label=aria_labels[1], digits=1),
+        formula(")"),
+    )
+
+
+def swatch(cls: str) -> str:
+    """A dot of the colour class ``cls``: what ties a control or a legend to its drawing."""
+    return el("span", {"class": f"apy-swatch {cls}", "aria-hidden": "true"})
+
+
 def checkbox(name: str, checked: bool, *, label: str) -> str:
     """A labelled checkbox; the host sends its ``checked`` state as true/false."""
     return el(

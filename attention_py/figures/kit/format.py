@@ -161,6 +161,10 @@ class NumberFormat:
         """Written numbers as a list: "0.50, 1.00", "0,50; 1,00"."""
         return f"{self.separator} ".join(numbers)
 
+    def coordinates(self, values: Iterable[float], digits: int = 2) -> str:
+        """A vector's entries as a point is written: "(0.50, 1.00)", "(0,50; 1,00)"."""
+        return f"({self.join(self.num(v, digits) for v in values)})"
+
     def read(self, text: str) -> float:
         """The value of a number this format wrote (``num``, ``pct`` without its sign, ``count``):
         the inverse the tests use to read a figure's numbers back."""

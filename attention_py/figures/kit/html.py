@@ -56,6 +56,11 @@ def void(tag: str, attributes: Attrs | None = None) -> str:
 _HTML_VOID = {"input", "br", "hr", "img", "meta", "link", "wbr"}
 
 
+def split(main: str, side: str) -> str:
+    """A drawing (``main``) with its side panel beside it, below it on a narrow screen."""
+    return el("div", {"class": "apy-split"}, el("div", {"class": "apy-split__main"}, main), side)
+
+
 def to_json(value: Any) -> str:
     """Compact JSON for ``data-*`` attributes; refuses NaN/Infinity (they must never leak)."""
     return _json_dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)

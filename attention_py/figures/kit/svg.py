@@ -95,6 +95,26 @@ class Plane:
         """A straight arrow from ``start`` to ``end`` (plane coordinates) with a filled head."""
         return arrow_px(self.px(*start), self.px(*end), cls=cls, width=width)
 
+    def labelled_point(self, point: tuple[float, float], label: str, *, cls: str, radius: str, gap: float) -> str:
+        """A dot at ``point`` with its ``label`` (text) ``gap`` pixels off on the outer side:
+        to the right of a point right of the y axis, to the left of one left of it."""
+        u, v = self.px(*point)
+        anchor = "start" if point[0] >= 0 else "end"
+        return el(
+            "g",
+            {"class": cls},
+            el("circle", {"cx": f(u), "cy": f(v), "r": radius}),
+            el(
+                "text",
+                {"x": f(u + (gap if anchor == "start" else -gap)), "y": f(v + 4), "text-anchor": anchor},
+                esc(label),
+            ),
+        )
+
+    def drawing(self, content: str, *, label: str, interactive: bool = False) -> str:
+        """The plane's SVG (``svg``) holding ``content``, ``label`` its accessible name."""
+        return svg(content, width=self.width, height=self.height, label=label, interactive=interactive, cls="apy-plane")
+
     def drag(self, x_path: str, y_path: str) -> str:
         """The ``data-drag`` value: state = (svg - origin) / scale on each axis."""
         ox, oy = self.origin

@@ -12,12 +12,12 @@ import math
 from typing import Any
 
 from ... import dot, norm
-from ..kit.controls import select, value
+from ..kit.controls import select, swatch, value
 from ..kit.figure import Figure, Panel
 from ..kit.html import el, esc, to_json
 from ..kit.state import Choice, StateSpec, Subset
 from ..kit.strings import Text
-from ..kit.svg import Plane, arrow_px, f, svg
+from ..kit.svg import Plane, arrow_px, f
 
 # Designed coordinates: (x, y). Emotion words on one line through the origin, vehicles
 # on a perpendicular one, so the cosines come out as clean as the story.
@@ -66,7 +66,13 @@ def relate(state: dict[str, Any]) -> dict[str, Any]:
 def draw(state: dict[str, Any], t: Text) -> Panel:
     shown = state["words"]
     first, second = state["first"], state["second"]
-    pair = len(shown) >= 2 and first in shown and second in shown
+    pair = (first, second) if len(shown) >= 2 and first in shown and second in shown else None
+    body = word_chips(shown, t) + plane(shown, pair, t) + pickers(shown, first, second, t)
+    return Panel(body, readout(pair, t), [t.html("caption")])
+
+
+def word_chips(shown: list[str], t: Text) -> str:
+    """A chip per word, pressed while the word is shown: pressing one shows or hides it."""
     chips = "".join(
         el(
             "button",
@@ -81,82 +87,74 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
         )
         for w in WORDS
     )
+    return el("div", {"class": "apy-chips", "role": "group", "aria-label": t.plain("chips")}, chips)
+
+
+def plane(shown: list[str], pair: tuple[str, str] | None, t: Text) -> str:
+    """The plane: the grid, the emotion words' line, the compared pair's arrows, every word's point."""
+    arrows = ""
+    if pair is not None:
+        arrows = arrow_px(PLANE.px(0, 0), PLANE.px(*WORDS[pair[0]]), cls="apy-c1", width=2) + arrow_px(
+            PLANE.px(0, 0), PLANE.px(*WORDS[pair[1]]), cls="apy-c2", width=2
+        )
+    points = "".join(word_point(w, shown, pair, t) for w in WORDS)
+    return PLANE.drawing(PLANE.grid() + emotion_guide(t) + arrows + points, label=t.plain("picture"))
+
+
+def emotion_guide(t: Text) -> str:
+    """The line the emotion words lie on, with its name along it."""
     sx, sy = PLANE.px(-2.9, -2.9 * SLOPE)
     ex, ey = PLANE.px(2.4, 2.4 * SLOPE)  # stops short of the label of "happy"
     # The guide's name runs along it, under the line halfway between the origin and "sad",
     # where no word's label can be.
     lx, ly = PLANE.px(-1.15, -1.15 * SLOPE)
     angle = math.degrees(math.atan2(ey - sy, ex - sx))
-    parts = [
-        PLANE.grid(),
-        el("line", {"class": "apy-guide", "x1": f(sx), "y1": f(sy), "x2": f(ex), "y2": f(ey)}),
-        el(
-            "text",
-            {
-                "class": "apy-guide-label",
-                "x": f(lx),
-                "y": f(ly),
-                "dy": "14",
-                "text-anchor": "middle",
-                "transform": f"rotate({f(angle)} {f(lx)} {f(ly)})",
-            },
-            t.html("emotion_axis"),
-        ),
-    ]
-    if pair:
-        parts.append(arrow_px(PLANE.px(0, 0), PLANE.px(*WORDS[first]), cls="apy-c1", width=2))
-        parts.append(arrow_px(PLANE.px(0, 0), PLANE.px(*WORDS[second]), cls="apy-c2", width=2))
-    for w in WORDS:
-        u, v = PLANE.px(*WORDS[w])
-        cls = "apy-point" + ("" if w in shown else " apy-point--hidden")
-        if pair and w in (first, second):
-            cls += " apy-point--picked"
-        anchor = "start" if WORDS[w][0] >= 0 else "end"
-        dx = 8 if anchor == "start" else -8
-        parts.append(
-            el(
-                "g",
-                {"class": cls},
-                el("circle", {"cx": f(u), "cy": f(v), "r": "4.5"}),
-                el("text", {"x": f(u + dx), "y": f(v + 4), "text-anchor": anchor}, esc(_word(t, w))),
-            )
-        )
-    drawing = svg("".join(parts), width=PLANE.width, height=PLANE.height, label=t.plain("picture"), cls="apy-plane")
-    options = [(w, _word(t, w)) for w in shown]
-    pickers = el(
-        "div",
-        {"class": "apy-row"},
-        el(
-            "label",
-            {"class": "apy-pick"},
-            el("span", {"class": "apy-swatch apy-c1", "aria-hidden": "true"}),
-            t.html("first"),
-            " ",
-            select("first", first, options=options, aria_label=t.plain("first")),
-        ),
-        el(
-            "label",
-            {"class": "apy-pick"},
-            el("span", {"class": "apy-swatch apy-c2", "aria-hidden": "true"}),
-            t.html("second"),
-            " ",
-            select("second", second, options=options, aria_label=t.plain("second")),
-        ),
+    return el("line", {"class": "apy-guide", "x1": f(sx), "y1": f(sy), "x2": f(ex), "y2": f(ey)}) + el(
+        "text",
+        {
+            "class": "apy-guide-label",
+            "x": f(lx),
+            "y": f(ly),
+            "dy": "14",
+            "text-anchor": "middle",
+            "transform": f"rotate({f(angle)} {f(lx)} {f(ly)})",
+        },
+        t.html("emotion_axis"),
     )
-    body = el("div", {"class": "apy-chips", "role": "group", "aria-label": t.plain("chips")}, chips) + drawing + pickers
-    if pair:
-        a, b = WORDS[first], WORDS[second]
-        cosine = dot(a, b) / (norm(a) * norm(b))
-        readout = t.html(
-            "readout",
-            first=esc(_word(t, first)),
-            second=esc(_word(t, second)),
-            dot=value(t.num(dot(a, b))),
-            cosine=value(t.num(cosine)),
-        )
-    else:
-        readout = t.html("readout_none")
-    return Panel(body, readout, [t.html("caption")])
+
+
+def word_point(w: str, shown: list[str], pair: tuple[str, str] | None, t: Text) -> str:
+    """A word's point and name: hidden when the word is not shown, marked when it is compared."""
+    cls = "apy-point" + ("" if w in shown else " apy-point--hidden")
+    if pair is not None and w in pair:
+        cls += " apy-point--picked"
+    return PLANE.labelled_point(WORDS[w], _word(t, w), cls=cls, radius="4.5", gap=8)
+
+
+def pickers(shown: list[str], first: str, second: str, t: Text) -> str:
+    """The two menus choosing the compared words among those shown, each with its arrow's colour."""
+    options = [(w, _word(t, w)) for w in shown]
+
+    def picker(key: str, chosen: str, colour: str) -> str:
+        menu = select(key, chosen, options=options, aria_label=t.plain(key))
+        return el("label", {"class": "apy-pick"}, swatch(colour), t.html(key), " ", menu)
+
+    return el("div", {"class": "apy-row"}, picker("first", first, "apy-c1"), picker("second", second, "apy-c2"))
+
+
+def readout(pair: tuple[str, str] | None, t: Text) -> str:
+    """The compared words' dot product and cosine, computed by the package."""
+    if pair is None:
+        return t.html("readout_none")
+    a, b = WORDS[pair[0]], WORDS[pair[1]]
+    cosine = dot(a, b) / (norm(a) * norm(b))
+    return t.html(
+        "readout",
+        first=esc(_word(t, pair[0])),
+        second=esc(_word(t, pair[1])),
+        dot=value(t.num(dot(a, b))),
+        cosine=value(t.num(cosine)),
+    )
 
 
 FIGURE = Figure(
