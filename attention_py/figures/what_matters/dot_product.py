@@ -9,18 +9,20 @@ times that signed shadow, which is why the sign follows the angle.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any
 
 from ... import dot, norm
-from ..kit.controls import button, formula, number_box
+from ..kit.controls import button, formula, vector_input
 from ..kit.figure import Figure, Panel
-from ..kit.html import el, esc
+from ..kit.html import el, esc, split
 from ..kit.state import Numbers, StateSpec
 from ..kit.strings import Text
-from ..kit.svg import Plane, arrow_px, f, handle, svg
+from ..kit.svg import Plane, arrow_px, f, handle
 
 LIMIT = 3.0
 STEP = 0.1
+VECTORS = (("a", "apy-c1"), ("b", "apy-c2"))  # each vector's name and colour
 PLANE = Plane(width=340, height=340, xlim=(-3.4, 3.4), ylim=(-3.4, 3.4))
 
 STRINGS = (
@@ -84,94 +86,114 @@ def projection(a: list[float], b: list[float]) -> str:
     )
 
 
-def draw(state: dict[str, Any], t: Text) -> Panel:
-    a, b = state["a"], state["b"]
+@dataclass(frozen=True)
+class Measures:
+    """What the figure says of a and b: a·b, both lengths, and (when both have a length) the
+    cosine and angle between them."""
+
+    product: float
+    len_a: float
+    len_b: float
+    defined: bool
+    cosine: float
+    degrees: float
+
+
+def measure(a: list[float], b: list[float]) -> Measures:
+    """a and b measured by the package's ``dot`` and ``norm``."""
     product, len_a, len_b = dot(a, b), norm(a), norm(b)
     defined = len_a > 1e-9 and len_b > 1e-9
     cosine = max(-1.0, min(1.0, product / (len_a * len_b))) if defined else 0.0
     degrees = math.degrees(math.acos(cosine)) if defined else 0.0
+    return Measures(product, len_a, len_b, defined, cosine, degrees)
 
-    handles = []
-    for name, vec, cls in (("a", a, "apy-c1"), ("b", b, "apy-c2")):
-        coords = f"({t.numbers.join(t.num(v, 1) for v in vec)})"
-        handles.append(
-            handle(
-                PLANE,
-                (vec[0], vec[1]),
-                paths=(f"{name}.0", f"{name}.1"),
-                label=name,
-                aria_label=t.plain("handle", name=name),
-                valuetext=f"{name} = {coords}",
-                step=STEP,
-                lo=-LIMIT,
-                hi=LIMIT,
-                cls=cls,
-                roledescription=t.plain("handle_role"),
-            )
-        )
+
+def draw(state: dict[str, Any], t: Text) -> Panel:
+    a, b = state["a"], state["b"]
+    m = measure(a, b)
+    boxes = "".join(vector_box(name, state[name], cls, t) for name, cls in VECTORS)
+    side = el(
+        "div",
+        {"class": "apy-side"},
+        boxes,
+        presets(a, t),
+        stats(m, t),
+        el("p", {"class": "apy-muted"}, t.html("keys_hint")),
+    )
+    return Panel(split(plane(a, b, m.defined, t), side), readout(m, t), [t.html("caption")])
+
+
+def plane(a: list[float], b: list[float], defined: bool, t: Text) -> str:
+    """The grid, the angle, b's shadow on a, both arrows and their draggable tips."""
     picture = (
         PLANE.grid(numbers=t.numbers)
         + (angle_arc(a, b) if defined else el("path", {"class": "apy-arc", "d": ""}))
         + projection(a, b)
         + arrow_px(PLANE.px(0, 0), PLANE.px(*a), cls="apy-c1")
         + arrow_px(PLANE.px(0, 0), PLANE.px(*b), cls="apy-c2")
-        + "".join(handles)
+        + "".join(tip(name, vector, cls, t) for (name, cls), vector in zip(VECTORS, (a, b)))
     )
-    drawing = svg(
-        picture, width=PLANE.width, height=PLANE.height, interactive=True, label=t.plain("picture"), cls="apy-plane"
+    return PLANE.drawing(picture, label=t.plain("picture"), interactive=True)
+
+
+def tip(name: str, vector: list[float], cls: str, t: Text) -> str:
+    """A vector's tip as a handle: dragged, or moved by the arrow keys in steps of ``STEP``."""
+    return handle(
+        PLANE,
+        (vector[0], vector[1]),
+        paths=(f"{name}.0", f"{name}.1"),
+        label=name,
+        aria_label=t.plain("handle", name=name),
+        valuetext=f"{name} = {t.numbers.coordinates(vector, 1)}",
+        step=STEP,
+        lo=-LIMIT,
+        hi=LIMIT,
+        cls=cls,
+        roledescription=t.plain("handle_role"),
     )
 
-    boxes = "".join(
-        el(
-            "div",
-            {"class": "apy-vecinput", "dir": "ltr"},
-            el("span", {"class": f"apy-swatch {cls}", "aria-hidden": "true"}),
-            formula(f"{name} = ("),
-            number_box(
-                f"{name}.0", vec[0], t.numbers, aria_label=t.plain("vector_label", name=name, axis="x"), digits=1
-            ),
-            formula(t.numbers.separator),
-            number_box(
-                f"{name}.1", vec[1], t.numbers, aria_label=t.plain("vector_label", name=name, axis="y"), digits=1
-            ),
-            formula(")"),
-        )
-        for name, vec, cls in (("a", a, "apy-c1"), ("b", b, "apy-c2"))
-    )
-    presets = el(
+
+def vector_box(name: str, vector: list[float], cls: str, t: Text) -> str:
+    """The vector typed in, with its colour."""
+    labels = (t.plain("vector_label", name=name, axis="x"), t.plain("vector_label", name=name, axis="y"))
+    return vector_input(name, name, vector, t.numbers, aria_labels=labels, swatch_cls=cls)
+
+
+def presets(a: list[float], t: Text) -> str:
+    """Buttons that set b the same way as a, perpendicular to it, or opposite."""
+    return el(
         "div",
         {"class": "apy-row", "role": "group", "aria-label": t.plain("presets")},
         button(t.html("same"), {"b": [a[0], a[1]]}, focus_key="same"),
         button(t.html("perpendicular"), {"b": [-a[1], a[0]]}, focus_key="perpendicular"),
         button(t.html("opposite"), {"b": [-a[0], -a[1]]}, focus_key="opposite"),
     )
-    stats = el(
-        "dl",
-        {"class": "apy-stats", "dir": "ltr"},
-        el("dt", {}, "a · b"),
-        el("dd", {"class": "apy-stats__big"}, t.num(product, 2)),
-        el("dt", {}, "|a|"),
-        el("dd", {}, t.num(len_a, 2)),
-        el("dt", {}, "|b|"),
-        el("dd", {}, t.num(len_b, 2)),
-        el("dt", {}, "cos θ"),
-        el("dd", {}, t.num(cosine, 2) if defined else "–"),
-        el("dt", {}, "θ"),
-        el("dd", {}, (t.num(degrees, 0) + "°") if defined else "–"),
-    )
-    side = el("div", {"class": "apy-side"}, boxes, presets, stats, el("p", {"class": "apy-muted"}, t.html("keys_hint")))
-    body = el("div", {"class": "apy-split"}, el("div", {"class": "apy-split__main"}, drawing), side)
 
-    if defined:
-        readout = t.html(
-            "readout",
-            product=formula(f"a · b = {t.num(product)}"),
-            angle=formula(t.num(degrees, 0) + "°"),
-            sign=esc(_sign_word(product, t)),
-        )
-    else:
-        readout = t.html("readout_undefined", product=formula(f"a · b = {t.num(product)}"))
-    return Panel(body, readout, [t.html("caption")])
+
+def stats(m: Measures, t: Text) -> str:
+    """a·b, |a|, |b|, cos θ and θ as a list of terms and values (a dash where θ has no meaning)."""
+    rows = (
+        ("a · b", t.num(m.product, 2)),
+        ("|a|", t.num(m.len_a, 2)),
+        ("|b|", t.num(m.len_b, 2)),
+        ("cos θ", t.num(m.cosine, 2) if m.defined else "–"),
+        ("θ", (t.num(m.degrees, 0) + "°") if m.defined else "–"),
+    )
+    items = "".join(
+        el("dt", {}, term) + el("dd", {"class": "apy-stats__big"} if i == 0 else {}, shown)
+        for i, (term, shown) in enumerate(rows)
+    )
+    return el("dl", {"class": "apy-stats", "dir": "ltr"}, items)
+
+
+def readout(m: Measures, t: Text) -> str:
+    """a·b, the angle and the sign it gives; only a·b when a vector has no length."""
+    product = formula(f"a · b = {t.num(m.product)}")
+    if not m.defined:
+        return t.html("readout_undefined", product=product)
+    return t.html(
+        "readout", product=product, angle=formula(t.num(m.degrees, 0) + "°"), sign=esc(_sign_word(m.product, t))
+    )
 
 
 FIGURE = Figure(

@@ -39,6 +39,8 @@ CHOICES = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512]
 PRESETS = (1, 16, 64, 512)  # the buttons beside the slider
 RAW_LIMIT, SCALED_LIMIT = 60.0, 4.0
 BINS = 30
+HIST_W, HIST_H, PAD = 300.0, 120.0, 16.0  # a histogram's drawing and its margin
+BASE = HIST_H - 22  # the axis's height
 KEYS = 8
 STRINGS = (
     "title",
@@ -81,7 +83,24 @@ def histogram(
     values: tuple[float, ...], limit: float, *, label: str, std: float, overflow_text: str, numbers: NumberFormat
 ) -> str:
     """Bars of counts over [-limit, limit]; values outside are counted in the end bins."""
-    width, height, pad = 300.0, 120.0, 16.0
+    counts, outside = bin_counts(values, limit)
+    parts = [
+        bars(counts),
+        el("line", {"class": "apy-axis", "x1": f(PAD), "y1": f(BASE), "x2": f(HIST_W - PAD), "y2": f(BASE)}),
+        *(value_tick(tick, limit, numbers) for tick in (-limit, -limit / 2, 0.0, limit / 2, limit)),
+        *(spread_line(sign * min(std, limit), limit) for sign in (-1, 1)),
+        el(
+            "text",
+            {"class": "apy-tick", "x": f(HIST_W - PAD), "y": "12", "text-anchor": "end"},
+            esc(overflow_text) if outside else "",
+        ),
+    ]
+    return svg("".join(parts), width=HIST_W, height=HIST_H, label=label, cls="apy-hist")
+
+
+def bin_counts(values: tuple[float, ...], limit: float) -> tuple[list[int], int]:
+    """How many values fall in each of ``BINS`` bins over [-limit, limit] (those outside in
+    the end bins), and how many fell outside."""
     counts = [0] * BINS
     outside = 0
     for v in values:
@@ -89,46 +108,47 @@ def histogram(
         if index < 0 or index >= BINS:
             outside += 1
         counts[min(max(index, 0), BINS - 1)] += 1
+    return counts, outside
+
+
+def bars(counts: list[int]) -> str:
+    """A bar per bin, the fullest one as tall as the drawing allows."""
     top = max(counts) or 1
-    bar = (width - 2 * pad) / BINS
-    base = height - 22
-    parts = []
-    for i, c in enumerate(counts):
-        h = (base - 8) * c / top
-        parts.append(
-            el(
-                "rect",
-                {
-                    "class": "apy-hist__bar",
-                    "x": f(pad + i * bar + 0.5),
-                    "y": f(base - h),
-                    "width": f(bar - 1),
-                    "height": f(h),
-                },
-            )
-        )
-    parts.append(el("line", {"class": "apy-axis", "x1": f(pad), "y1": f(base), "x2": f(width - pad), "y2": f(base)}))
-    for tick in (-limit, -limit / 2, 0.0, limit / 2, limit):
-        x = pad + (tick + limit) / (2 * limit) * (width - 2 * pad)
-        parts.append(
-            el(
-                "text",
-                {"class": "apy-tick", "x": f(x), "y": f(base + 14), "text-anchor": "middle"},
-                numbers.num(tick, 0),
-            )
-        )
-    for sign in (-1, 1):
-        s = sign * min(std, limit)
-        x = pad + (s + limit) / (2 * limit) * (width - 2 * pad)
-        parts.append(el("line", {"class": "apy-std", "x1": f(x), "y1": "6", "x2": f(x), "y2": f(base)}))
-    parts.append(
+    bar = (HIST_W - 2 * PAD) / BINS
+    heights = [(BASE - 8) * c / top for c in counts]
+    return "".join(
         el(
-            "text",
-            {"class": "apy-tick", "x": f(width - pad), "y": "12", "text-anchor": "end"},
-            esc(overflow_text) if outside else "",
+            "rect",
+            {
+                "class": "apy-hist__bar",
+                "x": f(PAD + i * bar + 0.5),
+                "y": f(BASE - h),
+                "width": f(bar - 1),
+                "height": f(h),
+            },
         )
+        for i, h in enumerate(heights)
     )
-    return svg("".join(parts), width=width, height=height, label=label, cls="apy-hist")
+
+
+def _x(value: float, limit: float) -> float:
+    """Where ``value`` of [-limit, limit] lies across the histogram."""
+    return PAD + (value + limit) / (2 * limit) * (HIST_W - 2 * PAD)
+
+
+def value_tick(tick: float, limit: float, numbers: NumberFormat) -> str:
+    """A tick label under the axis."""
+    return el(
+        "text",
+        {"class": "apy-tick", "x": f(_x(tick, limit)), "y": f(BASE + 14), "text-anchor": "middle"},
+        numbers.num(tick, 0),
+    )
+
+
+def spread_line(at: float, limit: float) -> str:
+    """A vertical line one standard deviation from 0."""
+    x = _x(at, limit)
+    return el("line", {"class": "apy-std", "x1": f(x), "y1": "6", "x2": f(x), "y2": f(BASE)})
 
 
 def mini_bars(probs: list[float]) -> str:
@@ -143,28 +163,32 @@ def mini_bars(probs: list[float]) -> str:
 def draw(state: dict[str, Any], t: Text) -> Panel:
     d_k = state["d_k"]
     measured = measure(d_k)
-    raw, scaled = measured.raw, measured.scaled
-    raw_std, scaled_std = measured.raw_std, measured.scaled_std
     root = math.sqrt(d_k)
-    outside = sum(1 for v in raw if abs(v) >= RAW_LIMIT)
-    # one Tab stop with arrow keys inside, like every group of choices (kit.controls.segmented)
-    stop = tab_stop_index([d == d_k for d in PRESETS])
-    presets = el(
+    scores = list(measured.raw[:KEYS])
+    p_raw, p_scaled = softmax(scores), softmax(scores, scale=1 / root)
+    top_raw, top_scaled = max(percent_shares(p_raw)), max(percent_shares(p_scaled))
+    controls = el("div", {"class": "apy-row"}, dk_slider(d_k, t), dk_presets(d_k, t))
+    effect = el(
         "div",
-        {"class": "apy-row", "role": "toolbar", "aria-label": t.plain("presets")},
-        "".join(
-            button(
-                formula(str(d)),
-                {"d_k": d},
-                pressed=d == d_k,
-                focus_key=f"dk:{d}",
-                classes="apy-seg__button",
-                tab_stop=i == stop,
-            )
-            for i, d in enumerate(PRESETS)
-        ),
+        {"class": "apy-effect"},
+        softmax_effect(t.html("softmax_raw"), "softmax(q·k)", p_raw, top_raw, t),
+        softmax_effect(t.html("softmax_scaled"), "softmax(q·k / √dₖ)", p_scaled, top_scaled, t),
     )
-    control = slider(
+    readout = t.html(
+        "readout",
+        dk=formula(f"dₖ = {d_k}"),
+        std=value(t.num(measured.raw_std, 1)),
+        root=formula(f"√dₖ = {t.num(root, 1)}"),
+        raw=el("span", {"dir": "ltr"}, t.pct(top_raw)),
+        scaled=el("span", {"dir": "ltr"}, t.pct(top_scaled)),
+    )
+    body = controls + histograms(measured, root, t) + effect
+    return Panel(body, readout, [t.html("caption", count=esc(t.count(len(measured.raw))))])
+
+
+def dk_slider(d_k: int, t: Text) -> str:
+    """The slider over ``CHOICES``."""
+    return slider(
         "d_k",
         d_k,
         lo=1,
@@ -176,75 +200,76 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
         shown=str(d_k),
         digits=0,
     )
-    panels = el(
+
+
+def dk_presets(d_k: int, t: Text) -> str:
+    """The buttons of ``PRESETS``: one Tab stop with arrow keys inside, like every group of
+    choices (kit.controls.segmented)."""
+    stop = tab_stop_index([d == d_k for d in PRESETS])
+    buttons = "".join(
+        button(
+            formula(str(d)),
+            {"d_k": d},
+            pressed=d == d_k,
+            focus_key=f"dk:{d}",
+            classes="apy-seg__button",
+            tab_stop=i == stop,
+        )
+        for i, d in enumerate(PRESETS)
+    )
+    return el("div", {"class": "apy-row", "role": "toolbar", "aria-label": t.plain("presets")}, buttons)
+
+
+def histograms(measured: Measured, root: float, t: Text) -> str:
+    """The raw dot products' histogram beside the scaled ones', each with its spread."""
+    outside = sum(1 for v in measured.raw if abs(v) >= RAW_LIMIT)
+    raw = histogram(
+        measured.raw,
+        RAW_LIMIT,
+        label=t.plain("picture_raw", std=t.num(measured.raw_std, 1)),
+        std=measured.raw_std,
+        overflow_text=t.plain("overflow", count=t.count(outside)),
+        numbers=t.numbers,
+    )
+    scaled = histogram(
+        measured.scaled,
+        SCALED_LIMIT,
+        label=t.plain("picture_scaled", std=t.num(measured.scaled_std, 2)),
+        std=measured.scaled_std,
+        overflow_text="",
+        numbers=t.numbers,
+    )
+    raw_note = t.html("measured", std=value(t.num(measured.raw_std, 2))) + " · " + formula(f"√dₖ = {t.num(root, 2)}")
+    scaled_note = t.html("measured", std=value(t.num(measured.scaled_std, 2)))
+    return el(
         "div",
         {"class": "apy-hists"},
-        el(
-            "div",
-            {"class": "apy-hists__one"},
-            el("p", {"class": "apy-hists__title"}, t.html("raw"), ": ", formula("q·k")),
-            histogram(
-                raw,
-                RAW_LIMIT,
-                label=t.plain("picture_raw", std=t.num(raw_std, 1)),
-                std=raw_std,
-                overflow_text=t.plain("overflow", count=t.count(outside)),
-                numbers=t.numbers,
-            ),
-            el(
-                "p",
-                {"class": "apy-muted"},
-                t.html("measured", std=value(t.num(raw_std, 2))),
-                " · ",
-                formula(f"√dₖ = {t.num(root, 2)}"),
-            ),
-        ),
-        el(
-            "div",
-            {"class": "apy-hists__one"},
-            el("p", {"class": "apy-hists__title"}, t.html("scaled"), ": ", formula("q·k / √dₖ")),
-            histogram(
-                scaled,
-                SCALED_LIMIT,
-                label=t.plain("picture_scaled", std=t.num(scaled_std, 2)),
-                std=scaled_std,
-                overflow_text="",
-                numbers=t.numbers,
-            ),
-            el("p", {"class": "apy-muted"}, t.html("measured", std=value(t.num(scaled_std, 2)))),
-        ),
+        histogram_panel(t.html("raw"), "q·k", raw, raw_note),
+        histogram_panel(t.html("scaled"), "q·k / √dₖ", scaled, scaled_note),
     )
-    scores = list(raw[:KEYS])
-    p_raw, p_scaled = softmax(scores), softmax(scores, scale=1 / root)
-    top_raw, top_scaled = max(percent_shares(p_raw)), max(percent_shares(p_scaled))
-    effect = el(
+
+
+def histogram_panel(title: str, quantity: str, picture: str, note: str) -> str:
+    """One histogram under its title (``title``: the formula ``quantity``), its note under it."""
+    return el(
         "div",
-        {"class": "apy-effect"},
-        el(
-            "div",
-            {},
-            el("p", {}, t.html("softmax_raw"), " ", formula("softmax(q·k)")),
-            mini_bars(p_raw),
-            el("p", {"class": "apy-muted"}, t.html("largest", share=el("span", {"dir": "ltr"}, t.pct(top_raw)))),
-        ),
-        el(
-            "div",
-            {},
-            el("p", {}, t.html("softmax_scaled"), " ", formula("softmax(q·k / √dₖ)")),
-            mini_bars(p_scaled),
-            el("p", {"class": "apy-muted"}, t.html("largest", share=el("span", {"dir": "ltr"}, t.pct(top_scaled)))),
-        ),
+        {"class": "apy-hists__one"},
+        el("p", {"class": "apy-hists__title"}, title, ": ", formula(quantity)),
+        picture,
+        el("p", {"class": "apy-muted"}, note),
     )
-    body = el("div", {"class": "apy-row"}, control, presets) + panels + effect
-    readout = t.html(
-        "readout",
-        dk=formula(f"dₖ = {d_k}"),
-        std=value(t.num(raw_std, 1)),
-        root=formula(f"√dₖ = {t.num(root, 1)}"),
-        raw=el("span", {"dir": "ltr"}, t.pct(top_raw)),
-        scaled=el("span", {"dir": "ltr"}, t.pct(top_scaled)),
+
+
+def softmax_effect(title: str, quantity: str, probs: list[float], top: float, t: Text) -> str:
+    """A row of scores through softmax (``quantity``): its weights as bars and the largest share."""
+    largest = t.html("largest", share=el("span", {"dir": "ltr"}, t.pct(top)))
+    return el(
+        "div",
+        {},
+        el("p", {}, title, " ", formula(quantity)),
+        mini_bars(probs),
+        el("p", {"class": "apy-muted"}, largest),
     )
-    return Panel(body, readout, [t.html("caption", count=esc(t.count(len(raw))))])
 
 
 FIGURE = Figure(
