@@ -14,7 +14,7 @@ from ..kit.controls import segmented
 from ..kit.figure import Figure, Panel
 from ..kit.html import el, esc
 from ..kit.matrix import matrix_table
-from ..kit.sentence import ENDINGS, pronoun_index, read, sentence, token_strip, token_weight
+from ..kit.sentence import ENDINGS, Token, pronoun_index, read, sentence, token_strip, token_weight
 from ..kit.state import Choice, Integer, StateSpec
 from ..kit.strings import Text
 
@@ -43,30 +43,28 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     tokens = sentence(t, state["ending"])
     reading = read(tokens)
     weights = reading.weights1 if state["layer"] == 1 else reading.weights2
-    n = len(tokens)
-    chosen = pronoun_index(tokens) if state["selected"] < 0 else min(state["selected"], n - 1)
-    row = weights[chosen]
+    chosen = pronoun_index(tokens) if state["selected"] < 0 else min(state["selected"], len(tokens) - 1)
     controls = el(
         "div",
         {"class": "apy-row"},
-        segmented(
-            t.plain("ending"),
-            [
-                (t.html("ending_angry"), {"ending": "angry"}, state["ending"] == "angry"),
-                (t.html("ending_rude"), {"ending": "rude"}, state["ending"] == "rude"),
-            ],
-            key="ending",
-        ),
-        segmented(
-            t.plain("layer"),
-            [
-                (t.html("layer_1"), {"layer": 1}, state["layer"] == 1),
-                (t.html("layer_2"), {"layer": 2}, state["layer"] == 2),
-            ],
-            key="layer",
-        ),
+        choice("ending", [("angry", "ending_angry"), ("rude", "ending_rude")], state["ending"], t),
+        choice("layer", [(1, "layer_1"), (2, "layer_2")], state["layer"], t),
     )
-    strip = token_strip(
+    strip = sentence_strip(tokens, weights[chosen], chosen, t)
+    body = controls + strip + el("div", {"class": "apy-scroll"}, attention_table(tokens, weights, chosen, t))
+    note = t.html("layer_1_note" if state["layer"] == 1 else "layer_2_note")
+    return Panel(body, readout(tokens, weights[chosen], chosen, t), [note, t.html("designed_note")])
+
+
+def choice(key: str, options: list[tuple[Any, str]], current: Any, t: Text) -> str:
+    """The buttons choosing state ``key`` among ``options`` (value, the key of its label)."""
+    buttons = [(t.html(label), {key: option}, current == option) for option, label in options]
+    return segmented(t.plain(key), buttons, key=key)
+
+
+def sentence_strip(tokens: list[Token], row: list[float], chosen: int, t: Text) -> str:
+    """The sentence as buttons choosing a token, each with the weight the chosen one gives it."""
+    return token_strip(
         tokens,
         selected=chosen,
         weights=row,
@@ -77,8 +75,12 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
             "token_label", word=tokens[i].word, weight=token_weight(row[i], t.numbers), selected=tokens[chosen].word
         ),
     )
+
+
+def attention_table(tokens: list[Token], weights: list[list[float]], chosen: int, t: Text) -> str:
+    """The layer's weights, token by token: every cell chooses its row, the chosen row stands out."""
     words = [esc(tok.word) for tok in tokens]
-    table = matrix_table(
+    return matrix_table(
         weights,
         t.numbers,
         row_labels=words,
@@ -94,17 +96,18 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
         dimmed=lambda i, j: i != chosen,
         cls="apy-attn",
     )
-    others = [j for j in range(n) if j != chosen] or [chosen]
+
+
+def readout(tokens: list[Token], row: list[float], chosen: int, t: Text) -> str:
+    """The other token the chosen one attends to most, and how much."""
+    others = [j for j in range(len(tokens)) if j != chosen] or [chosen]
     top = max(others, key=lambda j: row[j])
-    readout = t.html(
+    return t.html(
         "readout",
         word=esc(tokens[chosen].word),
         target=esc(tokens[top].word),
         weight=el("span", {"dir": "ltr"}, token_weight(row[top], t.numbers)),
     )
-    note = t.html("layer_1_note" if state["layer"] == 1 else "layer_2_note")
-    body = controls + strip + el("div", {"class": "apy-scroll"}, table)
-    return Panel(body, readout, [note, t.html("designed_note")])
 
 
 FIGURE = Figure(
