@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from ... import dot, scaled_dot_product_attention
-from ..kit.controls import formula, number_box, segmented
+from ..kit.controls import formula, segmented, vector_input
 from ..kit.figure import Figure, Panel
 from ..kit.format import NumberFormat, percent_shares, subscript
 from ..kit.html import el
@@ -83,7 +83,7 @@ def boxes(xs: list[list[float]], focus: int, numbers: NumberFormat) -> str:
                 el(
                     "text",
                     {"x": f(cx), "y": f(BOX_Y + 33), "text-anchor": "middle", "class": "apy-tokbox__vec"},
-                    f"({numbers.join(numbers.num(v, 1) for v in x)})",
+                    numbers.coordinates(x, 1),
                 ),
             )
         )
@@ -111,66 +111,63 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
         direction="ltr",
     )
     inputs = el(
-        "div",
-        {"class": "apy-row apy-vecinputs", "dir": "ltr"},
-        "".join(
-            el(
-                "div",
-                {"class": "apy-vecinput", "dir": "ltr"},
-                formula(f"{_name(j)} = ("),
-                number_box(
-                    f"x.{j}.0",
-                    xs[j][0],
-                    t.numbers,
-                    aria_label=t.plain("vector_label", token=_name(j), axis=t.count(1)),
-                    digits=1,
-                ),
-                formula(t.numbers.separator),
-                number_box(
-                    f"x.{j}.1",
-                    xs[j][1],
-                    t.numbers,
-                    aria_label=t.plain("vector_label", token=_name(j), axis=t.count(2)),
-                    digits=1,
-                ),
-                formula(")"),
-            )
-            for j in range(3)
-        ),
+        "div", {"class": "apy-row apy-vecinputs", "dir": "ltr"}, "".join(token_input(j, xs[j], t) for j in range(3))
     )
+    body = chooser + picture + score_table(scores, alphas, focus, t) + mix(alphas, output, focus, t) + inputs
+    return Panel(body, readout(alphas, shares, output, focus, t), [t.html("caption")])
+
+
+def readout(alphas: list[float], shares: list[float], output: list[float], focus: int, t: Text) -> str:
+    """The token the focused one takes most from, its share, and the output."""
+    top = max(range(3), key=lambda j: alphas[j])
+    return t.html(
+        "readout",
+        token=formula(_name(focus)),
+        target=formula(_name(top)),
+        share=el("span", {"dir": "ltr"}, t.pct(shares[top], 0)),
+        output=formula(t.numbers.coordinates(output)),
+    )
+
+
+def token_input(j: int, x: list[float], t: Text) -> str:
+    """Token ``j``'s vector typed in."""
+    labels = tuple(t.plain("vector_label", token=_name(j), axis=t.count(axis)) for axis in (1, 2))
+    return vector_input(_name(j), f"x.{j}", x, t.numbers, aria_labels=(labels[0], labels[1]))
+
+
+def score_table(scores: list[float], alphas: list[float], focus: int, t: Text) -> str:
+    """The focused token's score with each token and the weight softmax makes of it."""
     head = el(
         "tr",
         {},
         el("th", {"scope": "col"}, t.html("token")),
         "".join(el("th", {"scope": "col"}, formula(_name(j))) for j in range(3)),
     )
-    rows = el(
+    score_row = el(
         "tr",
         {},
         el("th", {"scope": "row"}, t.html("table_score"), " ", formula(f"{_name(focus)}·xⱼ")),
         "".join(el("td", {}, t.num(s, 2)) for s in scores),
-    ) + el(
+    )
+    weight_row = el(
         "tr",
         {},
         el("th", {"scope": "row"}, t.html("table_weight"), " ", formula("αⱼ")),
         "".join(el("td", {"class": "apy-cell", "style": f"--w:{a:.3f}"}, t.num(a, 2)) for a in alphas),
     )
-    table = el("table", {"class": "apy-matrix apy-small", "dir": "ltr"}, el("thead", {}, head), el("tbody", {}, rows))
-    mix = " + ".join(f"{t.num(a, 2)}·{_name(j)}" for j, a in enumerate(alphas))
+    return el(
+        "table",
+        {"class": "apy-matrix apy-small", "dir": "ltr"},
+        el("thead", {}, head),
+        el("tbody", {}, score_row + weight_row),
+    )
+
+
+def mix(alphas: list[float], output: list[float], focus: int, t: Text) -> str:
+    """The output written as the weighted sum it is, and its value."""
+    terms = " + ".join(f"{t.num(a, 2)}·{_name(j)}" for j, a in enumerate(alphas))
     y_name = f"y{subscript(focus + 1)}"
-    mixed = el(
-        "p", {"class": "apy-formula"}, formula(f"{y_name} = {mix} = ({t.numbers.join(t.num(v) for v in output)})")
-    )
-    body = chooser + picture + table + mixed + inputs
-    top = max(range(3), key=lambda j: alphas[j])
-    readout = t.html(
-        "readout",
-        token=formula(_name(focus)),
-        target=formula(_name(top)),
-        share=el("span", {"dir": "ltr"}, t.pct(shares[top], 0)),
-        output=formula(f"({t.numbers.join(t.num(v) for v in output)})"),
-    )
-    return Panel(body, readout, [t.html("caption")])
+    return el("p", {"class": "apy-formula"}, formula(f"{y_name} = {terms} = {t.numbers.coordinates(output)}"))
 
 
 FIGURE = Figure(
