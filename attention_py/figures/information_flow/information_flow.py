@@ -119,71 +119,106 @@ def explain(m: dict[str, list[list[float]]], table: str, i: int, j: int, t: Text
 def draw(state: dict[str, Any], t: Text) -> Panel:
     m = compute(state["seed"])
     table, i, j = state["table"], state["row"], state["col"]
-    tokens = [formula(_x(k)) for k in range(3)]
-    dims = [formula(str(k + 1)) for k in range(D_K)]
+    reseed = button(t.html("reseed"), {"seed": (state["seed"] + 1) % 1000}, focus_key="reseed")
+    body = (
+        projection_tables(m, state, t)
+        + attention_tables(m, state, t)
+        + explain(m, table, i, j, t)
+        + el("div", {"class": "apy-row"}, reseed)
+    )
+    readout = t.html(
+        "readout", table=esc(t.plain(CAPTIONS[table])), row=formula(_x(i)), value=formula(t.num(m[table][i][j], 3))
+    )
+    return Panel(body, readout, [t.html("caption")])
 
-    def highlight(name: str) -> Callable[[int, int], bool]:
-        def chosen(r: int, c: int) -> bool:
-            if name == table:
-                return (r, c) == (i, j)
-            if table == "scores":
-                return (name == "Q" and r == i) or (name == "K" and r == j)
-            if table == "weights":
-                return name == "scores" and r == i
-            if table == "output":
-                return (name == "weights" and r == i) or (name == "V" and c == j)
-            return False
 
-        return chosen
-
-    def clickable(name: str, caption: str, cols: list[str], signed: bool) -> str:
-        # Every cell is a button that explains itself; only the chosen one is pressed, so
-        # focusing a cell that is merely highlighted (one it came from) still chooses it.
-        return matrix_table(
-            m[name],
-            t.numbers,
-            row_labels=tokens,
-            col_labels=cols,
-            caption=caption,
-            signed=signed,
-            corner=t.html("tokens"),
-            selected=highlight(name),
-            cls=f"apy-t-{name}",
-            pressed=lambda r, c: name == table and (r, c) == (i, j),
-            action=lambda r, c: {"table": name, "row": r, "col": c},
-            activate_on_focus=True,
-            cell_label=lambda r, c, shown: t.plain(
-                "cell_label", table=t.plain(CAPTIONS[name]), row=t.count(r + 1), col=t.count(c + 1), value=shown
-            ),
-        )
-
-    top = el(
+def projection_tables(m: dict[str, list[list[float]]], state: dict[str, Any], t: Text) -> str:
+    """Q, K and V side by side, each with the product that made it."""
+    return el(
         "div",
         {"class": "apy-tables"},
-        clickable("Q", t.html("q_caption") + " " + formula("Q = X W_Q"), dims, True),
-        clickable("K", t.html("k_caption") + " " + formula("K = X W_K"), dims, True),
-        clickable("V", t.html("v_caption") + " " + formula("V = X W_V"), dims, True),
+        *(
+            clickable(m, name, t.html(CAPTIONS[name]) + " " + formula(f"{name} = X W_{name}"), _dims(), state, t)
+            for name in PROJECTIONS
+        ),
     )
+
+
+def attention_tables(m: dict[str, list[list[float]]], state: dict[str, Any], t: Text) -> str:
+    """The scores, the weights (with each row's sum under them) and the output, side by side."""
     sums = el(
         "p",
         {"class": "apy-muted"},
         t.html("row_sum", sums=formula(t.numbers.join(t.num(sum(row), 2) for row in m["weights"]))),
     )
-    bottom = el(
+    weights = clickable(m, "weights", t.html("a_caption") + " " + formula("softmax"), _tokens(), state, t, signed=False)
+    return el(
         "div",
         {"class": "apy-tables"},
-        clickable("scores", t.html("s_caption") + " " + formula("Q Kᵀ / √dₖ"), tokens, True),
-        el("div", {}, clickable("weights", t.html("a_caption") + " " + formula("softmax"), tokens, False), sums),
-        clickable("output", t.html("o_caption") + " " + formula("A V"), dims, True),
+        clickable(m, "scores", t.html("s_caption") + " " + formula("Q Kᵀ / √dₖ"), _tokens(), state, t),
+        el("div", {}, weights, sums),
+        clickable(m, "output", t.html("o_caption") + " " + formula("A V"), _dims(), state, t),
     )
-    reseed = el(
-        "div", {"class": "apy-row"}, button(t.html("reseed"), {"seed": (state["seed"] + 1) % 1000}, focus_key="reseed")
+
+
+def _tokens() -> list[str]:
+    """The tokens' labels, x₁ x₂ x₃: every table's rows, and the columns of those token by token."""
+    return [formula(_x(k)) for k in range(3)]
+
+
+def _dims() -> list[str]:
+    """The columns of a table of ``D_K`` features: 1, 2, 3."""
+    return [formula(str(k + 1)) for k in range(D_K)]
+
+
+def clickable(
+    m: dict[str, list[list[float]]],
+    name: str,
+    caption: str,
+    cols: list[str],
+    state: dict[str, Any],
+    t: Text,
+    *,
+    signed: bool = True,
+) -> str:
+    """Matrix ``name`` with every cell a button that explains itself. Only the chosen cell is
+    pressed, so focusing a cell that is merely highlighted (one it came from) still chooses it."""
+    table, i, j = state["table"], state["row"], state["col"]
+    return matrix_table(
+        m[name],
+        t.numbers,
+        row_labels=_tokens(),
+        col_labels=cols,
+        caption=caption,
+        signed=signed,
+        corner=t.html("tokens"),
+        selected=came_from(name, table, i, j),
+        cls=f"apy-t-{name}",
+        pressed=lambda r, c: name == table and (r, c) == (i, j),
+        action=lambda r, c: {"table": name, "row": r, "col": c},
+        activate_on_focus=True,
+        cell_label=lambda r, c, shown: t.plain(
+            "cell_label", table=t.plain(CAPTIONS[name]), row=t.count(r + 1), col=t.count(c + 1), value=shown
+        ),
     )
-    body = top + bottom + explain(m, table, i, j, t) + reseed
-    readout = t.html(
-        "readout", table=esc(t.plain(CAPTIONS[table])), row=formula(_x(i)), value=formula(t.num(m[table][i][j], 3))
-    )
-    return Panel(body, readout, [t.html("caption")])
+
+
+def came_from(name: str, table: str, i: int, j: int) -> Callable[[int, int], bool]:
+    """Which cells of matrix ``name`` to highlight for the chosen cell (``table``, i, j): the
+    cell itself, and the rows and columns it was computed from."""
+
+    def chosen(r: int, c: int) -> bool:
+        if name == table:
+            return (r, c) == (i, j)
+        if table == "scores":
+            return (name == "Q" and r == i) or (name == "K" and r == j)
+        if table == "weights":
+            return name == "scores" and r == i
+        if table == "output":
+            return (name == "weights" and r == i) or (name == "V" and c == j)
+        return False
+
+    return chosen
 
 
 FIGURE = Figure(
