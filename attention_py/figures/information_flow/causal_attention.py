@@ -66,28 +66,21 @@ def _top(row: list[float], tokens: list[Token], t: Text) -> str:
 
 def draw(state: dict[str, Any], t: Text) -> Panel:
     tokens = sentence(t, "angry")
-    n = len(tokens)
-    step = min(state["step"], n)
+    step = min(state["step"], len(tokens))
     causal = state["causal"]
-    current = step - 1
     weights = masked_rows(tokens, step) if causal else full_rows(tokens)
-    seen = step if causal else n
-    values = [[weights[i][j] if i < seen and j < seen else 0.0 for j in range(n)] for i in range(n)]
-    words = [esc(tok.word) for tok in tokens]
-    table = matrix_table(
-        values,
-        t.numbers,
-        row_labels=words,
-        col_labels=words,
-        direction=None,
-        corner=t.html("rows_are"),
-        caption=t.html("matrix_caption"),
-        masked=(lambda i, j: i >= step or j > i) if causal else (lambda i, j: False),
-        masked_text=t.plain("masked"),
-        selected=lambda i, j: i == current,
-        cls="apy-causal",
+    body = (
+        step_controls(tokens, step, causal, t)
+        + el("div", {"class": "apy-scroll"}, weight_table(tokens, weights, step, causal, t))
+        + el("p", {"class": "apy-muted"}, stability(tokens, weights, step, causal, t))
     )
-    controls = el(
+    return Panel(body, readout(tokens, weights, step, causal, t), [t.html("caption"), t.html("designed_note")])
+
+
+def step_controls(tokens: list[Token], step: int, causal: bool, t: Text) -> str:
+    """The mask's switch, then the step: previous, a slider naming the current word, next."""
+    n = len(tokens)
+    return el(
         "div",
         {"class": "apy-row"},
         checkbox("causal", causal, label=t.plain("causal")),
@@ -101,30 +94,58 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
             label=t.html("step"),
             aria_label=t.plain("step"),
             shown=f"{step} / {n}",
-            valuetext=tokens[current].word,
+            valuetext=tokens[step - 1].word,
             digits=0,
         ),
         button(t.html("next"), {"step": min(step + 1, n)}, disabled=step >= n, focus_key="next"),
     )
-    word = esc(tokens[current].word)
+
+
+def weight_table(tokens: list[Token], weights: list[list[float]], step: int, causal: bool, t: Text) -> str:
+    """The whole sentence's map: with the mask, the words not yet read and the future masked;
+    the current word's row marked."""
+    n = len(tokens)
+    seen = step if causal else n
+    values = [[weights[i][j] if i < seen and j < seen else 0.0 for j in range(n)] for i in range(n)]
+    words = [esc(tok.word) for tok in tokens]
+    return matrix_table(
+        values,
+        t.numbers,
+        row_labels=words,
+        col_labels=words,
+        direction=None,
+        corner=t.html("rows_are"),
+        caption=t.html("matrix_caption"),
+        masked=(lambda i, j: i >= step or j > i) if causal else (lambda i, j: False),
+        masked_text=t.plain("masked"),
+        selected=lambda i, j: i == step - 1,
+        cls="apy-causal",
+    )
+
+
+def stability(tokens: list[Token], weights: list[list[float]], step: int, causal: bool, t: Text) -> str:
+    """With the mask, how little the rows already read moved with this word; without it, how far
+    the current word's row is from its row with the mask: what reading ahead changed."""
+    current = step - 1
     if not causal:
-        # The same word's row with the mask, at this step: what reading ahead changed.
-        masked_row = masked_rows(tokens, step)[current] + [0.0] * (n - step)
+        masked_row = masked_rows(tokens, step)[current] + [0.0] * (len(tokens) - step)
         drift = max(abs(a - b) for a, b in zip(weights[current], masked_row))
-        stability = t.sentence("full_note", word=word, drift=Num(drift, 3))
-    elif step > 1:
+        return t.sentence("full_note", word=esc(tokens[current].word), drift=Num(drift, 3))
+    if step > 1:
         before = masked_rows(tokens, step - 1)
         drift = max(abs(before[i][j] - weights[i][j]) for i in range(step - 1) for j in range(step - 1))
-        stability = t.sentence("unchanged", drift=Num(drift, 3))
-    else:
-        stability = t.html("first")  # its one weight is named by the readout, once
-    top = _top(weights[current][:seen], tokens, t)
+        return t.sentence("unchanged", drift=Num(drift, 3))
+    return t.html("first")  # its one weight is named by the readout, once
+
+
+def readout(tokens: list[Token], weights: list[list[float]], step: int, causal: bool, t: Text) -> str:
+    """The current word, how many words it sees, and the ones it attends to most."""
+    seen = step if causal else len(tokens)
+    word = esc(tokens[step - 1].word)
+    top = _top(weights[step - 1][:seen], tokens, t)
     if seen == 1:  # only the first word read: it sees one word, itself (singular, no count)
-        readout = t.sentence("readout_first", word=word, top=top)
-    else:
-        readout = t.sentence("readout_causal" if causal else "readout_full", word=word, count=seen, top=top)
-    body = controls + el("div", {"class": "apy-scroll"}, table) + el("p", {"class": "apy-muted"}, stability)
-    return Panel(body, readout, [t.html("caption"), t.html("designed_note")])
+        return t.sentence("readout_first", word=word, top=top)
+    return t.sentence("readout_causal" if causal else "readout_full", word=word, count=seen, top=top)
 
 
 FIGURE = Figure(
