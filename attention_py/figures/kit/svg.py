@@ -96,8 +96,9 @@ class Plane:
         return arrow_px(self.px(*start), self.px(*end), cls=cls, width=width)
 
     def labelled_point(self, point: tuple[float, float], label: str, *, cls: str, radius: str, gap: float) -> str:
-        """A dot at ``point`` with its ``label`` (text) ``gap`` pixels off on the outer side:
-        to the right of a point right of the y axis, to the left of one left of it."""
+        """A dot of ``radius`` (as the markup writes it) at ``point`` with its ``label`` (text)
+        ``gap`` pixels off on the outer side: to the right of a point right of the y axis, to
+        the left of one left of it."""
         u, v = self.px(*point)
         anchor = "start" if point[0] >= 0 else "end"
         return el(

@@ -18,7 +18,7 @@ from ..kit.figure import Figure, Panel
 from ..kit.html import el, esc, split
 from ..kit.state import Numbers, StateSpec
 from ..kit.strings import Text
-from ..kit.svg import Plane, arrow_px, f, handle
+from ..kit.svg import Plane, f, handle
 
 LIMIT = 3.0
 STEP = 0.1
@@ -129,8 +129,8 @@ def plane(a: list[float], b: list[float], defined: bool, t: Text) -> str:
         PLANE.grid(numbers=t.numbers)
         + (angle_arc(a, b) if defined else el("path", {"class": "apy-arc", "d": ""}))
         + projection(a, b)
-        + arrow_px(PLANE.px(0, 0), PLANE.px(*a), cls="apy-c1")
-        + arrow_px(PLANE.px(0, 0), PLANE.px(*b), cls="apy-c2")
+        + PLANE.arrow((0, 0), (a[0], a[1]), cls="apy-c1")
+        + PLANE.arrow((0, 0), (b[0], b[1]), cls="apy-c2")
         + "".join(tip(name, vector, cls, t) for (name, cls), vector in zip(VECTORS, (a, b)))
     )
     return PLANE.drawing(picture, label=t.plain("picture"), interactive=True)

@@ -17,7 +17,7 @@ from ..kit.figure import Figure, Panel
 from ..kit.html import el, esc, to_json
 from ..kit.state import Choice, StateSpec, Subset
 from ..kit.strings import Text
-from ..kit.svg import Plane, arrow_px, f
+from ..kit.svg import Plane, f
 
 # Designed coordinates: (x, y). Emotion words on one line through the origin, vehicles
 # on a perpendicular one, so the cosines come out as clean as the story.
@@ -94,8 +94,8 @@ def plane(shown: list[str], pair: tuple[str, str] | None, t: Text) -> str:
     """The plane: the grid, the emotion words' line, the compared pair's arrows, every word's point."""
     arrows = ""
     if pair is not None:
-        arrows = arrow_px(PLANE.px(0, 0), PLANE.px(*WORDS[pair[0]]), cls="apy-c1", width=2) + arrow_px(
-            PLANE.px(0, 0), PLANE.px(*WORDS[pair[1]]), cls="apy-c2", width=2
+        arrows = PLANE.arrow((0, 0), WORDS[pair[0]], cls="apy-c1", width=2) + PLANE.arrow(
+            (0, 0), WORDS[pair[1]], cls="apy-c2", width=2
         )
     points = "".join(word_point(w, shown, pair, t) for w in WORDS)
     return PLANE.drawing(PLANE.grid() + emotion_guide(t) + arrows + points, label=t.plain("picture"))

@@ -152,6 +152,7 @@ def spread_line(at: float, limit: float) -> str:
 
 
 def mini_bars(probs: list[float]) -> str:
+    """A row of weights as small bars, for the eye only: the largest share is said under them."""
     shares = percent_shares(probs)
     return el(
         "div",
