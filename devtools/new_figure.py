@@ -4,6 +4,7 @@ what it wrote that is still to be rewritten or translated.
     .venv/bin/python -m devtools.new_figure NAME --article PAGE   # e.g. attention_heatmap --article what-matters
     .venv/bin/python -m devtools.new_figure NAME --article PAGE --dry-run  # say what it would write
     .venv/bin/python -m devtools.new_figure --leftovers     # the scaffold's text still in place
+    .venv/bin/python -m devtools.new_figure --table         # the README's table of figures, again
 
 What it writes (ARCHITECTURE.md, "Recipe: add a figure", says what to do with each):
 
@@ -12,39 +13,35 @@ What it writes (ARCHITECTURE.md, "Recipe: add a figure", says what to do with ea
   attention_py's own softmax and the kit's controls), to be replaced by the figure's own
   state, drawing and words;
 - its entry in the registry (``attention_py/figures/__init__.py``: the import from its article's
-  folder and the end of ``_ORDER``; move it to where the articles first show it);
-- its strings in every language's ``docs/figure-strings/<lang>.yml``, in English: the
-  translators' status lists them until they are translated;
-- a section at the end of every language's gallery (``docs/<lang>/gallery.md``): a heading
-  with the same anchor in every language, a line that says what the reader can do, and the
-  fence. In English the line describes the starting figure; in the other languages an HTML
-  comment stands in its place and the heading is English, both for a translator to replace;
+  folder, and in ``_ORDER`` after that article's other figures);
+- its strings in every language's ``docs/figure-strings/<lang>.yml``, in English, with its
+  gallery heading and line (``gallery_headings``, ``gallery_lines``): the build writes every
+  language's gallery page from them (site_hooks/content/gallery.py), and the translators'
+  status counts the section as untranslated while they are the English ones;
 - ``tests/test_figure_NAME.py``: the readout's numbers against the package's softmax, in every
   language;
-- a row in the table of ``attention_py/figures/README.md`` that ends ``(to be replaced)``.
+- its row in the table of ``attention_py/figures/README.md``; ``--table`` writes the table
+  again from the registry's modules (their docstrings and default states).
 
 ``./run check`` passes right after (``tests/test_new_figure.py`` runs this in a copy of the
 repository). Nothing is overwritten: an existing figure, module, test or section stops it.
 
-The scaffold's words are placeholders, found again wherever they stay (``leftovers``,
-``--leftovers``): a README row still ending ``(to be replaced)``, the English gallery line as
-written here, and in the other languages a section that still holds the scaffold's comment
-or line, or has no line where English has one (``untranslated_sections``, which
-``python -m devtools.translation_status`` counts as untranslated). They are recognised by
-what this module writes, not by comparing with English, which loses them as soon as the
-English line is rewritten.
+The scaffold's English gallery line is a placeholder, found again while it stays
+(``leftovers``, ``--leftovers``), with a README table out of date.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import keyword
 import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-from site_hooks.i18n.translation_checks import SOURCE_LANG, fenced_lines, pages
+from site_hooks.i18n.translation_checks import SOURCE_LANG
 
 ROOT = Path(__file__).resolve().parents[1]
 NAME = re.compile(r"^[a-z][a-z0-9]*(_[a-z0-9]+)*$")
@@ -64,9 +61,8 @@ from typing import Any
 from ... import softmax
 from ..kit.controls import slider
 from ..kit.figure import Figure, Panel
-from ..kit.html import el, esc
 from ..kit.state import Number, StateSpec
-from ..kit.strings import Text
+from ..kit.strings import Pct, Text
 
 STRINGS = ("title", "score", "readout", "caption")
 
@@ -85,11 +81,7 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
         shown=t.num(x, 1),
         digits=1,
     )
-    readout = t.html(
-        "readout",
-        first=el("span", {{"dir": "ltr"}}, esc(t.pct(100 * shares[0]))),
-        second=el("span", {{"dir": "ltr"}}, esc(t.pct(100 * shares[1]))),
-    )
+    readout = t.sentence("readout", first=Pct(100 * shares[0]), second=Pct(100 * shares[1]))
     return Panel(body, readout, [t.html("caption")])
 
 
@@ -110,22 +102,7 @@ STRINGS = """
 """
 
 # What the scaffold writes for someone to replace, and how it is found again (leftovers).
-PLACEHOLDER = "(to be replaced)"
-INTRO = "Move the score x and see its share of the softmax against zero."
-NOTE = "<!-- new_figure:"  # how the comment below is recognised
-TRANSLATE = (
-    f"{NOTE} translate the heading above, and in place of this comment write what the "
-    "reader can do here, as the English gallery does -->"
-)
-
-GALLERY = """
-## {title} {{ #{anchor} }}
-
-{intro}
-
-```figure name="{name}"
-```
-"""
+INTRO = "Move the score x and see its share of the softmax against zero."  # its gallery line
 
 TEST = '''"""The {name} figure: its readout is the package's softmax of [x, 0], in every language."""
 
@@ -135,6 +112,7 @@ import pytest
 
 from attention_py import softmax
 from attention_py.figures import FIGURES, Text
+from attention_py.figures.kit.strings import Pct
 from tests.test_figures_support import LANGS, parse, strings
 
 
@@ -145,8 +123,8 @@ def test_the_readout_gives_the_softmax_of_the_score_against_zero(lang, x):
     readout = root.by_class("apy-fig__readout")[0].text
     t = Text(strings(lang), lang, "{name}")
     first, second = softmax([x, 0.0])
-    assert t.pct(100 * first) in readout
-    assert t.pct(100 * second) in readout
+    assert parse(t.sentence_part(Pct(100 * first))).text in readout
+    assert parse(t.sentence_part(Pct(100 * second))).text in readout
 '''
 
 
@@ -190,26 +168,65 @@ def problem(name: str, root: Path = ROOT) -> str | None:
 
 
 def _register(source: str, name: str, article: str) -> str:
-    """The registry with ``name`` imported from its article's folder (in order) and last in ``_ORDER``."""
+    """The registry with ``name`` imported from its article's folder (in order) and in ``_ORDER``
+    after the last figure of the same article (the order of the gallery and the articles)."""
     imports = re.search(rf"from \.{article} import \(\n((?:    \w+,\n)+)\)", source)
     order = re.search(r"_ORDER = \(\n((?:    [\w.]+,\n)+)\)", source)
     if imports is None or order is None:
         raise SystemExit(
             f"attention_py/figures/__init__.py: the import list of {article} or _ORDER is not where it was expected"
         )
-    modules = sorted({*re.findall(r"    (\w+),", imports[1]), name})
-    source = source.replace(imports[1], "".join(f"    {m},\n" for m in modules), 1)
-    return source.replace(order[0], order[0][: -len(")")] + f"    {name}.FIGURE,\n)", 1)
+    own = set(re.findall(r"    (\w+),", imports[1]))
+    modules = sorted({*own, name})
+    entries = order[1].splitlines(keepends=True)
+    last = max((i for i, entry in enumerate(entries) if entry.strip().split(".")[0] in own), default=len(entries) - 1)
+    entries.insert(last + 1, f"    {name}.FIGURE,\n")
+    source = source.replace(order[1], "".join(entries), 1)
+    return source.replace(imports[1], "".join(f"    {m},\n" for m in modules), 1)
 
 
-def _readme_row(source: str, name: str, title: str) -> str:
-    """The figures README with a row for ``name`` after the table's last row."""
-    rows = list(re.finditer(r"^\| `\w+` \|.*\|\n", source, re.MULTILINE))
-    if not rows:
-        raise SystemExit("attention_py/figures/README.md: the table of figures is not where it was expected")
-    row = f"| `{name}` | {title.lower()}: a score and its softmax against 0 {PLACEHOLDER} | `x: 1.0` (−5..5) |\n"
-    end = rows[-1].end()
-    return source[:end] + row + source[end:]
+# --------------------------------------------------------------------------- the README's table
+
+TABLE_START = "<!-- the figures, written by `python -m devtools.new_figure --table` from the registry -->"
+TABLE_END = "<!-- end of the figures -->"
+
+
+def table_row(name: str, module: str, summary: str, defaults: dict[str, Any]) -> str:
+    """One figure's row: its name, its module, the first paragraph of its docstring, its defaults."""
+    shown = ", ".join(f"`{key}: {json.dumps(value, ensure_ascii=False)}`" for key, value in defaults.items())
+    return f"| `{name}` | `{module}` | {summary.replace('|', '/')} | {shown} |"
+
+
+def figure_table() -> str:
+    """The README's table of every registered figure, in the registry's order."""
+    from attention_py.figures import FIGURES
+
+    rows = ["| name | module | what it shows (its docstring; the state's meaning is there too) | defaults |"]
+    rows.append("|---|---|---|---|")
+    for name, figure in FIGURES.items():
+        module = sys.modules[figure.draw.__module__]
+        where = Path(module.__file__ or "").relative_to(ROOT / "attention_py" / "figures").as_posix()
+        summary = " ".join((module.__doc__ or "").strip().split("\n\n")[0].split())
+        rows.append(table_row(name, where, summary, figure.default_state()))
+    return "\n".join(rows)
+
+
+def with_table(readme: str, table: str) -> str:
+    """The figures' README with ``table`` between its markers."""
+    start, end = readme.find(TABLE_START), readme.find(TABLE_END)
+    if start < 0 or end < start:
+        raise SystemExit("attention_py/figures/README.md: the markers of the figures' table are missing")
+    return readme[: start + len(TABLE_START)] + "\n" + table + "\n" + readme[end:]
+
+
+def _readme_with_row(readme: str, name: str, folder: str, title: str) -> str:
+    """The README's table with the scaffold's row added (its module is not written yet, so the
+    row comes from the template; ``--table`` writes it again from the module)."""
+    start, end = readme.find(TABLE_START), readme.find(TABLE_END)
+    if start < 0 or end < start:
+        raise SystemExit("attention_py/figures/README.md: the markers of the figures' table are missing")
+    row = table_row(name, f"{folder}/{name}.py", f"{title}: one score x and the softmax of [x, 0].", {"x": 1.0})
+    return readme[:end] + row + "\n" + readme[end:]
 
 
 def title_of(name: str) -> str:
@@ -217,36 +234,37 @@ def title_of(name: str) -> str:
     return name.replace("_", " ").capitalize()
 
 
-def anchor_of(name: str) -> str:
-    """The anchor of the scaffold's gallery section for ``name`` ("attention-heatmap")."""
-    return name.replace("_", "-")
-
-
-def gallery_section(name: str, lang: str) -> str:
-    """The section the scaffold appends to ``docs/<lang>/gallery.md`` for figure ``name``."""
-    intro = INTRO if lang == SOURCE_LANG else TRANSLATE
-    return GALLERY.format(name=name, title=title_of(name), anchor=anchor_of(name), intro=intro)
+def _with_gallery_entry(strings: str, name: str, title: str) -> str:
+    """A strings file with the figure's gallery heading and line added at the end of the
+    ``gallery_headings`` and ``gallery_lines`` sections (in English: translators translate them)."""
+    for section, text in (("gallery_headings", title), ("gallery_lines", INTRO)):
+        table = re.search(rf"^{section}:\n(?:  .*\n)*", strings, re.MULTILINE)
+        if table is None:
+            raise SystemExit(f"a strings file has no {section} section")
+        entry = f"  {name}: {json.dumps(text, ensure_ascii=False)}\n"
+        strings = strings[: table.end()] + entry + strings[table.end() :]
+    return strings
 
 
 def writes(name: str, article: str, root: Path = ROOT) -> dict[Path, str]:
     """Every file the new figure ``name`` of ``article`` (its page or folder) writes or changes,
     with its new text."""
     title = title_of(name)
-    values = {"name": name, "title": title, "anchor": anchor_of(name)}
+    values = {"name": name, "title": title}
     figures = root / "attention_py" / "figures"
     folder = article_folder(article, root)
+    readme = (figures / "README.md").read_text(encoding="utf-8")
     changed = {
         figures / folder / f"{name}.py": MODULE.format(**values),
         figures / "__init__.py": _register((figures / "__init__.py").read_text(encoding="utf-8"), name, folder),
-        figures / "README.md": _readme_row((figures / "README.md").read_text(encoding="utf-8"), name, title),
+        figures / "README.md": _readme_with_row(readme, name, folder, title),
         root / "tests" / f"test_figure_{name}.py": TEST.format(**values),
     }
     for strings in sorted((root / "docs" / "figure-strings").glob("*.yml")):
-        changed[strings] = strings.read_text(encoding="utf-8").rstrip("\n") + "\n" + STRINGS.format(**values)
-        gallery = root / "docs" / strings.stem / "gallery.md"
-        if gallery.is_file():
-            section = gallery_section(name, strings.stem)
-            changed[gallery] = gallery.read_text(encoding="utf-8").rstrip("\n") + "\n" + section
+        text = strings.read_text(encoding="utf-8")
+        own = text.index("\ngallery_headings:") if "\ngallery_headings:" in text else len(text)
+        text = text[:own].rstrip("\n") + "\n" + STRINGS.format(**values) + text[own:]
+        changed[strings] = _with_gallery_entry(text, name, title)
     return changed
 
 
@@ -257,114 +275,31 @@ def writes(name: str, article: str, root: Path = ROOT) -> dict[Path, str]:
 class Leftover:
     """A piece of the scaffold's text still in place: where, and what to do about it."""
 
-    path: str  # from the repository's root: "docs/he/gallery.md"
+    path: str  # from the repository's root: "docs/figure-strings/en.yml"
     line: int
-    anchor: str | None  # the section it is in, for a page
     what: str
 
     def __str__(self) -> str:
         return f"{self.path}:{self.line}: {self.what}"
 
 
-_HEADING = re.compile(r"^#{1,6}[ \t]+(?P<text>.*?)[ \t]*\{[ \t]*#(?P<anchor>[^\s}]+)[ \t]*\}[ \t]*$")
-_FIGURE = re.compile(r'^\s*(?:`{3,}|~{3,})\s*figure\b.*?\bname="(?P<name>[^"]+)"')
-_WORDS = re.compile(r"[^\W\d_]")
-_TAGS_ONLY = re.compile(r"^\s*(<[^>]*>\s*)+$")  # an HTML comment or tag: no words a reader sees
-
-
-@dataclass
-class _Section:
-    line: int  # of its heading (0: before the first heading)
-    heading: str
-    anchor: str | None
-    figures: list[str]
-    prose: list[tuple[int, str]]  # (line, text) of the lines with words
-    notes: list[int]  # lines of the scaffold's comment (TRANSLATE)
-
-
-def _sections(text: str) -> list[_Section]:
-    """A Markdown page's sections: heading, figures fenced in it, lines of prose and the
-    scaffold's comments."""
-    found = [_Section(0, "", None, [], [], [])]
-    for number, (line, code) in enumerate(fenced_lines(text.splitlines()), 1):
-        heading = None if code else _HEADING.match(line)
-        figure = _FIGURE.match(line) if code else None
-        if heading:
-            found.append(_Section(number, heading["text"], heading["anchor"], [], [], []))
-        elif figure:
-            found[-1].figures.append(figure["name"])
-        elif not code and line.strip().startswith(NOTE):
-            found[-1].notes.append(number)
-        elif not code and _WORDS.search(line) and not _TAGS_ONLY.match(line):
-            found[-1].prose.append((number, line.strip()))
-    return found
-
-
-def untranslated_sections(docs: Path, lang: str) -> list[Leftover]:
-    """Sections of ``docs/<lang>/`` (a language other than English) that still hold what the
-    scaffold wrote there, one each, at its heading: the scaffold's comment (a translator
-    writes the section's line in its place), a line still the English one the scaffold
-    wrote, or a figure with no line of its own where the English section of the same anchor
-    has one. The heading is named too while it is the scaffold's English title. Read from
-    the text alone, so found however much English has changed since."""
-    if lang == SOURCE_LANG:
-        return []
-    found = []
-    for page in pages(docs / lang):
-        source, target = docs / SOURCE_LANG / page, docs / lang / page
-        if target.suffix != ".md":
-            continue
-        english = {s.anchor: s for s in _sections(source.read_text(encoding="utf-8"))} if source.is_file() else {}
-        for section in _sections(target.read_text(encoding="utf-8")):
-            theirs = english.get(section.anchor)
-            reasons = []
-            if section.notes:
-                reasons.append("the scaffold's comment is still there: write the line in its place")
-            if any(line == INTRO for _, line in section.prose):
-                reasons.append("its line is still the scaffold's English")
-            elif not section.notes and section.figures and not section.prose and theirs and theirs.prose:
-                reasons.append("no line says what the reader can do here, as English does")
-            if reasons and any(
-                section.heading == title_of(n) and section.anchor == anchor_of(n) for n in section.figures
-            ):
-                reasons.insert(0, "the heading is still English")
-            if reasons:
-                named = f"#{section.anchor}: " if section.anchor else ""
-                found.append(Leftover(f"docs/{lang}/{page}", section.line, section.anchor, named + "; ".join(reasons)))
-    return found
-
-
 def leftovers(root: Path = ROOT) -> list[Leftover]:
-    """Everything the scaffold wrote that is still to be replaced, for every figure: rows of
-    the figures' README still ending ``(to be replaced)``, English lines still the scaffold's,
-    and every other language's sections still untranslated (``untranslated_sections``)."""
+    """What the scaffold wrote that is still to be rewritten: the English gallery line it
+    wrote (in ``docs/figure-strings/en.yml``), and a README table that no longer says what the
+    registry's modules say (``--table`` writes it again). The other languages' gallery
+    headings and lines, still English, are the translators' (``python -m
+    devtools.translation_status`` counts those gallery sections as untranslated)."""
+    found = []
+    english = root / "docs" / "figure-strings" / f"{SOURCE_LANG}.yml"
+    for number, line in enumerate(english.read_text(encoding="utf-8").splitlines(), 1):
+        if line.endswith(f" {json.dumps(INTRO)}"):
+            what = f"{line.split(':')[0].strip()}'s gallery line is the scaffold's: say what the reader can do"
+            found.append(Leftover(english.relative_to(root).as_posix(), number, what))
     readme = root / "attention_py" / "figures" / "README.md"
-    found = [
-        Leftover(
-            "attention_py/figures/README.md",
-            number,
-            None,
-            f"{line.split('|')[1].strip()}'s row still ends {PLACEHOLDER}: say what the figure shows",
-        )
-        for number, line in enumerate(readme.read_text(encoding="utf-8").splitlines(), 1)
-        if line.startswith("| `") and PLACEHOLDER in line
-    ]
-    docs = root / "docs"
-    for page in pages(docs / SOURCE_LANG):
-        if page.endswith(".md"):
-            for section in _sections((docs / SOURCE_LANG / page).read_text(encoding="utf-8")):
-                found += [
-                    Leftover(
-                        f"docs/{SOURCE_LANG}/{page}",
-                        number,
-                        section.anchor,
-                        "the scaffold's line: say what the reader can do with the figure",
-                    )
-                    for number, line in section.prose
-                    if line == INTRO
-                ]
-    for strings in sorted((docs / "figure-strings").glob("*.yml")):
-        found += untranslated_sections(docs, strings.stem)
+    if root == ROOT and with_table(readme.read_text(encoding="utf-8"), figure_table()) != readme.read_text(
+        encoding="utf-8"
+    ):
+        found.append(Leftover("attention_py/figures/README.md", 1, "the figures' table is out of date: run --table"))
     return found
 
 
@@ -380,7 +315,15 @@ def main(argv: list[str] | None = None, root: Path = ROOT) -> int:
     parser.add_argument(
         "--leftovers", action="store_true", help="list the scaffold's text still to rewrite or translate, and stop"
     )
+    parser.add_argument(
+        "--table", action="store_true", help="write the figures' table of attention_py/figures/README.md, and stop"
+    )
     args = parser.parse_args(argv)
+    if args.table:
+        readme = root / "attention_py" / "figures" / "README.md"
+        readme.write_text(with_table(readme.read_text(encoding="utf-8"), figure_table()), encoding="utf-8")
+        print(f"wrote the table of {readme.relative_to(root)}")
+        return 0
     if args.leftovers:
         left = leftovers(root)
         print("\n".join(map(str, left)) if left else "nothing the scaffold wrote is left to rewrite or translate")
@@ -400,9 +343,10 @@ def main(argv: list[str] | None = None, root: Path = ROOT) -> int:
     if not args.dry_run:
         print(
             f"next: `./run check`, then make {args.name} your own (ARCHITECTURE.md, 'Recipe: add a figure'): "
-            "rewrite its README row and gallery line, and translate its gallery heading and line in every "
-            "language; `--leftovers` lists what is still the scaffold's. `./run serve` shows it at the end "
-            "of the gallery"
+            "its module (docstring, state, drawing), its test, its English strings and gallery line in "
+            "docs/figure-strings/en.yml, and its fence in the article in every language; then `--table` "
+            "for the README. `--leftovers` lists what is still the scaffold's. The gallery shows it "
+            "after its article's other figures"
         )
     return 0
 

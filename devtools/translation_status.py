@@ -40,11 +40,9 @@ site_hooks/i18n/translation_checks.py.
 
 **Partly English**: a translated page some of whose sections (a heading and the prose up to
 the next one) are still word for word an English section of the same page; a section that
-is only code or a figure, the same in every language, does not count. A section that the
-figure scaffold (``python -m devtools.new_figure``) wrote and no translator has replaced
-counts too, however English has changed since: its English heading and the comment it
-leaves where the section's line belongs are listed apart
-(``devtools.new_figure.untranslated_sections``).
+is only code or a figure, the same in every language, does not count. The gallery is read as
+the build writes it: each figure's section has the heading and line of the language's strings
+file, so a new figure's section counts while they are still the English ones.
 
 **Puzzle**: a language whose learning page is translated needs ``docs/puzzles/<lang>.yml``
 (the build stops without it: ``site_hooks.content.training.missing_puzzle``); a puzzle file
@@ -70,7 +68,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from devtools.new_figure import Leftover, untranslated_sections
 from site_hooks import ROOT
 from site_hooks.assets.vendored import offered_faces
 from site_hooks.i18n import script_coverage
@@ -143,17 +140,15 @@ def lettering(docs: Path, lang: str, extra: dict[str, Any] | None) -> tuple[str,
 
 
 def partly_english(docs: Path, lang: str) -> list[tuple[str, int, int]]:
-    """(page, sections still English, sections) of each translated page with English sections:
-    word for word the English ones, or left as the figure scaffold wrote them."""
-    scaffold: dict[str, set[str | None]] = {}
-    for item in untranslated_sections(docs, lang):
-        scaffold.setdefault(item.path.removeprefix(f"docs/{lang}/"), set()).add(item.anchor)
+    """(page, sections still English, sections) of each translated page with English sections,
+    word for word the English ones (the gallery's as the build writes them from the strings, so
+    a new figure's heading and line count until translated)."""
     found = []
     for page in pages(docs / lang):
         source = docs / SOURCE_LANG / page
         if not source.is_file() or is_copy(docs, lang, page):
             continue
-        still = set(english_sections(docs, lang, page)) | scaffold.get(page, set())
+        still = set(english_sections(docs, lang, page))
         if still:
             found.append((page, len(still), len(sections(docs / lang / page))))
     return found
@@ -317,7 +312,6 @@ class LanguageStatus:
     same_strings: list[str] = field(default_factory=list)  # figure strings still the English ones: a reminder
     copied: list[str] = field(default_factory=list)  # in docs/<lang>/ but still the English text
     partly: list[tuple[str, int, int]] = field(default_factory=list)  # (page, English sections, sections)
-    scaffold: list[Leftover] = field(default_factory=list)  # sections the figure scaffold wrote, untranslated
     in_progress: bool = False  # its entry says translation_in_progress: unfinished pages are expected
     lettering: str = ""  # the script and face its pages are set in
     face: list[str] = field(default_factory=list)  # why the build cannot set its pages in a face
@@ -371,7 +365,6 @@ def status(docs: Path, lang: str, in_progress: bool = False, extra: dict[str, An
         missing=missing_pages(docs, lang),
         copied=copied_pages(docs, lang),
         partly=partly_english(docs, lang),
-        scaffold=untranslated_sections(docs, lang),
         in_progress=in_progress,
         lettering=shown,
         face=face_problems,
@@ -412,12 +405,6 @@ def report(result: LanguageStatus, total: int, every_string: bool = False) -> st
     if result.partly:
         lines.append(f"  partly English ({len(result.partly)}), sections still in English:")
         lines += [f"    docs/{lang}/{page}: {still} of {count} sections" for page, still, count in result.partly]
-    if result.scaffold:
-        lines.append(
-            f"  sections the figure scaffold wrote ({len(result.scaffold)}): translate the heading, and write "
-            "the line that says what the reader can do in place of the scaffold's comment:"
-        )
-        lines += [f"    {item}" for item in result.scaffold]
     if result.outdated:
         lines.append(f"  outdated pages ({len(result.outdated)}):")
         lines += ["    " + item.describe(lang) for item in result.outdated]

@@ -13,6 +13,7 @@ from attention_py.figures import FIGURES, StateError, update
 from attention_py.figures.kit.format import percent_shares
 from attention_py.figures.kit.sentence import parse_tokens, pronoun_index, read
 from attention_py.figures.kit.strings import MissingStringError
+from site_hooks.content import gallery
 from tests.languages import LANGUAGES, language
 from tests.test_figures_support import (
     LANGS,
@@ -48,18 +49,24 @@ def article_order() -> list[str]:
     return list(dict.fromkeys(met))
 
 
-def test_the_registry_lists_the_articles_figures_in_the_order_they_meet_them():
-    """FIGURES (figures/__init__.py's _ORDER) is the articles' order; a figure in no article yet
-    (a new one, in the gallery only) may come anywhere."""
+def test_the_gallery_shows_the_figures_in_the_order_the_articles_introduce_them():
+    """A figure in no article yet (a new one) comes last."""
     in_articles = article_order()
     assert in_articles, "no figure found in the articles"
-    assert [name for name in FIGURES if name in in_articles] == in_articles
+    nav = yaml.safe_load(re.search(r"^nav:\n(?:[ -].*\n)+", (ROOT / "mkdocs.yml").read_text(encoding="utf-8"), re.M)[0])
+    order = gallery.reading_order(nav["nav"])
+    assert order == [*in_articles, *(name for name in FIGURES if name not in in_articles)]
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_every_figure_is_in_the_gallery_of_every_language(lang):
-    gallery = FENCE.findall((ROOT / "docs" / lang / "gallery.md").read_text(encoding="utf-8"))
-    assert sorted(gallery) == sorted(FIGURES), f"docs/{lang}/gallery.md: one fence per figure"
+def test_every_figure_is_in_the_gallery_of_every_language_in_the_registrys_order(lang):
+    """The build writes the gallery's sections from the registry and the language's strings."""
+    page = ROOT / "docs" / lang / "gallery.md"
+    built = gallery.expand_file(page, page.read_text(encoding="utf-8"))
+    assert FENCE.findall(built) == list(FIGURES), f"docs/{lang}/gallery.md: the gallery marker, once"
+    headings = re.findall(r"^## (.*) \{ #([\w-]+) \}$", built, re.MULTILINE)
+    assert [anchor for _, anchor in headings] == [gallery.anchor_of(name) for name in FIGURES]
+    assert all(text.strip() for text, _ in headings)
 
 
 @pytest.mark.parametrize("lang", LANGS)

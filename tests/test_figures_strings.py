@@ -11,7 +11,7 @@ import yaml
 
 from attention_py.figures import FIGURES, required_strings
 from attention_py.figures.kit.strings import OPTIONAL, Text, check_strings
-from site_hooks.content.figures import check_strings_dir, check_strings_file
+from site_hooks.content.figures import GALLERY_SECTIONS, check_strings_dir, check_strings_file
 from tests.test_figures_support import LANGS, MADE_UP, ROOT, STRINGS_DIR, saved_resources, strings
 
 # States that between them reach every branch that picks a different string.
@@ -341,7 +341,7 @@ def test_check_strings_file_names_the_file(tmp_path):
     problems = check_strings_file(where)
     # Every figure's section and the page's section are missing, and the common keys but
     # digits (and direction, which the build derives from the language code).
-    sections = [*FIGURES, *{section for f in FIGURES.values() for section in f.shared}, "page"]
+    sections = [*FIGURES, *{section for f in FIGURES.values() for section in f.shared}, "page", *GALLERY_SECTIONS]
     common = [key for key in required_strings()["common"] if key not in ("direction", "digits")]
     expected = {f"{where}: missing section {section!r}" for section in sections}
     expected |= {f"{where}: common.{key}: missing" for key in common}

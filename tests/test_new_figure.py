@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 
 from devtools import new_figure
 
@@ -68,14 +69,14 @@ def test_names_and_existing_figures_are_refused():
     assert new_figure.problem("kit") == "'kit' names a folder or module of attention_py/figures/ already"
 
 
-def test_the_figure_goes_into_its_articles_folder():
+def test_the_figure_goes_into_its_articles_folder_and_after_its_figures_in_the_registry():
     assert new_figure.articles() == ["induction", "information_flow", "learning", "what_matters"]
     written = new_figure.writes("attention_heatmap", "information-flow")
     module = ROOT / "attention_py" / "figures" / "information_flow" / "attention_heatmap.py"
     assert module in written
     registry = written[ROOT / "attention_py" / "figures" / "__init__.py"]
     assert "from .information_flow import (\n    attention_heatmap,\n    causal_attention," in registry
-    assert registry.rstrip().count("attention_heatmap.FIGURE,\n)") == 1
+    assert "    multi_head.FIGURE,\n    attention_heatmap.FIGURE,\n    training_replay.FIGURE," in registry
     with pytest.raises(SystemExit, match="the articles: induction, information_flow, learning, what_matters"):
         new_figure.writes("attention_heatmap", "gallery")
     with pytest.raises(SystemExit, match="2"):
@@ -91,40 +92,38 @@ def test_a_dry_run_writes_nothing(capsys):
     assert {p: p.read_bytes() for p in touched} == before
 
 
-def test_leftovers_name_the_scaffolds_words_until_they_are_rewritten_and_translated(tmp_path, capsys):
-    """The README row's placeholder, the English gallery line, and each other language's
-    gallery section (English heading, a comment for its line) are listed until replaced."""
+def test_the_readmes_table_says_what_the_registrys_modules_say():
+    readme = (ROOT / "attention_py" / "figures" / "README.md").read_text(encoding="utf-8")
+    assert new_figure.with_table(readme, new_figure.figure_table()) == readme, (
+        "attention_py/figures/README.md: run `python -m devtools.new_figure --table`"
+    )
+
+
+def test_the_scaffold_writes_its_gallery_entries_into_every_strings_file_and_no_page(tmp_path, capsys):
+    """A new figure's gallery heading and line go into every language's strings (in English:
+    translators translate them); the English line is listed by --leftovers until rewritten."""
     root = tmp_path / "repo"
-    for name in ("attention_py/figures/README.md", "attention_py/figures/**/__init__.py", "docs/*/gallery.md"):
+    for name in ("attention_py/figures/README.md", "attention_py/figures/**/__init__.py"):
         for source in ROOT.glob(name):
             (root / source.relative_to(ROOT)).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy(source, root / source.relative_to(ROOT))
     shutil.copytree(ROOT / "docs" / "figure-strings", root / "docs" / "figure-strings")
     assert new_figure.leftovers(root) == []
-    for path, text in new_figure.writes("softmax_shift", "what-matters", root).items():
+    written = new_figure.writes("softmax_shift", "what-matters", root)
+    assert not any(path.suffix == ".md" and "docs" in path.parts for path in written)
+    for path, text in written.items():
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
+    for strings in (root / "docs" / "figure-strings").glob("*.yml"):
+        loaded = yaml.safe_load(strings.read_text(encoding="utf-8"))
+        assert loaded["gallery_headings"]["softmax_shift"] == "Softmax shift", strings
+        assert loaded["gallery_lines"]["softmax_shift"] == new_figure.INTRO, strings
     assert new_figure.main(["--leftovers"], root) == 1
-    listed = capsys.readouterr().out.splitlines()
-    assert [line.split(":")[0] for line in listed] == [
-        "attention_py/figures/README.md",
-        "docs/en/gallery.md",
-        "docs/fa/gallery.md",
-        "docs/he/gallery.md",
-    ], listed
-    assert "`softmax_shift`'s row still ends (to be replaced)" in listed[0]
-    assert all("#softmax-shift: the heading is still English; the scaffold's comment" in line for line in listed[2:])
-
-    def rewrite(path: str, old: str, new: str) -> None:
-        text = (root / path).read_text(encoding="utf-8")
-        assert old in text, path
-        (root / path).write_text(text.replace(old, new), encoding="utf-8")
-
-    rewrite("attention_py/figures/README.md", "against 0 (to be replaced)", "against 0, shifted")
-    rewrite("docs/en/gallery.md", new_figure.INTRO, "Shift both scores: the shares stay.")
-    for lang, heading, line in (("he", "הזזה", "הזיזו."), ("fa", "جابه‌جایی", "جابه‌جا کنید.")):
-        rewrite(f"docs/{lang}/gallery.md", "## Softmax shift {", f"## {heading} {{")
-        rewrite(f"docs/{lang}/gallery.md", new_figure.TRANSLATE, line)
+    (listed,) = capsys.readouterr().out.splitlines()
+    assert listed.startswith("docs/figure-strings/en.yml:")
+    assert "softmax_shift's gallery line" in listed
+    english = root / "docs" / "figure-strings" / "en.yml"
+    english.write_text(english.read_text(encoding="utf-8").replace(new_figure.INTRO, "Shift both."), encoding="utf-8")
     assert new_figure.main(["--leftovers"], root) == 0
     assert "nothing the scaffold wrote is left" in capsys.readouterr().out
 
@@ -167,11 +166,9 @@ def test_a_new_figure_passes_the_fast_tier_right_away(tmp_path):
         text=True,
     )
     assert " passed" in tests.stdout, tests.stdout
-    gallery = (copy / "docs" / "he" / "gallery.md").read_text(encoding="utf-8")
-    assert gallery.rstrip().endswith('```figure name="made_by_the_scaffold"\n```')
     # what is left to rewrite and translate is listed, and he is no longer "all good"
     for command, expected in (
-        (["-m", "devtools.new_figure", "--leftovers"], "`made_by_the_scaffold`'s row still ends (to be replaced)"),
+        (["-m", "devtools.new_figure", "--leftovers"], "made_by_the_scaffold's gallery line is the scaffold's"),
         (["-m", "devtools.translation_status", "--lang", "he"], "docs/he/gallery.md: 1 of "),
     ):
         run = subprocess.run([sys.executable, *command], cwd=copy, capture_output=True, text=True)

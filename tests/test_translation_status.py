@@ -16,9 +16,11 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
+import yaml
 
-from devtools import new_figure
+from attention_py.figures import FIGURES
 from devtools import translation_status as ts
+from site_hooks.content import gallery
 from site_hooks.content.doctests import fence_doctests
 from site_hooks.i18n import translation_checks as checks
 from site_hooks.i18n import translations
@@ -454,47 +456,23 @@ def test_sections_that_are_only_code_front_matter_or_directives_do_not_count(scr
     assert ts.partly_english(scratch, "xx") == []
 
 
-GALLERY_EN = '# Gallery { #gallery }\n\n## Softmax { #softmax }\n\nDrag.\n\n```figure name="softmax"\n```\n'
-GALLERY_XX = GALLERY_EN.replace("# Gallery", "# Galerie").replace("Drag.", "Zieh.")  # "Softmax" stays: fine
+GALLERY_PAGE = "# Gallery { #gallery }\n\nEvery figure.\n\n" + gallery.MARKER + "\n"
 
 
-def test_a_gallery_section_the_figure_scaffold_wrote_counts_as_untranslated(
-    scratch: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    """devtools.new_figure appends its section to every gallery, in English, with a comment in
-    place of the line other languages must write: xx is not done until a translator replaces
-    both, even once English has rewritten its own section (so no English text matches it)."""
-    write(scratch / "xx" / "notebooks" / "n.ipynb", notebook("# Notizbuch { #nb }\n", "## Schritt { #step }\n"))
-    for lang, text in (("en", GALLERY_EN), ("xx", GALLERY_XX)):
-        write(scratch / lang / "gallery.md", text + new_figure.gallery_section("softmax_shift", lang))
-    commit(scratch.parent, "The scaffold's softmax_shift")
-    result = ts.status(scratch, "xx")
-    assert not result.ok
-    assert result.partly == [("gallery.md", 1, 3)]
-    (left,) = result.scaffold
-    assert (left.path, left.line, left.anchor) == ("docs/xx/gallery.md", 10, "softmax-shift")
-    assert left.what.startswith("#softmax-shift: the heading is still English; the scaffold's comment is still there")
-    assert ts.main(["--docs", str(scratch), "--lang", "xx"]) == 1
-    out = capsys.readouterr().out
-    assert "== xx: 3/4 pages translated, 1 partly English, 0 outdated\n" in out
-    assert f"    {left}\n" in out
-
-    ours = (scratch / "xx" / "gallery.md").read_text(encoding="utf-8")
-    english = (scratch / "en" / "gallery.md").read_text(encoding="utf-8")
-    write(scratch / "en" / "gallery.md", english.replace(new_figure.INTRO, "Shift both scores: nothing changes."))
-    assert [item.anchor for item in ts.status(scratch, "xx").scaffold] == ["softmax-shift"]
-    no_line = ours.replace(new_figure.TRANSLATE + "\n\n", "")
-    write(scratch / "xx" / "gallery.md", no_line)
-    assert "no line says what the reader can do here" in ts.status(scratch, "xx").scaffold[0].what
-    write(scratch / "xx" / "gallery.md", ours.replace(new_figure.TRANSLATE, new_figure.INTRO))
-    assert "its line is still the scaffold's English" in ts.status(scratch, "xx").scaffold[0].what
-    translated = ours.replace("Softmax shift {", "Verschobener Softmax {").replace(
-        new_figure.TRANSLATE, "Verschieb beide."
-    )
-    write(scratch / "xx" / "gallery.md", translated)
-    commit(scratch.parent, "xx: softmax_shift translated; English rewritten")
-    result = ts.status(scratch, "xx")
-    assert (result.scaffold, result.partly, result.ok) == ([], [], True)
+def test_a_gallery_section_counts_as_english_while_its_strings_are_the_english_ones(scratch: Path) -> None:
+    """The gallery's sections are written by the build from each language's strings: a figure
+    whose gallery heading and line are still the English ones (what devtools.new_figure writes
+    into every strings file) leaves the page partly English until a translator translates them."""
+    english = {"gallery_headings": {"softmax": "Softmax shift"}, "gallery_lines": {"softmax": "Shift both scores."}}
+    ours = {"gallery_headings": {"softmax": "Softmax shift"}, "gallery_lines": {"softmax": "Shift both scores."}}
+    write(scratch / "en" / "gallery.md", GALLERY_PAGE)
+    write(scratch / "xx" / "gallery.md", GALLERY_PAGE.replace("Every figure.", "Jede Abbildung."))
+    for lang, strings in (("en", english), ("xx", ours)):
+        write(scratch / "figure-strings" / f"{lang}.yml", yaml.safe_dump(strings))
+    assert ("gallery.md", 1, 1 + len(FIGURES)) in ts.partly_english(scratch, "xx")
+    ours["gallery_lines"]["softmax"] = "Verschieb beide."
+    write(scratch / "figure-strings" / "xx.yml", yaml.safe_dump(ours))
+    assert [page for page, _, _ in ts.partly_english(scratch, "xx")] == []
 
 
 def test_a_language_in_progress_exits_0_unless_something_is_broken(

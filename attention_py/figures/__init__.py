@@ -79,7 +79,8 @@ _ORDER = (
 )
 
 FIGURES: dict[str, BaseFigure] = {figure.name: figure for figure in _ORDER}
-"""Every figure by name, in the order the articles introduce them."""
+"""Every figure by name, those of one article together (the gallery shows them in the order
+the articles do: site_hooks/content/gallery.py)."""
 
 # An answer's English detail and key are cut to this many characters: a refusal must not
 # repeat a megabyte it was given (its sentence quotes an ``excerpt``).

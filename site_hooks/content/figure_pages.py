@@ -29,7 +29,7 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 from site_hooks.assets import products
-from site_hooks.content import figures, page_context, training
+from site_hooks.content import figures, gallery, page_context, training
 from site_hooks.content.figures import STRINGS_DIR, check_strings_dir
 
 FIGURES_CSS = "assets/figures/figures.css"
@@ -46,6 +46,7 @@ def on_config(config: MkDocsConfig) -> None:
         raise PluginError("figure strings need fixing:\n  " + "\n  ".join(problems))
     figures.strings_for.cache_clear()  # pick up edits under `mkdocs serve`
     _boot_script.cache_clear()
+    gallery.clear()
     training.use_build_resources()  # the figures drawn at build time read the models trained here
 
 
@@ -53,9 +54,10 @@ def _language(page: Page) -> str:
     return getattr(page.file, "locale", None) or "en"
 
 
-def on_page_markdown(markdown: str, page: Page, **kwargs: object) -> str:
+def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, **kwargs: object) -> str:
     page_context.start(_language(page), page.file.src_uri)
-    return markdown
+    order = gallery.reading_order(config.nav)
+    return gallery.expand(markdown, figures.strings_for(_language(page)), page.file.src_uri, order)
 
 
 def on_page_content(html: str, page: Page, **kwargs: object) -> str:

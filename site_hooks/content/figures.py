@@ -45,7 +45,7 @@ from typing import Any
 import yaml
 from pymdownx.superfences import SuperFencesException
 
-from attention_py.figures import RunningFigure, Text, check_strings, get, required_strings
+from attention_py.figures import FIGURES, RunningFigure, Text, check_strings, get, required_strings
 from site_hooks import ROOT
 from site_hooks.content import page_context
 from site_hooks.content.yaml_errors import describe
@@ -62,6 +62,10 @@ DERIVED = ("direction",)
 # Sections that no figure reads: the site's own page scripts do (docs/widgets/shared/strings.js).
 # Their keys are whatever the English file defines; every other language must match them.
 SITE_SECTIONS = ("page",)
+
+# Sections the gallery page reads at build time (site_hooks/content/gallery.py): a figure's
+# heading and line there, one key per figure.
+GALLERY_SECTIONS = ("gallery_headings", "gallery_lines")
 
 ID = re.compile(r"[a-z][a-z0-9-]{0,39}")
 
@@ -206,6 +210,8 @@ def check_strings_file(path: str | Path) -> list[str]:
     for section in SITE_SECTIONS:
         table = english.get(section)
         required[section] = tuple(table) if isinstance(table, Mapping) else ()
+    for section in GALLERY_SECTIONS:
+        required[section] = tuple(FIGURES)
     problems = []
     common = strings.get("common")
     stated = [key for key in DERIVED if isinstance(common, Mapping) and key in common]

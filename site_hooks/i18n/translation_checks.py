@@ -26,6 +26,8 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
+from site_hooks.content.gallery import expand_file
+
 SOURCE_LANG = "en"
 PAGE_SUFFIXES = (".md", ".ipynb")
 _FENCE = re.compile(r"^\s*(`{3,}|~{3,})")
@@ -56,8 +58,9 @@ def missing_pages(docs: Path, lang: str) -> list[str]:
 def _prose(path: Path) -> str:
     """What a translator translates in a page: a Markdown file's text, or a notebook's Markdown
     cells (code cells are the same in every language), with line ends and trailing spaces
-    normalised so an editor's re-save does not count as a translation."""
-    text = path.read_text(encoding="utf-8")
+    normalised so an editor's re-save does not count as a translation. The gallery's sections
+    are read as the build writes them from the language's strings (content/gallery.py)."""
+    text = expand_file(path, path.read_text(encoding="utf-8"))
     if path.suffix == ".ipynb":
         try:
             cells = json.loads(text).get("cells", [])

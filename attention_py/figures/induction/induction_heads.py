@@ -7,6 +7,9 @@ under each letter the model's guess of the next one. The head switches remove he
 outputs (``Cut.heads_off``): the maps and guesses are the model run again without them, and
 the readout gives the accuracy on the copied tokens of the build's 64 test sequences with
 the same heads off (scored at build time for every set of heads: ``induction_run.switched``).
+
+State (defaults): ``letters: ""`` (the example), ``position: -1`` (the last), ``on: "1111"`` (a
+digit a head, layer by layer)
 """
 
 from __future__ import annotations

@@ -6,6 +6,8 @@ layer 2, the best previous-token score of layer 1, and faint the one-layer contr
 with the same budget) with the chosen step marked, and every head's attention on the build's
 example sequence at that step. Nothing is trained or computed here: the attention was saved
 at build time (``induction_run.induction_record``'s ``replay``), so the replay is there at once.
+
+State (defaults): ``checkpoint: 9999`` (index, clamped to the last = trained)
 """
 
 from __future__ import annotations

@@ -7,6 +7,8 @@ what is left, and reading a new word never changes the rows already computed. Wi
 mask off, every word attends to every word of the whole sentence, later ones included, so
 at the same step the reader can compare the two rows of the current word: the pronoun
 that cannot yet see "angry" against the pronoun that can.
+
+State (defaults): ``causal: true``, ``step: 30`` (clamped to the sentence)
 """
 
 from __future__ import annotations

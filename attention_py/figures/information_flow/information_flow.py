@@ -5,6 +5,9 @@ figure lays out Q, K and V, the scores Q Kᵀ / √dₖ, the softmax rows (each 
 the output rows, each a mix of the rows of V. Focusing or clicking any cell shows how it
 was computed, with the actual numbers, and highlights the cells it came from: a cell of
 Q, K or V is a token's input row dotted with a column of W_Q, W_K or W_V.
+
+State (defaults): ``seed: 1``, ``table: weights`` (``Q``, ``K``, ``V``, ``scores``, ``output``),
+``row: 0``, ``col: 1``
 """
 
 from __future__ import annotations

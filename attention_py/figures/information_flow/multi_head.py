@@ -9,6 +9,8 @@ show nothing. Each head's weight matrix is
 drawn side by side; they differ because each head has its own W_Q, W_K, W_V. The figure
 then follows the shapes: each head outputs n x d_model/h, the heads are concatenated
 back to n x d_model, and W_O mixes them into the output.
+
+State (defaults): ``heads: 2``
 """
 
 from __future__ import annotations

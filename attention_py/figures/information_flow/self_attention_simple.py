@@ -4,6 +4,8 @@ Three tokens x1, x2, x3 are small 2-D vectors (type new values to change them). 
 chosen token x_i the scores are the dot products x_i·x_j, softmax turns them into
 weights, and the arrows' thickness shows those weights. The output y_i is the mix
 sum_j alpha_ij x_j. No learned matrices yet: that is the next figure's step.
+
+State (defaults): ``x: [[1, .5], [.8, 1], [-.6, .6]]``, ``focus: 0``
 """
 
 from __future__ import annotations

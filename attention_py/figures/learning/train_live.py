@@ -22,6 +22,15 @@ history point's own scoring) and a verdict in words (``verdict``); for the give-
 also scores the fair puzzle's test sentences (the article's shortcut section measures the
 same), and without positions each test sentence's twin (the same words with the two people
 swapped).
+
+State (defaults): ``running: false``, ``step: 0``, ``sentence: 0``, ``view: pronoun``, the
+recipe (defaults: the build's run): ``seed: 0`` (0..3), ``learning_rate: 0.01`` (0.003, 0.03,
+0.1), ``steps: 120`` (60, 240), ``layers: 2`` (1), ``heads: 1`` (2), ``d_model: 16`` (8),
+``positions: learned`` (``sinusoidal``, ``none``), ``data: fair`` (``giveaway``, ``own``),
+``causal: false``; changing one of these but ``steps`` starts again from step 0; the reader's
+own puzzle: ``own_open: false``, ``own_people``, ``own_actions``, ``own_actor``, ``own_patient``
+(text, one item a line; ``""`` is the site's box; editing one starts again too). Its actions:
+the shelf of kept runs ("Actions")
 """
 
 from __future__ import annotations

@@ -6,6 +6,10 @@ The figure shows, for each layer, how the pronoun's attention spreads over the w
 person the model names with its probability, and whether that is right: the reason's group
 (it points at the one who acts, or at the one acted upon) gives the true answer. A note
 lists the held-out sentences the model gets wrong, each a button that loads it.
+
+State (defaults): ``first: 0``, ``action: 0``, ``second: 1``, ``reason: 0`` (indices into the
+puzzle's ``people``, ``actions``, ``reasons`` = actor then patient; clamped; a second person
+equal to the first moves to the next)
 """
 
 from __future__ import annotations

@@ -5,6 +5,10 @@ training (loss, held-out and training accuracy) with the chosen step marked, and
 model saved at that step attends to in a chosen sentence, layer by layer: the pronoun's row
 alone, or the whole map with that row highlighted. Nothing is trained here: each checkpoint
 is a saved model (the resource ``training/<lang>``), and the maps are its ``read``.
+
+State (defaults): ``checkpoint: 9999`` (index, clamped to the last = trained), ``sentence: 0``
+(0..3: person 0 → 1 with the first actor / patient reason, then the two swapped), ``view:
+pronoun`` (``full``)
 """
 
 from __future__ import annotations

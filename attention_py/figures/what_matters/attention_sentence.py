@@ -4,6 +4,8 @@ Changing the last word (angry / rude) flips which noun the pronoun attends to. T
 matrix is not painted: the sentence goes through two ``SelfAttention`` layers whose
 numbers were designed by hand (see ``kit.sentence``), and the page says so. Selecting a token
 isolates its row. Token axes follow the reading direction of the page.
+
+State (defaults): ``ending: angry`` (``rude``), ``layer: 2`` (1), ``selected: -1``
 """
 
 from __future__ import annotations

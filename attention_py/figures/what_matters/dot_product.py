@@ -4,6 +4,8 @@ Two vectors a and b can be dragged (mouse, touch, or arrow keys on the focused t
 typed in. The readout shows a·b, the lengths, cos θ and the angle, all computed with the
 package's ``dot`` and ``norm``. The dashed line drops b onto a's direction: a·b is |a|
 times that signed shadow, which is why the sign follows the angle.
+
+State (defaults): ``a: [2, 1]``, ``b: [1, 2]`` (each entry −3..3)
 """
 
 from __future__ import annotations

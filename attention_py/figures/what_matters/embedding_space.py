@@ -4,6 +4,8 @@ A hand-made 2-D plane (real embeddings have hundreds of dimensions, and their ax
 no names): "happy" lies near "glad", "sad" points the opposite way along the same line,
 and "car" sits off in its own direction. Chips add or remove words; for any two shown
 words the figure prints their dot product and cosine, computed by the package.
+
+State (defaults): ``words: [happy, glad, sad, car]``, ``first: happy``, ``second: glad``
 """
 
 from __future__ import annotations

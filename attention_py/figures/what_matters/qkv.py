@@ -4,6 +4,8 @@ Pick a word of the example sentence; the figure shows the vector entering the de
 second layer (see ``kit.sentence``) and its projections q = x W_Q, k = x W_K, v = x W_V as
 rows of cells whose shading shows each number. Beside each, a human gloss of the role -
 with the honest note that vectors of a trained model cannot be read like that.
+
+State (defaults): ``word: -1`` (token index; −1 = the pronoun)
 """
 
 from __future__ import annotations

@@ -4,6 +4,10 @@
 ``softmax_scale``: the same with a scale (inverse temperature) that multiplies every score
 before softmax; large scales sharpen the distribution towards the largest score, small
 ones flatten it towards uniform - the reason attention divides by sqrt(d_k).
+
+State of ``softmax`` (defaults): ``z: [1.5, 2.0, 3.0]`` (2–6 entries, −5..5)
+
+State of ``softmax_scale`` (defaults): ``z``, ``scale: 1.0`` (0..10)
 """
 
 from __future__ import annotations

@@ -4,6 +4,8 @@ One slider per word (teacher, student, angry) sets a raw weight; the figure norm
 the weights to sum to 1, prints them, and moves the point y, computed by the package's
 ``weighted_average``. y always stays inside the triangle of the three words: a weighted
 average can mix what is there but never leave it.
+
+State (defaults): ``w: [0.5, 0.5, 0.5]`` (0..1 each)
 """
 
 from __future__ import annotations

@@ -6,6 +6,8 @@ the package's ``dot_product_samples`` and draws two histograms: raw dot products
 spread out as d_k grows) and the same divided by sqrt(d_k) (they keep a spread of about
 1). A row of eight such scores then goes through softmax both ways: the raw scores at
 large d_k give nearly all the weight to one key.
+
+State (defaults): ``d_k: 64`` (1..512)
 """
 
 from __future__ import annotations
