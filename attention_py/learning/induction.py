@@ -41,6 +41,7 @@ import math
 import random
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from ..linalg import matrix_product
@@ -60,6 +61,10 @@ class CopySettings(Settings):
     heads: int = 2
     batch_size: int = 16
     learning_rate: float = 0.01
+    warmup: int = 0  # Adam's steps of linear warm-up (optim.py)
+    beta1: float = 0.9
+    beta2: float = 0.999
+    loss_from: int = 0  # the first position whose guess the training loss counts (unembedding.py)
     eval_every: int = 20
     test_size: int = 64  # fresh sequences scored at every history point
     test_seed: int = 1_000_003  # they are drawn from this seed, whatever the training seed
@@ -87,26 +92,36 @@ def _position_sums(model: NextTokenModel, run: TokenPass, example: Copied) -> di
     return {key: (total, count) for key, (total, count) in sums.items()}
 
 
-def _score(model: NextTokenModel, example: Copied) -> tuple[float, float, dict[str, tuple[float, float]]]:
+def _score(
+    model: NextTokenModel, example: Copied, first: int = 0
+) -> tuple[float, float, dict[str, tuple[float, float]]]:
     run = model.forward(example.ids)
     sums = _position_sums(model, run, example)
     right, seen = sums["copied_accuracy"]
-    return model.loss(run), right / seen, sums
+    return model.loss(run, first), right / seen, sums
 
 
-def _add_gradients(model: NextTokenModel, example: Copied, grads: Gradients, weight: float) -> tuple[float, float]:
+def _add_gradients(
+    model: NextTokenModel, example: Copied, grads: Gradients, weight: float, first: int = 0
+) -> tuple[float, float]:
     run = model.forward(example.ids)
-    backward(model, run, grads, weight)
+    backward(model, run, grads, weight, first)
     guesses = model.guesses(run)
     copied = example.copied
     right = sum(guesses[i] == example.ids[i + 1] for i in copied)
-    return model.loss(run), right / len(copied)
+    return model.loss(run, first), right / len(copied)
 
 
-NEXT_TOKEN = Objective(score=_score, add_gradients=_add_gradients, new_gradients=Gradients)
-"""The next-token objective: the mean cross-entropy of every position's guess; "right" is the
-share of the copied tokens guessed, and every history point reports the measures of
-``_position_sums`` for the test set (``test_copied_accuracy``, ``test_layer1.head0_prefix``, ...)."""
+def next_token_objective(first: int = 0) -> Objective:
+    """The next-token objective: the mean cross-entropy of each position's guess from position
+    ``first`` on; "right" is the share of the copied tokens guessed, and every history point
+    reports the measures of ``_position_sums`` for the test set (``test_copied_accuracy``,
+    ``test_layer1.head0_prefix``, ...), whatever ``first`` is."""
+    return Objective(
+        score=partial(_score, first=first),
+        add_gradients=partial(_add_gradients, first=first),
+        new_gradients=Gradients,
+    )
 
 
 class CopyTrainer(Training):
@@ -131,13 +146,15 @@ class CopyTrainer(Training):
         self._data_rng = random.Random(rng.getrandbits(32))
         super().__init__(
             model,
-            NEXT_TOKEN,
+            next_token_objective(s.loss_from),
             [],
             {"test": self.test},
             order=random.Random(0),
             learning_rate=s.learning_rate,
             batch_size=s.batch_size,
             eval_every=s.eval_every,
+            betas=(s.beta1, s.beta2),
+            warmup=s.warmup,
         )
         self.model: NextTokenModel = model
 

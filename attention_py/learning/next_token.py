@@ -203,32 +203,36 @@ class NextTokenModel(ParameterModel):
             matrix_product(head.output, W_O[h * d_head : (h + 1) * d_head]) for h, head in enumerate(layer_pass.heads)
         ]
 
-    def loss(self, run: TokenPass) -> float:
-        """The mean cross-entropy of every position's guess of the token after it."""
-        return next_token_loss(run.probabilities, run.ids)
+    def loss(self, run: TokenPass, first: int = 0) -> float:
+        """The mean cross-entropy of each position's guess of the token after it, from position
+        ``first`` on (unembedding.py)."""
+        return next_token_loss(run.probabilities, run.ids, first)
 
     def guesses(self, run: TokenPass) -> list[int]:
         """Each position's most likely next token (the first, in a tie)."""
         return [max(range(len(row)), key=row.__getitem__) for row in run.probabilities]
 
 
-def backward(model: NextTokenModel, run: TokenPass, grads: Gradients, weight: float = 1.0) -> None:
-    """Record ``weight`` times the gradients of ``model.loss(run)`` in ``grads``.
+def backward(model: NextTokenModel, run: TokenPass, grads: Gradients, weight: float = 1.0, first: int = 0) -> None:
+    """Record ``weight`` times the gradients of ``model.loss(run, first)`` in ``grads``.
 
         read-out  unembedding.unembed_backward (the loss, the softmax and W_U)
         layers    layer.layer_backward (the residual connection included), last to first
         input     x_i = E[t_i] + P[i]                              dE[t_i] += dx_i,  dP[i] += dx_i
 
     The causal mask needs no line: a masked weight is 0, so its d score is 0."""
-    d_x = unembed_backward(run.final, run.probabilities, run.ids, model.parameters["W_U"], grads, weight)
+    d_x = unembed_backward(run.final, run.probabilities, run.ids, model.parameters["W_U"], grads, weight, first)
     for layer in reversed(range(model.layers)):
         d_x = layer_backward(model.parameters, layer, run.layers[layer], d_x, grads)
     grads.add_embedded(run.ids, d_x)
 
 
-def token_gradients(model: NextTokenModel, ids: list[int], weight: float = 1.0) -> tuple[float, dict[str, Matrix]]:
-    """(loss, gradients of the loss) of one sequence: what the tests check against finite differences."""
+def token_gradients(
+    model: NextTokenModel, ids: list[int], weight: float = 1.0, first: int = 0
+) -> tuple[float, dict[str, Matrix]]:
+    """(loss, gradients of the loss) of one sequence, the loss counted from position ``first``:
+    what the tests check against finite differences."""
     grads = Gradients(model)
     run = model.forward(ids)
-    backward(model, run, grads, weight)
-    return model.loss(run), grads.totals()
+    backward(model, run, grads, weight, first)
+    return model.loss(run, first), grads.totals()

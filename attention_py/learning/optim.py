@@ -7,6 +7,10 @@ For every number w of the model, with gradient g at step t:
     w <- w - lr · m̂ / (√v̂ + ε)      m̂ = m / (1 - β1^t), v̂ = v / (1 - β2^t): early steps corrected
 
 so each number moves by about ``lr`` at most, whatever the scale of its gradient.
+
+With ``warmup`` = W > 0 the step size grows linearly over the first W steps, lr · t / W, then
+stays at lr: the first gradients of a random model are large and point anywhere, and a full
+step on them can throw it far from where it learns.
 """
 
 from __future__ import annotations
@@ -24,9 +28,12 @@ class Adam:
         beta1: float = 0.9,
         beta2: float = 0.999,
         eps: float = 1e-8,
+        warmup: int = 0,
     ) -> None:
+        if warmup < 0 or not (0 <= beta1 < 1 and 0 <= beta2 < 1):
+            raise ValueError(f"Adam needs warmup >= 0 and betas in [0, 1), got {warmup}, ({beta1}, {beta2})")
         self.parameters = parameters  # updated in place
-        self.lr, self.beta1, self.beta2, self.eps = lr, beta1, beta2, eps
+        self.lr, self.beta1, self.beta2, self.eps, self.warmup = lr, beta1, beta2, eps, warmup
         self.t = 0
         self.m = {name: [[0.0] * len(row) for row in w] for name, w in parameters.items()}
         self.v = {name: [[0.0] * len(row) for row in w] for name, w in parameters.items()}
@@ -36,9 +43,10 @@ class Adam:
         self.t += 1
         b1, b2, eps = self.beta1, self.beta2, self.eps
         c1, c2 = 1 - b1**self.t, 1 - b2**self.t  # the bias corrections
+        lr = self.lr * min(1.0, self.t / self.warmup) if self.warmup else self.lr
         for name, W in self.parameters.items():
             for w, g, m, v in zip(W, grads[name], self.m[name], self.v[name]):
                 for j, gj in enumerate(g):
                     m[j] = b1 * m[j] + (1 - b1) * gj
                     v[j] = b2 * v[j] + (1 - b2) * gj * gj
-                    w[j] -= self.lr * (m[j] / c1) / (math.sqrt(v[j] / c2) + eps)
+                    w[j] -= lr * (m[j] / c1) / (math.sqrt(v[j] / c2) + eps)

@@ -154,13 +154,15 @@ class Training:
         learning_rate: float,
         batch_size: int,
         eval_every: int,
+        betas: tuple[float, float] = (0.9, 0.999),
+        warmup: int = 0,
     ) -> None:
         """``held_out`` names the sets scored in full at every history point (every
         ``eval_every`` steps, and step 0); ``order`` shuffles the training examples, afresh
-        every epoch."""
+        every epoch; ``betas`` and ``warmup`` are Adam's (optim.py)."""
         self.model, self.objective = model, objective
         self.train, self.held_out = list(train), dict(held_out)
-        self.optimiser = Adam(model.parameters, lr=learning_rate)
+        self.optimiser = Adam(model.parameters, lr=learning_rate, beta1=betas[0], beta2=betas[1], warmup=warmup)
         self.batch_size, self.eval_every = batch_size, eval_every
         self._order_rng = order
         self._order: list[Any] = []

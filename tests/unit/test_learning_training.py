@@ -30,6 +30,22 @@ def test_adam_steps_follow_the_formula():
     assert fresh[0] == pytest.approx([-0.1, -0.1], rel=1e-4)
 
 
+def test_adams_warm_up_grows_the_step_linearly_then_holds_it():
+    """With warmup=4 the first steps move by lr/4, 2lr/4, 3lr/4 (Adam's first steps move by
+    about lr whatever the gradient), then by lr; betas outside [0, 1) are refused."""
+    w = [[0.0]]
+    adam = Adam({"w": w}, lr=0.1, beta1=0.0, beta2=0.0, warmup=4)
+    moves = []
+    for _ in range(6):
+        before = w[0][0]
+        adam.step({"w": [[1.0]]})
+        moves.append(before - w[0][0])
+    assert moves == pytest.approx([0.025, 0.05, 0.075, 0.1, 0.1, 0.1], rel=1e-6)
+    for bad in ({"beta1": 1.0}, {"beta2": -0.1}, {"warmup": -1}):
+        with pytest.raises(ValueError, match="warmup >= 0 and betas"):
+            Adam({"w": [[0.0]]}, **bad)
+
+
 def test_a_model_round_trips_through_json_exactly():
     puzzle = Puzzle.from_dict(SIX)
     trainer = Trainer(puzzle, seed=3, d_model=8, heads=2, eval_every=5)

@@ -3,6 +3,7 @@
 causal mask, the cuts, the task's promises and the resumable training. Standard library
 only: this file runs inside Pyodide too."""
 
+import math
 import random
 
 import pytest
@@ -20,25 +21,57 @@ def small_model(layers, heads, seed=3):
     return NextTokenModel.initial(LETTERS, 8, seed, d_model=4, layers=layers, heads=heads)
 
 
-@pytest.mark.parametrize(("layers", "heads"), [(1, 1), (2, 1), (2, 2), (3, 1)])
-def test_every_gradient_matches_finite_differences(layers, heads):
+@pytest.mark.parametrize(("layers", "heads", "first"), [(1, 1, 0), (2, 1, 0), (2, 2, 0), (3, 1, 0), (2, 2, 4)])
+def test_every_gradient_matches_finite_differences(layers, heads, first):
     model = small_model(layers, heads)
     ids = [0, 3, 2, 5, 0, 3, 2, 6]
-    _, grads = token_gradients(model, ids)
+    _, grads = token_gradients(model, ids, first=first)
     worst = largest = 0.0
     for name, W in model.parameters.items():
         for i, row in enumerate(W):
             for j, old in enumerate(row):
                 row[j] = old + EPS
-                up = model.loss(model.forward(ids))
+                up = model.loss(model.forward(ids), first)
                 row[j] = old - EPS
-                down = model.loss(model.forward(ids))
+                down = model.loss(model.forward(ids), first)
                 row[j] = old
                 worst = max(worst, abs((up - down) / (2 * EPS) - grads[name][i][j]))
                 largest = max(largest, abs(grads[name][i][j]))
     assert largest > 1e-3  # not vacuous
     assert worst < 1e-7
     assert all(any(v for row in grads[name] for v in row) for name in model.parameters if name != "E")
+
+
+def test_the_loss_from_a_position_counts_only_the_guesses_from_there():
+    """``first`` leaves the earlier guesses out: the loss is the mean of the later positions'
+    cross-entropies alone, and a position the loss does not ask about changes nothing of it
+    when its next token is a different one... unless a later position reads it."""
+    model = small_model(2, 1)
+    ids = [0, 3, 2, 5, 0, 3, 2, 6]
+    run = model.forward(ids)
+    each = [-math.log(run.probabilities[i][ids[i + 1]]) for i in range(len(ids) - 1)]
+    assert model.loss(run) == pytest.approx(sum(each) / 7)
+    assert model.loss(run, 4) == pytest.approx(sum(each[4:]) / 3)
+    for bad in (-1, 7, 8):
+        with pytest.raises(ValueError, match="the loss counts positions"):
+            model.loss(run, bad)
+    _, all_positions = token_gradients(model, ids)
+    _, later = token_gradients(model, ids, first=4)
+    assert later["W_U"] != all_positions["W_U"]
+
+
+def test_the_copy_trainer_takes_adams_recipe_and_the_loss_positions():
+    task = CopyTask(tuple("abcdefghij"), length=10, segment=(2, 4))
+    trainer = CopyTrainer(
+        task, seed=1, d_model=4, batch_size=2, test_size=2, warmup=3, beta1=0.8, beta2=0.99, loss_from=5
+    )
+    adam = trainer.optimiser
+    assert (adam.warmup, adam.beta1, adam.beta2) == (3, 0.8, 0.99)
+    plain = CopyTrainer(task, seed=1, d_model=4, batch_size=2, test_size=2, warmup=3, beta1=0.8, beta2=0.99)
+    trainer.run(2)
+    plain.run(2)
+    assert trainer.model.parameters != plain.model.parameters  # the later positions' loss is another objective
+    assert trainer.history[0]["test_copied_accuracy"] == plain.history[0]["test_copied_accuracy"]
 
 
 def test_the_causal_mask_hides_the_future():
