@@ -19,11 +19,11 @@ What it writes (ARCHITECTURE.md, "Recipe: add a figure", says what to do with ea
   with the same anchor in every language, a line that says what the reader can do, and the
   fence. In English the line describes the starting figure; in the other languages an HTML
   comment stands in its place and the heading is English, both for a translator to replace;
-- ``tests/test_figure_NAME.py``: the readout's numbers against the package's softmax, in every
+- ``tests/figures/test_figure_NAME.py``: the readout's numbers against the package's softmax, in every
   language;
 - a row in the table of ``attention_py/figures/README.md`` that ends ``(to be replaced)``.
 
-``./run check`` passes right after (``tests/test_new_figure.py`` runs this in a copy of the
+``./run check`` passes right after (``tests/tools/test_new_figure.py`` runs this in a copy of the
 repository). Nothing is overwritten: an existing figure, module, test or section stops it.
 
 The scaffold's words are placeholders, found again wherever they stay (``leftovers``,
@@ -135,7 +135,7 @@ import pytest
 
 from attention_py import softmax
 from attention_py.figures import FIGURES, Text
-from tests.test_figures_support import LANGS, parse, strings
+from tests.figures.support import LANGS, parse, strings
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -181,8 +181,8 @@ def problem(name: str, root: Path = ROOT) -> str | None:
         return f"{modules[0].relative_to(root).as_posix()} exists already"
     if (figures / name).exists() or name in ("kit", "views"):
         return f"{name!r} names a folder or module of attention_py/figures/ already"
-    if (root / "tests" / f"test_figure_{name}.py").exists():
-        return f"tests/test_figure_{name}.py exists already"
+    if (root / "tests" / "figures" / f"test_figure_{name}.py").exists():
+        return f"tests/figures/test_figure_{name}.py exists already"
     for strings in sorted((root / "docs" / "figure-strings").glob("*.yml")):
         if re.search(rf"^{name}:", strings.read_text(encoding="utf-8"), re.MULTILINE):
             return f"{strings.relative_to(root)} has a section {name!r} already"
@@ -239,7 +239,7 @@ def writes(name: str, article: str, root: Path = ROOT) -> dict[Path, str]:
         figures / folder / f"{name}.py": MODULE.format(**values),
         figures / "__init__.py": _register((figures / "__init__.py").read_text(encoding="utf-8"), name, folder),
         figures / "README.md": _readme_row((figures / "README.md").read_text(encoding="utf-8"), name, title),
-        root / "tests" / f"test_figure_{name}.py": TEST.format(**values),
+        root / "tests" / "figures" / f"test_figure_{name}.py": TEST.format(**values),
     }
     for strings in sorted((root / "docs" / "figure-strings").glob("*.yml")):
         changed[strings] = strings.read_text(encoding="utf-8").rstrip("\n") + "\n" + STRINGS.format(**values)
