@@ -5,8 +5,8 @@
 Material's own worker (lunr inside) with the site's segmented Chinese plugin (the one a zh page
 loads), set up with a Chinese index: ``--index`` a built site's ``zh/search/search_index.json``
 (tests/e2e/test_new_language.py builds one), by default the pages of
-tests/test_search_segmentation.py segmented as the build does. For each query length, the
-median time from the query's message to the worker's answer (tests/search_worker.mjs --timed),
+tests/site_hooks/test_search_segmentation.py segmented as the build does. For each query length, the
+median time from the query's message to the worker's answer (tests/site_hooks/search_worker.mjs --timed),
 for three kinds of query:
 
 - ``run``: one run of Han characters, no punctuation (what issue 43 typed: 5,000 of them took
@@ -56,8 +56,8 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
 
     from site_hooks.i18n import search, search_text
-    from tests.test_search_segmentation import MERGED, zh_docs
-    from tests.test_search_text import HELPER, material_worker
+    from tests.site_hooks.test_search_segmentation import MERGED, zh_docs
+    from tests.site_hooks.test_search_text import HELPER, material_worker
 
     limit = search_text.QUERY_LIMIT
     run = re.sub(r"\W", "", SENTENCE)

@@ -8,7 +8,7 @@
 Each live cell's code is one file, ``docs/examples/<page>/<name>.py``; the pages of every
 language point at it with ```` ```python-live example="<page>/<name>" ```` (see
 ``site_hooks/content/live_cells.py``). Beside it, ``<name>.out`` holds what the reader sees under
-the cell after Run, and ``tests/test_examples.py`` checks that it still does.
+the cell after Run, and ``tests/articles/test_examples.py`` checks that it still does.
 
 **Run as the page runs them.** The cells of a page share one Python session, in page order
 (the information-flow article defines ``layer`` in one cell and uses it in the next), so the

@@ -18,12 +18,12 @@ What it writes (ARCHITECTURE.md, "Recipe: add a figure", says what to do with ea
   gallery heading and line (``gallery_headings``, ``gallery_lines``): the build writes every
   language's gallery page from them (site_hooks/content/gallery.py), and the translators'
   status counts the section as untranslated while they are the English ones;
-- ``tests/test_figure_NAME.py``: the readout's numbers against the package's softmax, in every
+- ``tests/figures/test_figure_NAME.py``: the readout's numbers against the package's softmax, in every
   language;
 - its row in the table of ``attention_py/figures/README.md``; ``--table`` writes the table
   again from the registry's modules (their docstrings and default states).
 
-``./run check`` passes right after (``tests/test_new_figure.py`` runs this in a copy of the
+``./run check`` passes right after (``tests/tools/test_new_figure.py`` runs this in a copy of the
 repository). Nothing is overwritten: an existing figure, module, test or section stops it.
 
 The scaffold's English gallery line is a placeholder, found again while it stays
@@ -113,7 +113,7 @@ import pytest
 from attention_py import softmax
 from attention_py.figures import FIGURES, Text
 from attention_py.figures.kit.strings import Pct
-from tests.test_figures_support import LANGS, parse, strings
+from tests.figures.support import LANGS, parse, strings
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -159,8 +159,8 @@ def problem(name: str, root: Path = ROOT) -> str | None:
         return f"{modules[0].relative_to(root).as_posix()} exists already"
     if (figures / name).exists() or name in ("kit", "views"):
         return f"{name!r} names a folder or module of attention_py/figures/ already"
-    if (root / "tests" / f"test_figure_{name}.py").exists():
-        return f"tests/test_figure_{name}.py exists already"
+    if (root / "tests" / "figures" / f"test_figure_{name}.py").exists():
+        return f"tests/figures/test_figure_{name}.py exists already"
     for strings in sorted((root / "docs" / "figure-strings").glob("*.yml")):
         if re.search(rf"^{name}:", strings.read_text(encoding="utf-8"), re.MULTILINE):
             return f"{strings.relative_to(root)} has a section {name!r} already"
@@ -258,7 +258,7 @@ def writes(name: str, article: str, root: Path = ROOT) -> dict[Path, str]:
         figures / folder / f"{name}.py": MODULE.format(**values),
         figures / "__init__.py": _register((figures / "__init__.py").read_text(encoding="utf-8"), name, folder),
         figures / "README.md": _readme_with_row(readme, name, folder, title),
-        root / "tests" / f"test_figure_{name}.py": TEST.format(**values),
+        root / "tests" / "figures" / f"test_figure_{name}.py": TEST.format(**values),
     }
     for strings in sorted((root / "docs" / "figure-strings").glob("*.yml")):
         text = strings.read_text(encoding="utf-8")

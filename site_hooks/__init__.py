@@ -6,7 +6,7 @@ Hooks are listed in mkdocs.yml (``hooks:``) and run on every build; fences are w
 Everything the build runs is here or in attention_py/: site_hooks imports attention_py and
 itself only, and no module of it imports one that imports it back. devtools/ (command-line
 tools), tests/ and bench/ may import the build, never the other way round
-(tests/test_import_layers.py checks both).
+(tests/repo/test_import_layers.py checks both).
 
 content/   what authors write, turned into pages
     live_cells.py    fence ``python-live``: a cell the reader edits and runs (code from docs/examples/)

@@ -14,7 +14,8 @@ Tiers are pytest markers, given from what a test needs, never by hand:
   native tests marked by hand that take several seconds each.
 
 ``./run check`` runs ``-m "not site and not browser and not slow"``; ``./run test`` runs all.
-Pick any other tier the same way, e.g. ``./run test -m "site and not browser"``.
+Pick any other tier the same way, e.g. ``./run test -m "site and not browser"``. Which folder
+holds which tests, and in which tier they run: tests/README.md.
 """
 
 from __future__ import annotations

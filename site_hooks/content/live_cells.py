@@ -2,7 +2,7 @@
 
 Every live cell's code lives once, in its own file under ``docs/examples/`` (FastAPI's
 ``docs_src/`` idea): the pages of every language only point at it, so a translation carries
-prose and nothing else, and ``tests/test_examples.py`` runs each example and compares what it
+prose and nothing else, and ``tests/articles/test_examples.py`` runs each example and compares what it
 prints with the ``.out`` file beside it. In Markdown, with an empty body::
 
     ```python-live example="what-matters/softmax_weights"

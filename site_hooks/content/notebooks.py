@@ -25,7 +25,7 @@ page (``notebooks/what-matters/what-matters.ipynb``, per language), and under th
 page offers it and the attention_py wheel for download, with the one ``pip install`` that
 makes it run in any Jupyter. The strings are the language's ``extra`` in mkdocs.yml; the wheel's
 name is read from the ``assets/wheels/manifest.json`` this build publishes, so the link
-cannot go stale; tests/e2e/test_notebook_downloads.py downloads each notebook and runs it
+cannot go stale; tests/site/test_notebook_downloads.py downloads each notebook and runs it
 against that wheel alone. (mkdocs-jupyter's own ``include_source`` copies the file after the
 page is written, outside MkDocs' file list, and hands the theme ``page.nb_url``, built from
 ``page.abs_url``: a root-absolute address that breaks when the site is served under a

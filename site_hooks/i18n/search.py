@@ -34,7 +34,7 @@ Stemming, per language (``index_config``), so that a query word finds the word's
   English pages, every word of them typed as a query: 430 of 1,786 words find more pages
   (masks 1 -> 9, layers 4 -> 10, probabilities 3 -> 6, computing 2 -> 5, attentions 0 -> 12),
   1,304 of the 1,310 pages gained hold a form of the word (the same stem), and no word finds
-  fewer (tests/test_search_text.py checks this on the built site).
+  fewer (tests/site_hooks/test_search_text.py checks this on the built site).
 - Hebrew and Arabic script (he, fa, ar, ur...) keep the site's normalisation and clitic
   splitting only (``"pipeline": []``): lunr's he/ar plugins do less, and none suits Persian.
   So does a language without a stemmer in the browser (Polish, Czech...).
@@ -51,7 +51,7 @@ U+200B to its separator, and holds its pages' titles and texts with U+200B betwe
 (``search_text.separate_words``: one Node process for the index, the plugin's own function, as
 Material's search plugin does with jieba for Chinese). In the page the plugin cuts the query and
 each piece of the pages again with the browser's segmenter. Every other index is written byte
-for byte as before (tests/test_search_segmentation.py).
+for byte as before (tests/site_hooks/test_search_segmentation.py).
 
 Bounded and linear, in every language: the search worker reads a query's first
 ``search_text.QUERY_LIMIT`` characters (500, longer than any sentence of the site's pages) and

@@ -7,7 +7,7 @@
    is lunr.normalised-ru.min.js, lunr-languages' lunr.ru.min.js from Material's bundle before
    this text, and the index names "normalised-ru". search_text.py explains the rules; this
    file applies the same steps to every indexed token and every query word
-   (tests/test_search_text.py checks that both give the same answer).
+   (tests/site_hooks/test_search_text.py checks that both give the same answer).
 
    - Index: each token becomes its normalised form, plus its forms without a clitic (ZWNJ
      pieces, prefixes) that appear elsewhere in the index as words of their own. Both keep

@@ -43,7 +43,7 @@ same plugin cuts each query word, and each piece of a page again, with the brows
 
 Only letters that readers and keyboards swap for one another are merged; see LETTERS for
 each choice. The browser side (``search_text.js``, published as a lunr language plugin by
-search.py) reads ``rules()`` as JSON and implements the same steps; tests/test_search_text.py
+search.py) reads ``rules()`` as JSON and implements the same steps; tests/site_hooks/test_search_text.py
 checks that both give the same answers for every word of every language's pages, and that
 both stem alike.
 """
@@ -270,7 +270,7 @@ stemmers of this kind: ar and he are light stemmers the site's own normalisation
 (above), hi/ta/te/kn/sa/hy/el are not from Snowball, ja/th/zh/ko/vi segment words.
 
 lunr-languages' copies are older than the snowballstemmer package, the reference. On the words
-of babel's locale data (tests/test_search_text.py) Russian (once ё is е, see LETTERS), Danish,
+of babel's locale data (tests/site_hooks/test_search_text.py) Russian (once ё is е, see LETTERS), Danish,
 Dutch, Italian, Norwegian, Spanish and Turkish agree on every word, Hungarian and Portuguese on
 all but one; Swedish, Romanian (which does not read ș ț with a comma below, the modern
 spelling), French, Finnish and German differ on 0.3% to 2.2% of them. lunr's English stemmer

@@ -5,7 +5,7 @@ each once, on its pressed button; Left and Right (mirrored on a right-to-left pa
 a group that is left to right on every page), Up, Down, Home and End move focus within the
 group without pressing anything (no call to Python, the state as it was: a press would
 restart the run); Enter presses the focused choice and focus stays on it through the
-redraw. Python writes the Tab stops (tests/test_figure_tab_stops.py); the arrow keys are
+redraw. Python writes the Tab stops (tests/figures/test_figure_tab_stops.py); the arrow keys are
 docs/widgets/figures/figure-roving.js (tests/js/figure-roving.test.mjs).
 """
 

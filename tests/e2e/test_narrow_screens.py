@@ -198,7 +198,7 @@ def reason_indices(site_dir: Path, lang: str, name: str, state: dict) -> list[in
     from attention_py.figures import trained_reader
     from attention_py.figures.learning import views as views
     from attention_py.resources import provide
-    from tests.test_figures_support import saved_resources
+    from tests.figures.support import saved_resources
 
     with saved_resources():
         data = json.loads((site_dir / "assets" / "training" / f"{lang}.json").read_text(encoding="utf-8"))

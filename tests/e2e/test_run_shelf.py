@@ -148,7 +148,7 @@ LONGEST_WHILE_READ = """Math.max(0, ...window.__longTasks
 
 def hostile_files(lang: str) -> dict[str, tuple[str, str, dict]]:
     """Name -> (the file's text, the string that refuses it, what fills that string)."""
-    from tests.test_run_shelf import a_prepared_file
+    from tests.figures.test_run_shelf import a_prepared_file
 
     infinite = a_prepared_file(lang)
     infinite["history"][-1]["loss"] = float("inf")
@@ -191,7 +191,7 @@ def choose(fig, folder: Path, name: str, text: str) -> None:
 @pytest.mark.parametrize("lang", ["en", "he"])
 def test_hostile_files_are_refused_saying_why_and_pythons_session_lives(browser, site_url, lang, tmp_path):
     from tests.e2e.test_reliability import run_cell, type_code
-    from tests.test_run_shelf import a_prepared_file
+    from tests.figures.test_run_shelf import a_prepared_file
 
     context = browser.new_context()
     try:

@@ -11,7 +11,7 @@ typed into Material's search box in headless Chromium.
   first QUERY_LIMIT characters, at once, and the worker answers the next query (it took
   minutes, and answered nothing meanwhile: issue 43).
 Arabic, which has no pages yet, is checked in Material's worker under Node
-(tests/test_search_text.py); Russian, stemmed, in a built copy of the site with Russian pages
+(tests/site_hooks/test_search_text.py); Russian, stemmed, in a built copy of the site with Russian pages
 (tests/e2e/test_new_language.py).
 """
 
@@ -28,7 +28,7 @@ import pytest
 
 from site_hooks.i18n import search, search_text
 from tests.e2e.conftest import PYTHON_READY_MS
-from tests.test_search_text import site_languages, stemmer_of
+from tests.site_hooks.test_search_text import site_languages, stemmer_of
 
 LANGUAGES = site_languages()
 DEFAULT = LANGUAGES[0]

@@ -12,8 +12,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from tests.figures.support import ROOT
 from tests.languages import CODES, LANGUAGES, language, language_of_path
-from tests.test_figures_support import ROOT
 
 # The languages come from mkdocs.yml (tests/languages.py), with what each test needs to know
 # about them derived from their own files.

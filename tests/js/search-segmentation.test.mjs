@@ -2,7 +2,7 @@
 // run in Material's search worker; the build runs the same `separated` under Node): the pieces
 // of a query are the words of the pages that write it, whatever the sentence around them, and
 // text in other scripts is cut only where it was before. Material's worker itself, with these
-// pieces, runs in tests/test_search_segmentation.py.
+// pieces, runs in tests/site_hooks/test_search_segmentation.py.
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import { describe, test } from "node:test";
@@ -10,7 +10,7 @@ import vm from "node:vm";
 
 const SOURCE = fs.readFileSync(new URL("../../site_hooks/i18n/search_text.js", import.meta.url), "utf8");
 
-// The normalisation rules are search_text.py's (tests/test_search_text.py checks them against
+// The normalisation rules are search_text.py's (tests/site_hooks/test_search_text.py checks them against
 // Python's); cutting words needs only a stand-in: trim ASCII and CJK punctuation from the ends.
 const RULES = {
   delete: [],

@@ -10,7 +10,7 @@ import pytest
 from bs4 import BeautifulSoup
 
 from tests.languages import CODES, ROOT, language
-from tests.test_figures_support import strings
+from tests.figures.support import strings
 
 
 def test_python_entries_and_early_boot_are_on_exactly_the_pages_with_a_cell_or_figure(site_dir):

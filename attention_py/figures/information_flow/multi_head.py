@@ -4,7 +4,7 @@ The example sentence goes through the package's ``MultiHeadAttention`` with 1, 2
 heads (d_model = 8, weights from a fixed seed, not trained). The designed vectors go in
 multiplied by ``CONTRAST``, and the caption says so: at their own size they are so short
 that these random heads spread almost every row evenly (the pronoun's largest weight
-stays under 0.2 with 1, 2 or 4 heads; tests/test_figures_numbers.py checks it), which would
+stays under 0.2 with 1, 2 or 4 heads; tests/figures/test_figures_numbers.py checks it), which would
 show nothing. Each head's weight matrix is
 drawn side by side; they differ because each head has its own W_Q, W_K, W_V. The figure
 then follows the shapes: each head outputs n x d_model/h, the heads are concatenated

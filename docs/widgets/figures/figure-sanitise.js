@@ -24,7 +24,7 @@
 //   an idle 2-core machine, on every update: markup padded to 400 KB on each training step
 //   left gaps of 606 ms under load, and 10 MB took 3.5 s to parse.
 // The list, figure-allowlist.json, is generated from what the twelve figures draw in every
-// state shape (python -m devtools.figure_allowlist) and checked by tests/test_figure_allowlist.py,
+// state shape (python -m devtools.figure_allowlist) and checked by tests/figures/test_figure_allowlist.py,
 // so a real figure never loses anything here. Plain DOM code, no dependency: the list is
 // small and fixed, and parsing with the browser's own parser into a template leaves no
 // parser differential to exploit (the nodes checked are the nodes inserted, never

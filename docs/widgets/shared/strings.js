@@ -4,7 +4,7 @@
 // a translator edits one YAML file and never this one. Numbers are written as the same file
 // says the language writes a number in a sentence (common.digits and common.decimal, which
 // the build embeds as <script id="apy-page-numbers">): "0.05", "0,05", "۰٫۰۵", the very text
-// attention_py's NumberFormat writes (tests/test_page_strings.py compares the two).
+// attention_py's NumberFormat writes (tests/page/test_page_strings.py compares the two).
 
 const LATIN_DIGITS = "0123456789";
 const MINUS = "\u2212";

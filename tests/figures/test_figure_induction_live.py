@@ -1,0 +1,110 @@
+"""induction_live: training in the page is attention_py.learning's CopyTrainer, bit for bit,
+and what the figure says of a run is what the run did."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from attention_py.figures import FIGURES, Text, update
+from attention_py.figures.induction import views as views
+from attention_py.figures.induction.induction_live import verdict
+from attention_py.figures.kit.live import SESSIONS
+from attention_py.learning import CopyTask
+from attention_py.learning.induction import CopyTrainer
+from tests.figures.support import LANGS, parse, sentence_numbers, strings
+
+FIGURE = FIGURES["induction_live"]
+
+
+def text(lang: str) -> Text:
+    return Text(strings(lang), lang, "induction_live", ("training", "induction"))
+
+
+def test_training_in_the_figure_is_the_trainers_to_the_last_bit():
+    SESSIONS.clear()
+    state = {**FIGURE.default_state("en"), "seed": 1, "heads": 1, "steps": 200}
+    answer = update("induction_live", state, {"running": True}, "en", strings("en"), "live")
+    history = SESSIONS.get(("live", "en")).work.training.history
+    while not history or history[-1]["step"] < 20:  # the step and its history point
+        answer = update("induction_live", answer["state"], {}, "en", strings("en"), "live")
+    answer = update("induction_live", answer["state"], {"running": False}, "en", strings("en"), "live")
+    work = SESSIONS.get(("live", "en")).work
+    reference = CopyTrainer(CopyTask(), 1, heads=1)
+    reference.run(work.step)
+    assert work.training.history == reference.history
+    assert work.training.model.parameters == reference.model.parameters
+    readout = parse(answer["html"]).by_class("apy-fig__readout")[0].text
+    point = reference.history[-1]
+    assert sentence_numbers("en").pct(100 * point["test_copied_accuracy"], 0) in readout
+    SESSIONS.clear()
+
+
+def test_a_call_that_ends_inside_a_step_gives_the_last_drawing_without_drawing_again():
+    """A step is many calls' work: those that end inside it draw nothing new, so the figure
+    answers with the drawing it made, which is what drawing again would make."""
+    SESSIONS.clear()
+    drawn = []
+
+    def counting(shown, text, session):
+        drawn.append(shown["step"])
+        return FIGURE.draw(shown, text, session)
+
+    figure = dataclasses.replace(FIGURE, draw=counting, budget=0.0)  # one piece a call
+    clean = figure.normalise({**FIGURE.default_state("en"), "running": True, "steps": 200})
+    answers = []
+    while len(answers) < 2 or answers[-1][1]["step"] < 2:
+        html, clean, _ = figure.drawn(clean, lang="en", strings=strings("en"), instance="live")
+        session = SESSIONS.get(("live", "en"))
+        fresh = FIGURE.frame(clean, text("en"), FIGURE.draw(clean, text("en"), session), "live")
+        answers.append((html, clean))
+        assert html == fresh
+    assert len(answers) > 2 * len(drawn) > 0, (len(answers), drawn)
+    assert len(drawn) <= 2 * len(set(drawn)), "a step is drawn when reached and when its history point is added"
+    SESSIONS.clear()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_verdict_is_the_runs(lang):
+    history = views.data()["history"]
+    numbers = sentence_numbers(lang)
+    assert numbers.count(views.data()["formed_at"]) in verdict(history, 2, text(lang))
+    early = [p for p in history if p["step"] <= 200]
+    assert verdict(early, 2, text(lang)) == text(lang).sentence("verdict_not_formed", steps=200)
+    one = views.control()["history"]
+    assert verdict(one, 1, text(lang)) == text(lang).sentence("verdict_one_layer", steps=1000)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_untouched_it_shows_where_the_builds_recipe_goes(lang):
+    SESSIONS.clear()
+    root = parse(FIGURE.render(None, lang=lang, strings=strings(lang), instance="induction-train"))
+    faint = [e for e in root.iter() if e.has_class("apy-curve--previous")]
+    assert faint
+    assert faint[0].attrs.get("visibility") is None
+    other = parse(FIGURE.render({"seed": 2}, lang=lang, strings=strings(lang), instance="induction-train"))
+    assert next(e for e in other.iter() if e.has_class("apy-curve--previous")).attrs.get("visibility") == "hidden"
+    SESSIONS.clear()
+
+
+def test_a_link_opens_a_recipe():
+    assert FIGURE.address({**FIGURE.default_state("en"), "layers": 1}, "induction-train") == "#induction-train?layers=1"
+
+
+@pytest.mark.parametrize("name", ["train_live", "induction_live"])
+def test_a_fresh_python_brings_a_run_back_paused_at_step_0(name):
+    """A reload (or a replaced worker) keeps the page's state, `running` and the step
+    reached, but the new Python has no run: the figure comes back paused at step 0, as its
+    docstring says, and Train starts it from there. Train on an untouched figure runs at once."""
+    SESSIONS.clear()
+    figure = FIGURES[name]
+    state = {**figure.default_state("en"), "running": True}
+    answer = update(name, state, {}, "en", strings("en"), "live")
+    assert answer["state"]["running"] is True, "Train on a figure at step 0 runs"
+    SESSIONS.clear()  # the reload: a fresh Python
+    answer = update(name, {**answer["state"], "running": True, "step": 57}, {}, "en", strings("en"), "live")
+    assert (answer["state"]["running"], answer["state"]["step"]) == (False, 0)
+    answer = update(name, answer["state"], {"running": True}, "en", strings("en"), "live")
+    assert answer["state"]["running"] is True
+    SESSIONS.clear()
