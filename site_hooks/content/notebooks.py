@@ -152,10 +152,29 @@ def on_page_markdown(markdown: str, page: Any, config: MkDocsConfig, files: Any)
     return markdown
 
 
+# One printed block of a cell's output (a stream: no "Out[n]" prompt, plain text), as
+# mkdocs-jupyter writes it: _STREAM_START, the text, _STREAM_END.
+_STREAM_START = (
+    '<div class="jp-OutputArea-child">\n<div class="jp-OutputPrompt jp-OutputArea-prompt"></div>\n'
+    '<div class="jp-RenderedText jp-OutputArea-output" data-mime-type="text/plain" tabindex="0">\n<pre>'
+)
+_STREAM_END = "</pre>\n</div>\n</div>\n"
+_STREAM = re.compile(f"{re.escape(_STREAM_START)}((?:(?!</pre>).)*){re.escape(_STREAM_END)}", re.DOTALL)
+_STREAM_RUN = re.compile(f"(?:{_STREAM.pattern}){{2,}}", re.DOTALL)
+
+
+def joined_streams(output: str) -> str:
+    """``output`` with each run of printed blocks in a row made one block, as Jupyter shows them.
+    The kernel sends what a cell prints in pieces as it flushes, so how many blocks a cell's
+    output comes in depends on the machine's speed: joined, the page is the same on every build."""
+    return _STREAM_RUN.sub(lambda run: _STREAM_START + "".join(_STREAM.findall(run[0])) + _STREAM_END, output)
+
+
 @event_priority(-50)  # after mkdocs-jupyter has turned the notebook into HTML
 def on_page_content(output: str, page: Any, config: MkDocsConfig, files: Files) -> str:
     if not page.file.src_uri.endswith(".ipynb"):
         return output
+    output = joined_streams(output)
     box = download_box(page, config, files)
     end = _FIRST_H1_END.search(output)  # under the title, or first if the notebook has none
     return output[: end.end()] + "\n" + box + output[end.end() :] if end else box + output
