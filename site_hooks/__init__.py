@@ -1,7 +1,17 @@
 """How the attention_py site is built: MkDocs hooks and Markdown extensions, by what they do.
 
-Hooks are listed in mkdocs.yml (``hooks:``) and run on every build; fences are wired under
-``pymdownx.superfences`` and turn a block an author writes into HTML.
+mkdocs.yml names one hook file, hooks.py, which runs the modules marked "hook:" below (its
+stages) in the order it declares (``STAGES``, with ``RUNS_AFTER``: which orders the site
+depends on, and why); fences are wired under ``pymdownx.superfences`` and turn a block an
+author writes into HTML. What a build keeps from one MkDocs event to the next is on the
+``Build`` (build.py) that hooks.py makes when each build starts (``mkdocs serve`` rebuilds
+in one process) and hands to every stage handler and fence that names a ``build``
+parameter; no module keeps a build's state of its own.
+
+hooks.py     the hook file: the stages' order, their handlers called by priority then in that
+             order, the build in progress handed to them and to the fences
+build.py     ``Build``, what one build keeps (every language of it), and ``PageContext``, the
+             page being converted: its language, and what its fences drew
 
 Everything the build runs is here or in attention_py/: site_hooks imports attention_py and
 itself only, and no module of it imports one that imports it back. devtools/ (command-line
@@ -12,7 +22,6 @@ content/   what authors write, turned into pages
     live_cells.py    fence ``python-live``: a cell the reader edits and runs (code from docs/examples/)
     figures.py       fence ``figure``: a figure drawn at build time; the figures' strings files
     yaml_errors.py   a strings file's YAML mistake in one line, at its true line and column
-    page_context.py  the page being converted: its language, and what its fences drew
     figure_pages.py  hook: starts each page's context, checks the strings files, sets the
                      figures' resource loader, embeds the page's own strings
     source.py        fence ``python-source``: the package's own code, read at build time

@@ -1,5 +1,6 @@
-"""Hook: starts each page's context (page_context.py: which page, and so which language, the
-``figure`` and ``python-live`` fences draw for, and what they drew),
+"""Hook: starts each page's context (the build's ``PageContext``, site_hooks/build.py: which
+page, and so which language, the ``figure`` and ``python-live`` fences draw for, and what they
+drew),
 checks every strings file and has the figures read their data through the build
 (``training.use_build_resources``) before the build starts, ships the figures' CSS, and hands the
 template the page's own strings (the ``page`` section: live cells, loading progress, figure
@@ -29,15 +30,12 @@ from mkdocs.structure.files import File, Files
 from mkdocs.structure.pages import Page
 
 from site_hooks.assets import products
-from site_hooks.content import figures, gallery, page_context, training
+from site_hooks.build import Build
+from site_hooks.content import figures, gallery, training
 from site_hooks.content.figures import STRINGS_DIR, check_strings_dir
 
 FIGURES_CSS = "assets/figures/figures.css"
 BOOT_SCRIPT = "page-boot.js"  # in the widget bundle
-
-# What the fences drew on each page (its dest_uri -> (cells, figures)), kept from the page's
-# conversion to its template: MkDocs converts every page before it renders any template.
-_drawn: dict[str, tuple[int, int]] = {}
 
 
 def on_config(config: MkDocsConfig) -> None:
@@ -54,37 +52,36 @@ def _language(page: Page) -> str:
     return getattr(page.file, "locale", None) or "en"
 
 
-def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, **kwargs: object) -> str:
-    page_context.start(_language(page), page.file.src_uri)
+def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, build: Build, **kwargs: object) -> str:
+    build.start_page(_language(page), page.file.src_uri)
     order = gallery.reading_order(config.nav)
     return gallery.expand(markdown, figures.strings_for(_language(page)), page.file.src_uri, order)
 
 
-def on_page_content(html: str, page: Page, **kwargs: object) -> str:
-    drawn = page_context.current()
-    _drawn[page.file.dest_uri] = (drawn.cells, drawn.figures)
-    _accept_figure_addresses(page)
+def on_page_content(html: str, page: Page, build: Build, **kwargs: object) -> str:
+    build.drawn[page.file.dest_uri] = (build.page.cells, build.page.figures)
+    _accept_figure_addresses(page, build)
     return html
 
 
-def _accept_figure_addresses(page: Page) -> None:
+def _accept_figure_addresses(page: Page, build: Build) -> None:
     """mkdocs checks each link's #fragment against the ids of the page it points at, and
     "#train?positions=none" (the settings of the shareable figure with id "train") is no id:
     it logged an INFO line per link. The page's own links of that form, to a shareable figure
     this page has, are taken as anchors of it; tests/site/test_translations.py checks them."""
-    shared = figures.shareable_ids()
+    shared = figures.shareable_ids(build.page)
     own = (page.links_to_anchors or {}).get(page.file, {})
     if shared and page.present_anchor_ids is not None:
         page.present_anchor_ids.update(anchor for anchor in own if anchor.partition("?")[0] in shared)
 
 
-def on_page_context(context: dict[str, Any], page: Page, **kwargs: object) -> dict[str, Any]:
+def on_page_context(context: dict[str, Any], page: Page, build: Build, **kwargs: object) -> dict[str, Any]:
     texts = figures.strings_for(_language(page))["page"]
     # Readable UTF-8 (a third the size of \u escapes); "<" escaped so no text can end the script.
     context["page_strings_json"] = Markup(json.dumps(texts, ensure_ascii=False).replace("<", "\\u003c"))
     # How those scripts write a number: the language's digits and decimal separator (strings.js, writeNumber).
     context["page_numbers_json"] = Markup(json.dumps(figures.page_numbers(_language(page)), ensure_ascii=False))
-    cells, drawn = _drawn.get(page.file.dest_uri, (0, 0))
+    cells, drawn = build.drawn.get(page.file.dest_uri, (0, 0))
     context["page_live_cells"] = cells
     context["page_figures"] = drawn
     if cells or drawn:

@@ -16,8 +16,9 @@ language, so the page is complete before any script runs; in the page the figure
 
 Any problem (no name, an unknown figure, a bad state, a missing string) stops the build
 with a ``SuperFencesException`` naming the page: superfences turns every other exception
-into a silent plain code block. The page's language comes from ``figure_pages.py``, a hook
-that records which page is being converted.
+into a silent plain code block. The page's language comes from the build's ``PageContext``
+(site_hooks/build.py), which the hook ``figure_pages.py`` starts for each page converted; the
+hooks (site_hooks/hooks.py) hand both functions the build.
 
 The figures' words come from ``docs/figure-strings/<lang>.yml``: per language, the strings of
 every figure (the sections ``attention_py.figures.required_strings()`` names) and the
@@ -47,7 +48,7 @@ from pymdownx.superfences import SuperFencesException
 
 from attention_py.figures import FIGURES, RunningFigure, Text, check_strings, get, required_strings
 from site_hooks import ROOT
-from site_hooks.content import page_context
+from site_hooks.build import Build, PageContext
 from site_hooks.content.yaml_errors import describe
 from site_hooks.i18n.languages import LanguageError, direction_of
 
@@ -70,10 +71,10 @@ GALLERY_SECTIONS = ("gallery_headings", "gallery_lines")
 ID = re.compile(r"[a-z][a-z0-9-]{0,39}")
 
 
-def shareable_ids() -> set[str]:
-    """The ids the page being converted gave to shareable figures: links to their settings
+def shareable_ids(page: PageContext) -> set[str]:
+    """The ids the page ``page`` gave to shareable figures: links to their settings
     (``#train?positions=none``) point at them (figure_pages.py tells mkdocs's anchor check)."""
-    named = page_context.current().named
+    named = page.named
     return {
         given for given, name in named.items() if isinstance(figure := get(name), RunningFigure) and figure.shareable
     }
@@ -108,8 +109,10 @@ def with_derived(strings: Mapping[str, Any], *, direction: str) -> dict[str, Any
     return {**strings, "common": common}
 
 
-def validate(language: str, inputs: dict[str, str], options: dict[str, Any], attrs: dict[str, Any], md: Any) -> bool:
-    page = page_context.current()
+def validate(
+    language: str, inputs: dict[str, str], options: dict[str, Any], attrs: dict[str, Any], md: Any, *, build: Build
+) -> bool:
+    page = build.page
     if "name" not in inputs or not set(inputs) <= {"name", "id"}:
         raise SuperFencesException(
             f'{page.src}: a figure block takes name="..." and optionally id="..."; got {sorted(inputs) or "none"}'
@@ -143,8 +146,10 @@ def render_block(name: str, source: str, lang: str, strings: dict[str, Any], ins
         raise ValueError(f"figure {name!r}: {error}") from None
 
 
-def format(source: str, language: str, class_name: str, options: dict[str, Any], md: Any, **kwargs: Any) -> str:
-    page = page_context.current()
+def format(
+    source: str, language: str, class_name: str, options: dict[str, Any], md: Any, *, build: Build, **kwargs: Any
+) -> str:
+    page = build.page
     page.figures += 1
     instance = options.get("id") or f"figure-{page.figures}"
     try:

@@ -26,14 +26,12 @@ from mkdocs.exceptions import PluginError
 from mkdocs.utils import get_relative_url
 
 from site_hooks import ROOT
+from site_hooks.build import Build
 
 RENDERER = Path(__file__).with_name("render_math.mjs")
 STYLESHEET = "assets/katex/katex.min.css"  # published by site_hooks/assets/publish.py
 _FORMULA = re.compile(r'<(span|div) class="arithmatex">(.*?)</\1>', re.DOTALL)
 _DELIMITERS = (("\\(", "\\)"), ("\\[", "\\]"), ("$$", "$$"), ("$", "$"))
-
-# (tex, display) -> KaTeX's markup, across the build's pages and languages
-_typeset: dict[tuple[str, bool], str] = {}
 
 
 def formula_source(text: str) -> str:
@@ -45,9 +43,10 @@ def formula_source(text: str) -> str:
     return tex
 
 
-def typeset(formulas: list[tuple[str, bool]], where: str) -> list[str]:
-    """KaTeX's markup for each (tex, display mode) pair, in order."""
-    missing = sorted({formula for formula in formulas if formula not in _typeset})
+def typeset(formulas: list[tuple[str, bool]], where: str, known: dict[tuple[str, bool], str]) -> list[str]:
+    """KaTeX's markup for each (tex, display mode) pair, in order; ``known`` holds the markup
+    typeset so far (the build's, across its pages and languages), and gets the new."""
+    missing = sorted({formula for formula in formulas if formula not in known})
     if missing:
         try:
             result = subprocess.run(
@@ -57,16 +56,16 @@ def typeset(formulas: list[tuple[str, bool]], where: str) -> list[str]:
             raise PluginError(f"{where}: typesetting its math needs Node.js ({error})") from error
         if result.returncode:
             raise PluginError(f"{where}: KaTeX could not typeset a formula:\n{result.stderr.strip()}")
-        _typeset.update(zip(missing, json.loads(result.stdout), strict=True))
-    return [_typeset[formula] for formula in formulas]
+        known.update(zip(missing, json.loads(result.stdout), strict=True))
+    return [known[formula] for formula in formulas]
 
 
-def typeset_page(output: str, page_url: str, where: str) -> str:
+def typeset_page(output: str, page_url: str, where: str, known: dict[tuple[str, bool], str]) -> str:
     """The page's HTML with its formulas typeset and, if it has any, KaTeX's stylesheet linked."""
     found = list(_FORMULA.finditer(output))
     if not found:
         return output
-    markup = iter(typeset([(formula_source(m.group(2)), m.group(1) == "div") for m in found], where))
+    markup = iter(typeset([(formula_source(m.group(2)), m.group(1) == "div") for m in found], where, known))
     output = _FORMULA.sub(lambda m: f'<{m.group(1)} class="arithmatex">{next(markup)}</{m.group(1)}>', output)
     return _link_stylesheet(output, get_relative_url(STYLESHEET, page_url))
 
@@ -81,5 +80,5 @@ def _link_stylesheet(output: str, href: str) -> str:
     return f'{output[:at]}<link rel="stylesheet" href="{href}">\n  {output[at:]}'
 
 
-def on_post_page(output: str, page: Any, config: MkDocsConfig) -> str:
-    return typeset_page(output, page.url, page.file.src_uri)
+def on_post_page(output: str, page: Any, config: MkDocsConfig, build: Build) -> str:
+    return typeset_page(output, page.url, page.file.src_uri, build.typeset)

@@ -26,7 +26,8 @@ attributes the browser side (docs/widgets/cells/live-cell.js) reads:
   changed is dropped instead of shown.
 
 An empty toolbar is rendered too, so that the buttons appear without moving the page.
-Wired in mkdocs.yml as a pymdownx.superfences custom fence with these two functions.
+Wired in mkdocs.yml as a pymdownx.superfences custom fence with these two functions; the
+hooks (site_hooks/hooks.py) hand ``format`` the build, whose page it counts the cell into.
 Mistakes in a fence stop the build (``SuperFencesException``; mkdocs names the page)
 instead of quietly falling back to a plain code block.
 """
@@ -45,7 +46,7 @@ from pygments.lexers import PythonLexer
 from pymdownx.superfences import SuperFencesException
 
 from site_hooks import ROOT
-from site_hooks.content import page_context
+from site_hooks.build import Build
 
 EXAMPLES_DIR = ROOT / "docs" / "examples"
 DEFAULT_TIMEOUT = 10.0
@@ -114,14 +115,16 @@ def _timeout(text: str) -> float:
     return seconds
 
 
-def format(source: str, language: str, class_name: str, options: dict[str, Any], md: Any, **kwargs: Any) -> str:
+def format(
+    source: str, language: str, class_name: str, options: dict[str, Any], md: Any, *, build: Build, **kwargs: Any
+) -> str:
     name = options["example"]
     if source.strip():
         raise SuperFencesException(
             f'python-live example="{name}": the fence must be empty; its code comes from '
             f"{example_path(name).relative_to(ROOT).as_posix()} (move any change there)"
         )
-    page = page_context.current()  # the template loads the cells' code only where there are some
+    page = build.page  # the template loads the cells' code only where there are some
     page.cells += 1
     index = page.cells
     timeout = options.get("timeout", DEFAULT_TIMEOUT)

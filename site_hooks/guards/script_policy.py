@@ -35,6 +35,8 @@ from mkdocs.exceptions import PluginError
 from mkdocs.plugins import event_priority, get_plugin_logger
 from mkdocs.structure.files import Files
 
+from site_hooks.build import Build
+
 log = get_plugin_logger("script_policy")
 
 ALSO_INLINE = ("assets/widgets/python-frame.js",)
@@ -70,7 +72,6 @@ _JAVASCRIPT_TYPES = frozenset(
 )
 _URL_ATTRIBUTES = frozenset({"href", "src", "action", "formaction", "xlink:href"})
 _POLICY = re.compile(r'<meta http-equiv="Content-Security-Policy" content="([^"]*)">')
-_serving = False
 
 
 def executable(attributes: dict[str, str | None]) -> bool:
@@ -135,9 +136,10 @@ def inline_scripts(output: str) -> list[str]:
     return reader.inline
 
 
-def with_script_hashes(output: str, where: str, also: tuple[str, ...] = ()) -> str:
+def with_script_hashes(output: str, where: str, also: tuple[str, ...] = (), *, serving: bool = False) -> str:
     """The page with the hash of each inline script it runs (and the source expressions
-    ``also``) added to its policy's script-src; refuses what no hash can allow."""
+    ``also``) added to its policy's script-src, or, ``serving`` (under ``mkdocs serve``),
+    ``'unsafe-inline'``; refuses what no hash can allow."""
     reader = _PageScripts()
     reader.feed(output)
     reader.close()
@@ -150,7 +152,7 @@ def with_script_hashes(output: str, where: str, also: tuple[str, ...] = ()) -> s
         )
     if reader.first_script_at is not None and reader.first_script_at < (reader.policy_at or (0, 0)):
         raise PluginError(f"{where}: a script comes before the Content-Security-Policy <meta>, which must be first")
-    allowed = ["'unsafe-inline'"] if _serving else list(dict.fromkeys([*map(source_hash, reader.inline), *also]))
+    allowed = ["'unsafe-inline'"] if serving else list(dict.fromkeys([*map(source_hash, reader.inline), *also]))
     directives = [directive.strip() for directive in found[0].group(1).split(";")]
     scripts = [i for i, directive in enumerate(directives) if directive.split(" ")[0] == "script-src"]
     if len(scripts) != 1:
@@ -160,32 +162,26 @@ def with_script_hashes(output: str, where: str, also: tuple[str, ...] = ()) -> s
     return output[:start] + "; ".join(directives) + output[end:]
 
 
-_also_inline: tuple[str, ...] = ()
-
-
 def on_startup(command: str, **kwargs: Any) -> None:
-    global _serving
-    _serving = command == "serve"
-    if _serving:
+    if command == "serve":  # the build knows it too (Build.serving, set by site_hooks/hooks.py)
         log.info("mkdocs serve: pages allow inline scripts ('unsafe-inline') for live reload; the built site does not")
 
 
 @event_priority(-600)  # every file is in the list (publish.py adds the widgets at -200)
-def on_env(env: Any, config: MkDocsConfig, files: Files) -> Any:
-    global _also_inline
+def on_env(env: Any, config: MkDocsConfig, files: Files, build: Build) -> Any:
     present = [files.get_file_from_path(path) for path in ALSO_INLINE]
-    _also_inline = tuple(source_hash(file.content_bytes.decode("utf-8")) for file in present if file is not None)
+    build.also_inline = tuple(source_hash(file.content_bytes.decode("utf-8")) for file in present if file is not None)
     return env
 
 
 @event_priority(-600)  # after every other hook and plugin has changed the page
-def on_post_page(output: str, page: Any, config: MkDocsConfig) -> str:
-    return with_script_hashes(output, page.file.src_uri, _also_inline)
+def on_post_page(output: str, page: Any, config: MkDocsConfig, build: Build) -> str:
+    return with_script_hashes(output, page.file.src_uri, build.also_inline, serving=build.serving)
 
 
 @event_priority(-600)
-def on_post_template(output: str, template_name: str, config: MkDocsConfig) -> str:
+def on_post_template(output: str, template_name: str, config: MkDocsConfig, build: Build) -> str:
     """Theme pages that are no Markdown page: 404.html."""
     if not template_name.endswith(".html"):
         return output
-    return with_script_hashes(output, template_name, _also_inline)
+    return with_script_hashes(output, template_name, build.also_inline, serving=build.serving)

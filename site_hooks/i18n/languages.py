@@ -22,8 +22,8 @@ checked before the build starts (``on_config``):
 A built language without a face, a face that does not cover the script, or a code whose
 script is unknown stops the build with a message that names the language and says what to
 write. The hook language_checks.py runs ``check`` before the build and ``fill_in_english``
-before each language's build (the state lives here: MkDocs loads a hook file as a module of
-its own, apart from this one, which the other hooks import).
+before each language's build, both with the English texts the build keeps (``Build.english``,
+site_hooks/build.py).
 """
 
 from __future__ import annotations
@@ -365,40 +365,34 @@ def text_problems(defaults: Mapping[str, str], entries: Iterable[Any]) -> list[s
     return problems
 
 
-_english: dict[str, str] = {}  # the top-level extra's texts, as mkdocs.yml gives them
-
-
-def english_texts() -> dict[str, str]:
-    """The English texts of the top-level ``extra``, as ``check`` read them at the start."""
-    return dict(_english)
-
-
 def _i18n(config: MkDocsConfig) -> Any:
     return config.plugins.get("i18n")
 
 
-def check(config: MkDocsConfig) -> list[SiteLanguage]:
-    """Once per build, before static-i18n merges an entry into ``extra``: remember the English
-    texts, stop on a language the build cannot lay out, warn about missing texts. Returns the
-    languages checked (none in static-i18n's builds of the other languages)."""
+def check(config: MkDocsConfig, english: dict[str, str]) -> list[SiteLanguage]:
+    """Once per build, before static-i18n merges an entry into ``extra``: keep the English
+    texts in ``english`` (the build's, ``Build.english``), stop on a language the build cannot
+    lay out, warn about missing texts. Returns the languages checked (none in static-i18n's
+    builds of the other languages)."""
     plugin = _i18n(config)
     if plugin is not None and plugin.current_language is not None:
         return []  # static-i18n's build of another language: checked once, at the start
-    _english.clear()
-    _english.update(texts_of(config.extra or {}))
-    missing = [f"extra.{key}, {what}" for key, what in REQUIRED_TEXTS.items() if key not in _english]
+    english.clear()
+    english.update(texts_of(config.extra or {}))
+    missing = [f"extra.{key}, {what}" for key, what in REQUIRED_TEXTS.items() if key not in english]
     if missing:
         raise PluginError("mkdocs.yml lacks English texts at the top level:\n  " + "\n  ".join(missing))
     if config.theme.get("direction"):
         raise PluginError("mkdocs.yml sets theme.direction: remove it; each language's direction comes from its code")
     built = site_languages(config)
-    for problem in text_problems(_english, built_entries(config)):
+    for problem in text_problems(english, built_entries(config)):
         log.warning(problem)
     return built
 
 
-def fill_in_english(config: MkDocsConfig) -> None:
-    """The language being built shows English for every text its entry leaves out.
+def fill_in_english(config: MkDocsConfig, english: dict[str, str]) -> None:
+    """The language being built shows English (``english``, as ``check`` kept them) for every
+    text its entry leaves out.
 
     static-i18n updates one ``extra`` in place for each language in turn, so without this a
     text the previous language gave would stay for the next.
@@ -408,6 +402,6 @@ def fill_in_english(config: MkDocsConfig) -> None:
         return
     entry = next((e for e in i18n_languages(config) if e.locale == plugin.current_language), None)
     own = (entry.extra or {}) if entry is not None else {}
-    for key, english in _english.items():
+    for key, text in english.items():
         if key not in own:
-            config.extra[key] = english
+            config.extra[key] = text

@@ -3,7 +3,8 @@
 A static host serves a single /404.html for every missing address, in any language folder.
 static-i18n renders it once per language, and the last language built wins: readers got a
 right-to-left Persian page around an English message (static-i18n issues #284 and #349).
-The default language's rendering is kept and written each time instead. Its message
+The default language's rendering is kept (on the build, site_hooks/build.py) and written in
+place of each other language's. Its message
 (docs/overrides/404.html) is given in every built language: each entry's ``extra.not_found``
 in mkdocs.yml (Markdown; ``{home}`` is the address of that language's home page), in the
 language's own direction; a language without one gets the English text (and the build warns,
@@ -20,10 +21,10 @@ from markupsafe import Markup
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 
-from site_hooks.i18n.languages import english_texts, i18n_languages, site_languages
+from site_hooks.build import Build
+from site_hooks.i18n.languages import i18n_languages, site_languages
 
 KEY = "not_found"
-_default_rendering: dict[str, str] = {}  # "404.html" -> the default language's page
 
 
 def _default_language(config: MkDocsConfig) -> str:
@@ -38,9 +39,10 @@ def _inline(text: str) -> str:
     return rendered
 
 
-def messages(config: MkDocsConfig, base_url: str) -> list[dict[str, Any]]:
-    """Per built language: its code, direction, and message with the link to its home page."""
-    english = english_texts().get(KEY) or (config.extra or {}).get(KEY)
+def messages(config: MkDocsConfig, base_url: str, english_texts: dict[str, str]) -> list[dict[str, Any]]:
+    """Per built language: its code, direction, and message with the link to its home page;
+    ``english_texts`` are the top-level ``extra``'s (``Build.english``)."""
+    english = english_texts.get(KEY) or (config.extra or {}).get(KEY)
     if not isinstance(english, str):
         raise PluginError(f"mkdocs.yml: extra.{KEY} (the 404 page's message, in English) is missing")
     entries = {entry.locale: entry for entry in i18n_languages(config)}
@@ -63,21 +65,18 @@ def messages(config: MkDocsConfig, base_url: str) -> list[dict[str, Any]]:
     return result
 
 
-def on_pre_build(config: MkDocsConfig) -> None:
-    if config.theme["language"] == _default_language(config):
-        _default_rendering.clear()  # a new build (`mkdocs serve` rebuilds): render it afresh
-
-
-def on_template_context(context: dict[str, Any], template_name: str, config: MkDocsConfig) -> dict[str, Any]:
+def on_template_context(
+    context: dict[str, Any], template_name: str, config: MkDocsConfig, build: Build
+) -> dict[str, Any]:
     if template_name == "404.html":
-        context["not_found_messages"] = messages(config, context.get("base_url") or "/")
+        context["not_found_messages"] = messages(config, context.get("base_url") or "/", build.english)
     return context
 
 
-def on_post_template(output: str, template_name: str, config: MkDocsConfig, **kwargs: Any) -> str:
+def on_post_template(output: str, template_name: str, config: MkDocsConfig, build: Build) -> str:
     if template_name != "404.html":
         return output
     if config.theme["language"] == _default_language(config):
-        _default_rendering[template_name] = output
+        build.not_found_page = output
         return output
-    return _default_rendering.get(template_name, output)
+    return build.not_found_page or output

@@ -9,6 +9,7 @@ them, then store the new output with ``.venv/bin/python -m devtools.examples --u
 
 from __future__ import annotations
 
+import functools
 import re
 
 import pytest
@@ -346,13 +347,14 @@ def test_an_unchanged_quote_is_not_reported():
 def _convert(markdown_text: str) -> str:
     import markdown
 
+    from site_hooks.build import Build
     from site_hooks.content import live_cells
 
     fence = {
         "name": "python-live",
         "class": "python-live",
         "validator": live_cells.validate,
-        "format": live_cells.format,
+        "format": functools.partial(live_cells.format, build=Build()),  # as site_hooks/hooks.py binds it
     }
     md = markdown.Markdown(
         extensions=["pymdownx.superfences", "pymdownx.tabbed"],

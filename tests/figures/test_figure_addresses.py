@@ -19,8 +19,8 @@ from pymdownx.superfences import SuperFencesException
 from attention_py.figures import FIGURES, RunningFigure, update
 from attention_py.figures.kit.state import Choice, Flag, Integer, StateSpec
 from attention_py.figures.learning import train_live as live
+from site_hooks.build import Build
 from site_hooks.content import figures as fence
-from site_hooks.content import page_context
 from tests.figures.support import strings
 
 FIGURE = FIGURES["train_live"]
@@ -132,27 +132,28 @@ def test_a_figure_can_share_only_keys_of_its_state():
 # --- the fence's id --------------------------------------------------------------------
 
 
-def fence_options(**inputs):
+def fence_options(build, **inputs):
     options = {}
-    fence.validate("figure", inputs, options, {}, None)
+    fence.validate("figure", inputs, options, {}, None, build=build)
     return options
 
 
 def test_a_figure_block_may_name_its_figure_once_per_page():
-    page_context.start("en", "en/learning.md")
-    assert fence_options(name="train_live", id="train") == {"name": "train_live", "id": "train"}
-    assert fence_options(name="softmax") == {"name": "softmax", "id": None}
+    build = Build()
+    build.start_page("en", "en/learning.md")
+    assert fence_options(build, name="train_live", id="train") == {"name": "train_live", "id": "train"}
+    assert fence_options(build, name="softmax") == {"name": "softmax", "id": None}
     for bad in ("train", "figure-3", "Train", "1st", "a b", "x" * 41, '"><script>'):
         with pytest.raises(SuperFencesException, match="figure id"):
-            fence_options(name="softmax", id=bad)
+            fence_options(build, name="softmax", id=bad)
     with pytest.raises(SuperFencesException, match="optionally id"):
-        fence_options(name="softmax", title="x")
-    assert fence.shareable_ids() == {"train"}
-    fence_options(name="softmax", id="scores")  # named, but shares nothing
-    assert fence.shareable_ids() == {"train"}
-    page_context.start("en", "en/gallery.md")  # the next page starts afresh
-    assert fence.shareable_ids() == set()
-    assert fence_options(name="train_live", id="train")["id"] == "train"
+        fence_options(build, name="softmax", title="x")
+    assert fence.shareable_ids(build.page) == {"train"}
+    fence_options(build, name="softmax", id="scores")  # named, but shares nothing
+    assert fence.shareable_ids(build.page) == {"train"}
+    build.start_page("en", "en/gallery.md")  # the next page starts afresh
+    assert fence.shareable_ids(build.page) == set()
+    assert fence_options(build, name="train_live", id="train")["id"] == "train"
 
 
 def test_every_pair_of_recipe_values_survives_its_link():

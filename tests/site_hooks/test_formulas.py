@@ -19,7 +19,7 @@ PAGE = (
 
 
 def test_formulas_become_katex_markup_with_the_stylesheet_linked_once():
-    out = formulas.typeset_page(PAGE, "he/learning/", "he/learning.md")
+    out = formulas.typeset_page(PAGE, "he/learning/", "he/learning.md", {})
     assert out.count('<link rel="stylesheet" href="../../assets/katex/katex.min.css">') == 1
     assert out.index("main.css") < out.index("katex.min.css") < out.index("<script>boot()")
     inline, display = out.split('class="arithmatex">')[1:3]
@@ -35,7 +35,7 @@ def test_formulas_become_katex_markup_with_the_stylesheet_linked_once():
 
 def test_a_page_without_math_is_unchanged():
     page = "<html><head></head><body><p>$5 and \\(no span\\)</p></body></html>"
-    assert formulas.typeset_page(page, "index.html", "index.md") == page
+    assert formulas.typeset_page(page, "index.html", "index.md", {}) == page
 
 
 def test_delimiters_and_escapes_are_taken_off():
@@ -48,4 +48,13 @@ def test_delimiters_and_escapes_are_taken_off():
 def test_a_formula_katex_cannot_read_fails_the_build_naming_the_page():
     page = '<html><head></head><body><span class="arithmatex">\\(\\frac{a}{b\\)</span></body></html>'
     with pytest.raises(PluginError, match=r"(?s)fa/glossary\.md: KaTeX could not typeset a formula:.*\\frac\{a\}\{b"):
-        formulas.typeset_page(page, "fa/glossary/", "fa/glossary.md")
+        formulas.typeset_page(page, "fa/glossary/", "fa/glossary.md", {})
+
+
+def test_a_formula_typeset_once_in_a_build_is_not_typeset_again():
+    known: dict[tuple[str, bool], str] = {}
+    first = formulas.typeset_page(PAGE, "learning/", "en/learning.md", known)
+    assert len(known) == 2  # the inline formula and the displayed one
+    known[("QK^\\top < \\sqrt{d_k}", False)] = "<kept>"  # what the build typeset before
+    assert "<kept>" in formulas.typeset_page(PAGE, "learning/", "en/learning.md", known)
+    assert "<kept>" not in first

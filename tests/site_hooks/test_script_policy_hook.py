@@ -12,6 +12,7 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File, Files
 
+from site_hooks.build import Build
 from site_hooks.guards import script_policy
 
 POLICY = "default-src 'self'; script-src 'self' blob:; object-src 'none'"
@@ -81,26 +82,33 @@ def test_a_page_without_one_policy_first_stops_the_build(page):
 
 def test_site_files_also_allowed_inline_are_hashed_from_the_build_and_missing_ones_skipped(tmp_path, monkeypatch):
     config = MkDocsConfig()
+    build = Build()
     monkeypatch.setattr(script_policy, "ALSO_INLINE", ("assets/frame.js", "assets/missing.js"))
     (tmp_path / "assets").mkdir()
     (tmp_path / "assets" / "frame.js").write_text("boot(\u05d0);\n", encoding="utf-8")
     frame = File("assets/frame.js", str(tmp_path), str(tmp_path / "site"), use_directory_urls=True)
     page = HEAD + "<script>x()</script></head></html>"
-    script_policy.on_env(None, config, Files([frame]))
-    assert script_src(script_policy.on_post_template(page, "404.html", config))[2:] == [
+    script_policy.on_env(None, config, Files([frame]), build)
+    assert script_src(script_policy.on_post_template(page, "404.html", config, build))[2:] == [
         sha("x()"),
         sha("boot(\u05d0);\n"),
     ]
-    script_policy.on_env(None, config, Files([]))
-    assert script_src(script_policy.on_post_template(page, "404.html", config))[2:] == [sha("x()")]
+    script_policy.on_env(None, config, Files([]), build)
+    assert script_src(script_policy.on_post_template(page, "404.html", config, build))[2:] == [sha("x()")]
 
 
-def test_under_mkdocs_serve_inline_scripts_are_allowed_for_its_live_reload(monkeypatch):
+def test_under_mkdocs_serve_inline_scripts_are_allowed_for_its_live_reload():
     """MkDocs' live reload adds an inline script whose text changes on every request."""
-    monkeypatch.setattr(script_policy, "_serving", False)
-    script_policy.on_startup(command="serve", dirty=False)
-    written = script_policy.with_script_hashes(HEAD + "<script>x()</script></head></html>", "page.md", (sha("f()"),))
-    assert script_src(written) == ["'self'", "blob:", "'unsafe-inline'"]
-    script_policy.on_startup(command="build", dirty=False)
-    written = script_policy.with_script_hashes(HEAD + "<script>x()</script></head></html>", "page.md")
-    assert script_src(written) == ["'self'", "blob:", sha("x()")]
+    page = HEAD + "<script>x()</script></head></html>"
+    config = MkDocsConfig()
+    serving = Build(serving=True)
+    assert script_src(script_policy.on_post_template(page, "404.html", config, serving)) == [
+        "'self'",
+        "blob:",
+        "'unsafe-inline'",
+    ]
+    assert script_src(script_policy.on_post_template(page, "404.html", config, Build())) == [
+        "'self'",
+        "blob:",
+        sha("x()"),
+    ]

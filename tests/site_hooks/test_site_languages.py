@@ -390,15 +390,16 @@ def test_every_built_language_draws_every_letter_of_its_pages(config):
 
 
 def test_the_build_stops_before_it_starts_on_a_false_script(tmp_path, monkeypatch):
+    from site_hooks.build import Build
     from site_hooks.i18n import language_checks
 
     (tmp_path / "zh").mkdir()
     (tmp_path / "zh" / "index.md").write_text(CHINESE_PAGE, encoding="utf-8")
-    monkeypatch.setattr(languages, "check", lambda config: [zh("latin", "noto-sans")])
+    monkeypatch.setattr(languages, "check", lambda config, english: [zh("latin", "noto-sans")])
     with pytest.raises(PluginError, match=r"need fixing:\n  zh: 100% of the letters of index\.md"):
-        language_checks.on_config(SimpleNamespace(docs_dir=str(tmp_path)))
-    monkeypatch.setattr(languages, "check", lambda config: [zh("han-simplified", "noto-sans-sc")])
-    language_checks.on_config(SimpleNamespace(docs_dir=str(tmp_path)))
+        language_checks.on_config(SimpleNamespace(docs_dir=str(tmp_path)), Build())
+    monkeypatch.setattr(languages, "check", lambda config, english: [zh("han-simplified", "noto-sans-sc")])
+    language_checks.on_config(SimpleNamespace(docs_dir=str(tmp_path)), Build())
 
 
 @pytest.mark.parametrize(
