@@ -24,6 +24,7 @@ import hashlib
 import json
 import os
 import re
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from functools import cache
 from pathlib import Path
@@ -224,20 +225,17 @@ def train_missing(names: list[str]) -> None:
         if (PUZZLES / f"{language_of(name)}.yml").is_file()
         and not cached_product_folder(f"training-{name}", key(name)).is_dir()
     )
-    _side_by_side("trained_file", missing)
+    _side_by_side(trained_file, missing)
 
 
-def _side_by_side(function: str, names: list[str]) -> None:
-    """Calls this module's ``function`` on each of ``names`` in processes side by side, one per
-    core (with one name or one core, nothing: the callers then train as they need)."""
+def _side_by_side(function: Callable[[str], Any], names: list[str]) -> None:
+    """Calls ``function`` (one of this module's, which the worker processes import) on each of
+    ``names`` in processes side by side, one per core (with one name or one core, nothing: the
+    callers then train as they need)."""
     workers = min(len(names), os.cpu_count() or 1)
     if workers > 1:
-        # MkDocs loads this hook from its path, as a module pickle cannot find again: the
-        # worker processes are handed the function of the importable module instead.
-        import site_hooks.content.training as importable
-
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            list(pool.map(getattr(importable, function), names))
+            list(pool.map(function, names))
 
 
 # --- the figures' data, natively
@@ -348,7 +346,7 @@ def train_missing_runs(languages: list[str]) -> None:
         if (PUZZLES / f"{lang}.yml").is_file()
         and not cached_product_folder(f"training-{lang}{RUNS}", runs_key(lang)).is_dir()
     ]
-    _side_by_side("runs_file", missing)
+    _side_by_side(runs_file, missing)
 
 
 @event_priority(-200)  # after static-i18n (-100), which crashes on generated files (see assets/publish.py)
