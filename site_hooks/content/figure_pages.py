@@ -31,7 +31,7 @@ from mkdocs.structure.pages import Page
 
 from site_hooks.assets import products
 from site_hooks.build import Build
-from site_hooks.content import figures, gallery, training
+from site_hooks.content import figures, gallery, induction, training
 from site_hooks.content.figures import STRINGS_DIR, check_strings_dir
 
 FIGURES_CSS = "assets/figures/figures.css"
@@ -42,9 +42,13 @@ def on_config(config: MkDocsConfig) -> None:
     problems = check_strings_dir(STRINGS_DIR)
     if problems:
         raise PluginError("figure strings need fixing:\n  " + "\n  ".join(problems))
-    figures.strings_for.cache_clear()  # pick up edits under `mkdocs serve`
+    # what the pages and figures read from files, read afresh by each build (`mkdocs serve`
+    # rebuilds in this process): the strings, the early boot, the gallery's figure ids, the
+    # induction article's records (trained again when their code changes)
+    figures.strings_for.cache_clear()
     _boot_script.cache_clear()
     gallery.clear()
+    induction.record.cache_clear()
     training.use_build_resources()  # the figures drawn at build time read the models trained here
 
 

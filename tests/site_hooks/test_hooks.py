@@ -18,7 +18,7 @@ from mkdocs.utils.yaml import yaml_load
 from site_hooks import hooks
 from site_hooks.assets import offline
 from site_hooks.build import Build
-from site_hooks.content import figure_pages, figures, live_cells
+from site_hooks.content import figure_pages, figures, induction, live_cells
 from site_hooks.guards import script_policy
 from site_hooks.i18n import not_found
 
@@ -189,3 +189,18 @@ def test_the_default_languages_404_page_is_every_languages_and_kept_per_build():
     assert not_found.on_post_template("<p>he</p>", "404.html", hebrew, build) == "<p>en</p>"
     assert not_found.on_post_template("<p>he</p>", "index.html", hebrew, build) == "<p>he</p>"
     assert not_found.on_post_template("<p>he</p>", "404.html", hebrew, Build()) == "<p>he</p>"  # a new build
+
+
+def test_each_build_reads_again_what_the_figures_read_from_files(tmp_path, monkeypatch):
+    """The induction records are trained again when their code changes (a new file), which
+    `mkdocs serve` watches: the next build must not draw the figures from the old one."""
+    record = tmp_path / "run.json"
+    monkeypatch.setattr(induction, "record_file", lambda name: record)
+    induction.record.cache_clear()
+    record.write_text('{"steps": 1}', encoding="utf-8")
+    assert induction.record("run") == {"steps": 1}
+    record.write_text('{"steps": 2}', encoding="utf-8")
+    assert induction.record("run") == {"steps": 1}  # within a build: read once
+    figure_pages.on_config(None)  # the next build starts
+    assert induction.record("run") == {"steps": 2}
+    induction.record.cache_clear()
