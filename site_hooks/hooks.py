@@ -8,8 +8,8 @@ is a module below that handles events: for each event, and each priority a stage
 of it has, this file gives MkDocs one handler, which calls the stages' handlers of that
 priority in the order of ``STAGES``. So a stage's priority places it among the plugins (the
 stage says why beside its ``@event_priority``), ``STAGES`` orders the stages of one priority,
-and ``RUNS_AFTER`` names each order the site depends on, and why; tests/site_hooks/test_hooks.py holds the
-handlers' order, priorities and ``STAGES`` together, to it.
+and ``RUNS_AFTER`` names each order the site depends on, and why; tests/site_hooks/test_hooks.py
+checks that the priorities and ``STAGES`` keep every one.
 
 The state: ``BUILDS``, the first stage, makes a ``Build`` (site_hooks/build.py) each time a
 build starts, which ``mkdocs serve`` does again in this process for every change;
@@ -56,6 +56,10 @@ class Builds:
 
 BUILDS = Builds()
 
+# The stages, in the order they run where they handle an event at the same priority. Every
+# order the site depends on is in RUNS_AFTER; today priorities keep them all, and no two
+# stages of one priority depend on each other's order (this one is the order mkdocs.yml
+# listed them in).
 STAGES: tuple[Any, ...] = (
     BUILDS,
     language_checks,
@@ -133,7 +137,11 @@ def priority_of(handler: Callable[..., Any]) -> float:
 
 
 def takes_build(function: Callable[..., Any]) -> bool:
-    return "build" in inspect.signature(function).parameters
+    """Whether ``function`` names a ``build`` parameter (a callable without a signature does not)."""
+    try:
+        return "build" in inspect.signature(function).parameters
+    except (TypeError, ValueError):
+        return False
 
 
 def run_order(event: str, stages: tuple[Any, ...] = STAGES) -> list[tuple[Any, Callable[..., Any]]]:
