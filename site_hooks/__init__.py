@@ -23,7 +23,9 @@ content/   what authors write, turned into pages
     figures.py       fence ``figure``: a figure drawn at build time; the figures' strings files
     yaml_errors.py   a strings file's YAML mistake in one line, at its true line and column
     figure_pages.py  hook: starts each page's context, checks the strings files, sets the
-                     figures' resource loader, embeds the page's own strings
+                     figures' resource loader, embeds the page's own strings, writes the gallery
+    gallery.py       the gallery page's sections, one per figure, from the registry and each
+                     language's strings (gallery_headings, gallery_lines), in the articles' order
     source.py        fence ``python-source``: the package's own code, read at build time
     doctests.py      mkdocstrings extension: doctest examples in docstrings shown as code
     notebooks.py     hook: the companion notebooks as pages in every language, self-hosted,

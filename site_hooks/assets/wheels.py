@@ -8,6 +8,7 @@ and devtools build their own copies with ``build_attention_wheel``.
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -15,6 +16,10 @@ import tempfile
 from pathlib import Path
 
 from site_hooks import ROOT
+
+# Every file in the wheel is dated 1980-01-01 (zip's earliest date), not when the checkout was
+# made: the same sources give the same wheel, so the same memory image and the same site.
+REPRODUCIBLE = {"SOURCE_DATE_EPOCH": "315532800"}
 
 # Everything setuptools may read to build the wheel (the missing ones are skipped).
 WHEEL_INPUTS = ("pyproject.toml", "setup.cfg", "setup.py", "MANIFEST.in", "README.md", "LICENSE", "attention_py")
@@ -24,7 +29,8 @@ def build_attention_wheel(outdir: Path) -> Path:
     """Build the attention_py wheel into ``outdir`` and return its path.
 
     The build runs on a temporary copy of the packaging files, so concurrent builds (tests,
-    the site, a benchmark) never race over ``build/`` or ``*.egg-info`` in the checkout.
+    the site, a benchmark) never race over ``build/`` or ``*.egg-info`` in the checkout; the
+    same files give the same bytes (``REPRODUCIBLE``).
     """
     outdir.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="attention-py-src-") as source:
@@ -37,6 +43,7 @@ def build_attention_wheel(outdir: Path) -> Path:
         result = subprocess.run(
             [sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", str(outdir), source],
             cwd=source,
+            env={**os.environ, **REPRODUCIBLE},
             capture_output=True,
             text=True,
         )
