@@ -210,7 +210,7 @@ def test_training_in_small_pieces_gives_runs_history_and_model():
     validation/test scores cut into short pieces); that must be the same training as
     Trainer.run, to the last bit."""
     from attention_py.learning import Trainer
-    from attention_py.learning.train import take
+    from attention_py.pieces import take
 
     p = Puzzle.from_dict(data("en")["puzzle"])
     whole = Trainer(p, 0, eval_every=3, d_model=8)

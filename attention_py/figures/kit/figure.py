@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 from urllib.parse import urlencode
 
-from ...learning.train import take
+from ...pieces import take
 from .html import el, to_json
 from .live import SESSIONS, Session, Work
 from .state import StateError, StateSpec
