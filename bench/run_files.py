@@ -36,7 +36,7 @@ def main(argv: list[str]) -> int:
     from attention_py.figures import FIGURES, update
     from attention_py.figures.learning.training_app.run import PreparedRun, new_run, prepared_run, run_record
     from attention_py.figures.learning.training_app.shelf import LIMIT, Kept, read_run_file, run_file
-    from attention_py.learning.train import drain
+    from attention_py.pieces import drain
     from site_hooks.content.figures import strings_for
     from site_hooks.content.training import prepared_states, use_build_resources
 

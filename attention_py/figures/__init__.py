@@ -7,7 +7,9 @@ the result in (see README.md in this folder for the protocol).
 
 Two ways in, no more: ``FIGURES[name].render(state, lang=..., strings=...)`` draws a figure
 (the build's prerendering), and ``update(name, state, changes, lang, strings, instance)`` is
-the page's one call (apply the reader's change, draw again, or say what was refused).
+the page's one call (apply the reader's change, draw again, or say what was refused). The
+running figures' work between the page's calls is held in ``PAGE_SESSIONS``, the store
+``update`` passes down unless it is given another (a test's own).
 
     >>> from attention_py.figures import FIGURES
     >>> FIGURES["softmax"].name, "train_live" in FIGURES
@@ -39,6 +41,7 @@ from .information_flow import (
 )
 from .kit.figure import ACTION, COMMON_STRINGS, ActionRefused, BaseFigure, Figure, Panel, RunningFigure
 from .kit.format import NUMBER_KEYS, NumberFormat
+from .kit.live import Sessions
 from .kit.state import StateError, apply_changes
 from .kit.strings import MissingStringError, Text, check_strings, excerpt
 from .learning import (
@@ -82,6 +85,10 @@ FIGURES: dict[str, BaseFigure] = {figure.name: figure for figure in _ORDER}
 """Every figure by name, those of one article together (the gallery shows them in the order
 the articles do: site_hooks/content/gallery.py)."""
 
+PAGE_SESSIONS = Sessions()
+"""The live work of the running figures of the page this Python serves (``update``'s store):
+it lasts as long as this Python (a reload starts a fresh one)."""
+
 # An answer's English detail and key are cut to this many characters: a refusal must not
 # repeat a megabyte it was given (its sentence quotes an ``excerpt``).
 MAX_DETAIL = 200
@@ -114,6 +121,7 @@ def update(
     lang: str,
     strings: Mapping[str, Any],
     instance: str | None = None,
+    sessions: Sessions | None = None,
 ) -> dict[str, Any]:
     """The page host's single call: the figure's state with ``changes`` applied, drawn again.
 
@@ -124,7 +132,8 @@ def update(
     (``file``, ``stored``), or for a refused value or action ``{"ok": False, "error": <in the reader's language>, "detail":
     <English>, "key": <state path>}``, short whatever the value was (the sentence quotes at most
     ``kit.strings.EXCERPT_MAX_CHARS`` of it, a text too long is named by its limit, the detail and
-    key are cut to ``MAX_DETAIL``); the page then keeps its last good drawing. Data a figure
+    key are cut to ``MAX_DETAIL``); the page then keeps its last good drawing. A running figure's
+    work is in ``sessions`` (``PAGE_SESSIONS`` unless another store is given). Data a figure
     reads besides its state comes from ``attention_py.resources``; when it cannot be read (the
     site's file is missing), the error is raised, and the page says the figure could not update.
     """
@@ -143,7 +152,10 @@ def update(
             message = text.plain("common.bad_input", value=excerpt(_value_at(changes, error.key)))
         return {"ok": False, "error": message, "detail": _cut(str(error)), "key": _cut(error.key)}
     try:
-        html, shown, extras = figure.drawn(clean, lang=lang, strings=strings, instance=instance, actions=actions)
+        store = PAGE_SESSIONS if sessions is None else sessions
+        html, shown, extras = figure.drawn(
+            clean, lang=lang, strings=strings, instance=instance, actions=actions, sessions=store
+        )
     except ActionRefused as refused:
         return {"ok": False, "error": refused.message, "detail": _cut(str(refused)), "key": ACTION + refused.action}
     return {"ok": True, "html": html, "state": shown, **extras}
@@ -164,12 +176,14 @@ def _value_at(changes: Mapping[str, Any], key: str) -> str:
 
 __all__ = [
     "FIGURES",
+    "PAGE_SESSIONS",
     "BaseFigure",
     "Figure",
     "MissingStringError",
     "NumberFormat",
     "Panel",
     "RunningFigure",
+    "Sessions",
     "StateError",
     "Text",
     "check_strings",

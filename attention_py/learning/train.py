@@ -17,8 +17,9 @@ its one choice made after seeing test results on fresh ones.
 The same training comes in pieces (``Training.pieces``): a generator that yields after each
 example's forward and backward pass, each weight matrix's summed gradient, each update and
 each held-out example scored. ``run`` takes every piece at once; a page that must answer
-between pieces takes them for a few milliseconds at a time (``take``) and comes back for the
-rest. Either way the same operations in the same order, so the same numbers to the last bit.
+between pieces takes them for a few milliseconds at a time and comes back for the rest
+(``drain`` and ``take``, attention_py/pieces.py). Either way the same operations in the same
+order, so the same numbers to the last bit.
 
 Everything random (the starting weights, the order of the sentences) comes from
 ``random.Random`` seeded with ``seed``, so the same seed trains the same model, natively and
@@ -28,12 +29,11 @@ in Pyodide (up to the last bits of ``exp``/``log``, which may differ between pla
 from __future__ import annotations
 
 import random
-import time
-from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass, fields
 from typing import Any, Self
 
+from ..pieces import drain
 from .backward import example_gradients
 from .gradients import Gradients
 from .model import Model, loss_and_answer
@@ -252,18 +252,6 @@ class Training:
             point.update({f"{name}_{key}": value for key, value in tally.measures().items()})
         self.history.append(point)
         self.scores = scores
-
-
-def drain(pieces: Iterator[None]) -> None:
-    """Takes every one of ``pieces``: the work done in one go (a build, a test, ``run``)."""
-    deque(pieces, maxlen=0)
-
-
-def take(pieces: Iterator[None], seconds: float) -> bool:
-    """Takes ``pieces`` for about ``seconds`` (one at least; the last may overrun): True when
-    it stopped at the deadline, so pieces may be left; False once there are none."""
-    deadline = time.perf_counter() + seconds
-    return any(time.perf_counter() >= deadline for _ in pieces)  # each piece runs, then the clock is read
 
 
 class Trainer(Training):

@@ -31,7 +31,10 @@ log = get_plugin_logger("induction")
 
 RECORDS = {"run": 2, "control": 1}  # each published record (assets/induction/<name>.json) and its layers
 CODE = (
-    *(ROOT / "attention_py" / name for name in ("learning", "attention.py", "linalg.py", "softmax.py", "rng.py")),
+    *(
+        ROOT / "attention_py" / name
+        for name in ("learning", "attention.py", "linalg.py", "softmax.py", "rng.py", "pieces.py")
+    ),
     ROOT / "site_hooks" / "content" / "induction.py",
 )
 

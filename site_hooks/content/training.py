@@ -46,7 +46,10 @@ PUZZLES = ROOT / "docs" / "puzzles"
 FALLBACK = "en"
 # What the training depends on besides the puzzle file: the learning code and the parts of
 # attention_py it is built on.
-CODE = tuple(ROOT / "attention_py" / name for name in ("learning", "attention.py", "linalg.py", "softmax.py", "rng.py"))
+CODE = tuple(
+    ROOT / "attention_py" / name
+    for name in ("learning", "attention.py", "linalg.py", "softmax.py", "rng.py", "pieces.py")
+)
 SETTINGS: dict[str, Any] = {
     "seed": 0,
     "steps": 120,  # past the first 95% held-out (70-80 steps), so the final model is settled
@@ -310,7 +313,7 @@ def runs_key(lang: str) -> str:
 
 def _train_runs(lang: str, folder: Path) -> None:
     from attention_py.figures.learning.training_app.run import RUNS_FORMAT, new_run, run_record
-    from attention_py.learning.train import drain
+    from attention_py.pieces import drain
 
     records = []
     for state in prepared_states(lang):

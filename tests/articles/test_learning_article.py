@@ -36,7 +36,7 @@ import yaml
 
 from attention_py.learning import Model, Puzzle, Sentence
 from attention_py.learning.ablation import ROLES, Ablation, accuracy_by_group
-from attention_py.learning.train import drain
+from attention_py.pieces import drain
 from site_hooks.content.training import trained as build_training
 from site_hooks.i18n.translation_checks import SOURCE_LANG, english_sections, sections
 from tests.languages import translated

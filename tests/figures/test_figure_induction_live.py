@@ -7,15 +7,15 @@ import dataclasses
 
 import pytest
 
-from attention_py.figures import FIGURES, Text, update
+from attention_py.figures import FIGURES, Sessions, Text, update
 from attention_py.figures.induction import views as views
 from attention_py.figures.induction.induction_live import verdict
-from attention_py.figures.kit.live import SESSIONS
 from attention_py.learning import CopyTask
 from attention_py.learning.induction import CopyTrainer
 from tests.figures.support import LANGS, parse, sentence_numbers, strings
 
 FIGURE = FIGURES["induction_live"]
+SESSIONS = Sessions()  # this module's running figures' work; cleared: a fresh Python
 
 
 def text(lang: str) -> Text:
@@ -25,12 +25,14 @@ def text(lang: str) -> Text:
 def test_training_in_the_figure_is_the_trainers_to_the_last_bit():
     SESSIONS.clear()
     state = {**FIGURE.default_state("en"), "seed": 1, "heads": 1, "steps": 200}
-    answer = update("induction_live", state, {"running": True}, "en", strings("en"), "live")
-    history = SESSIONS.get(("live", "en")).work.training.history
+    answer = update("induction_live", state, {"running": True}, "en", strings("en"), "live", sessions=SESSIONS)
+    history = SESSIONS.get(("induction_live", "live", "en")).work.training.history
     while not history or history[-1]["step"] < 20:  # the step and its history point
-        answer = update("induction_live", answer["state"], {}, "en", strings("en"), "live")
-    answer = update("induction_live", answer["state"], {"running": False}, "en", strings("en"), "live")
-    work = SESSIONS.get(("live", "en")).work
+        answer = update("induction_live", answer["state"], {}, "en", strings("en"), "live", sessions=SESSIONS)
+    answer = update(
+        "induction_live", answer["state"], {"running": False}, "en", strings("en"), "live", sessions=SESSIONS
+    )
+    work = SESSIONS.get(("induction_live", "live", "en")).work
     reference = CopyTrainer(CopyTask(), 1, heads=1)
     reference.run(work.step)
     assert work.training.history == reference.history
@@ -55,8 +57,8 @@ def test_a_call_that_ends_inside_a_step_gives_the_last_drawing_without_drawing_a
     clean = figure.normalise({**FIGURE.default_state("en"), "running": True, "steps": 200})
     answers = []
     while len(answers) < 2 or answers[-1][1]["step"] < 2:
-        html, clean, _ = figure.drawn(clean, lang="en", strings=strings("en"), instance="live")
-        session = SESSIONS.get(("live", "en"))
+        html, clean, _ = figure.drawn(clean, lang="en", strings=strings("en"), instance="live", sessions=SESSIONS)
+        session = SESSIONS.get(("induction_live", "live", "en"))
         fresh = FIGURE.frame(clean, text("en"), FIGURE.draw(clean, text("en"), session), "live")
         answers.append((html, clean))
         assert html == fresh
@@ -79,11 +81,13 @@ def test_the_verdict_is_the_runs(lang):
 @pytest.mark.parametrize("lang", LANGS)
 def test_untouched_it_shows_where_the_builds_recipe_goes(lang):
     SESSIONS.clear()
-    root = parse(FIGURE.render(None, lang=lang, strings=strings(lang), instance="induction-train"))
+    root = parse(FIGURE.render(None, lang=lang, strings=strings(lang), instance="induction-train", sessions=SESSIONS))
     faint = [e for e in root.iter() if e.has_class("apy-curve--previous")]
     assert faint
     assert faint[0].attrs.get("visibility") is None
-    other = parse(FIGURE.render({"seed": 2}, lang=lang, strings=strings(lang), instance="induction-train"))
+    other = parse(
+        FIGURE.render({"seed": 2}, lang=lang, strings=strings(lang), instance="induction-train", sessions=SESSIONS)
+    )
     assert next(e for e in other.iter() if e.has_class("apy-curve--previous")).attrs.get("visibility") == "hidden"
     SESSIONS.clear()
 
@@ -100,11 +104,13 @@ def test_a_fresh_python_brings_a_run_back_paused_at_step_0(name):
     SESSIONS.clear()
     figure = FIGURES[name]
     state = {**figure.default_state("en"), "running": True}
-    answer = update(name, state, {}, "en", strings("en"), "live")
+    answer = update(name, state, {}, "en", strings("en"), "live", sessions=SESSIONS)
     assert answer["state"]["running"] is True, "Train on a figure at step 0 runs"
     SESSIONS.clear()  # the reload: a fresh Python
-    answer = update(name, {**answer["state"], "running": True, "step": 57}, {}, "en", strings("en"), "live")
+    answer = update(
+        name, {**answer["state"], "running": True, "step": 57}, {}, "en", strings("en"), "live", sessions=SESSIONS
+    )
     assert (answer["state"]["running"], answer["state"]["step"]) == (False, 0)
-    answer = update(name, answer["state"], {"running": True}, "en", strings("en"), "live")
+    answer = update(name, answer["state"], {"running": True}, "en", strings("en"), "live", sessions=SESSIONS)
     assert answer["state"]["running"] is True
     SESSIONS.clear()

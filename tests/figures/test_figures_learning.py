@@ -15,7 +15,7 @@ import math
 import pytest
 
 from attention_py import resources
-from attention_py.figures import FIGURES, update
+from attention_py.figures import FIGURES, Sessions, update
 from attention_py.figures.kit.format import num
 from attention_py.figures.kit.state import Choice
 from attention_py.figures.learning import views as views
@@ -26,6 +26,7 @@ from site_hooks.content.training import load_resource
 from tests.figures.support import LANGS, parse, saved_resources, sentence_numbers, skeleton, strings
 
 NAMES = ("training_replay", "trained_reader", "train_live")
+SESSIONS = Sessions()  # the tests' running figures' work (the page's is attention_py.figures.PAGE_SESSIONS)
 
 
 def draw(name, state=None, lang="en", instance="figure-1"):
@@ -158,13 +159,13 @@ def test_train_live_retraces_the_builds_training_and_pauses_and_resets():
     saved = data(lang)
     every = saved["settings"]["checkpoint_every"]
     state = FIGURES["train_live"].default_state()
-    answer = update("train_live", state, {"running": True}, lang, strings(lang), "test-live")
+    answer = update("train_live", state, {"running": True}, lang, strings(lang), "test-live", sessions=SESSIONS)
     assert answer["ok"]
     assert answer["state"]["running"] is True
     while answer["state"]["step"] < every:
         state = answer["state"]
         assert state["running"] is True
-        answer = update("train_live", state, {}, lang, strings(lang), "test-live")
+        answer = update("train_live", state, {}, lang, strings(lang), "test-live", sessions=SESSIONS)
     trainer = session_of("test-live", lang).work.trainer
     at = next(c for c in saved["checkpoints"] if c["step"] == trainer.step) if trainer.step % every == 0 else None
     if at is not None:  # the same seed and settings give the build's model at that step
@@ -176,15 +177,19 @@ def test_train_live_retraces_the_builds_training_and_pauses_and_resets():
             )
     if trainer.history[-1]["step"] > 0:  # its history points are the build's
         assert trainer.history == saved["history"][: len(trainer.history)]
-    paused = update("train_live", answer["state"], {"running": False}, lang, strings(lang), "test-live")
+    paused = update(
+        "train_live", answer["state"], {"running": False}, lang, strings(lang), "test-live", sessions=SESSIONS
+    )
     assert paused["state"]["running"] is False
     assert paused["state"]["step"] == answer["state"]["step"]
-    again = update("train_live", paused["state"], {}, lang, strings(lang), "test-live")
+    again = update("train_live", paused["state"], {}, lang, strings(lang), "test-live", sessions=SESSIONS)
     assert again["state"]["step"] == paused["state"]["step"], "a paused figure does not train"
-    reset = update("train_live", again["state"], {"step": 0, "running": False}, lang, strings(lang), "test-live")
+    reset = update(
+        "train_live", again["state"], {"step": 0, "running": False}, lang, strings(lang), "test-live", sessions=SESSIONS
+    )
     assert reset["state"] == {**again["state"], "step": 0, "running": False}
     assert reset["html"] == FIGURES["train_live"].render(
-        reset["state"], lang=lang, strings=strings(lang), instance="test-live"
+        reset["state"], lang=lang, strings=strings(lang), instance="test-live", sessions=SESSIONS
     )
 
 
@@ -210,7 +215,7 @@ def test_training_in_small_pieces_gives_runs_history_and_model():
     validation/test scores cut into short pieces); that must be the same training as
     Trainer.run, to the last bit."""
     from attention_py.learning import Trainer
-    from attention_py.learning.train import take
+    from attention_py.pieces import take
 
     p = Puzzle.from_dict(data("en")["puzzle"])
     whole = Trainer(p, 0, eval_every=3, d_model=8)
@@ -255,15 +260,13 @@ LIVE = "train_live"
 
 def session_of(instance, lang="en"):
     """The live work of the train_live figure ``instance`` on a page of ``lang``."""
-    from attention_py.figures.kit.live import SESSIONS
-
-    session = SESSIONS.get((instance, lang))
+    session = SESSIONS.get((LIVE, instance, lang))
     assert session is not None, (instance, lang)
     return session
 
 
 def live_update(state, changes, lang="en", instance="test-recipe"):
-    answer = update(LIVE, state, changes, lang, strings(lang), instance)
+    answer = update(LIVE, state, changes, lang, strings(lang), instance, sessions=SESSIONS)
     assert answer["ok"], answer
     return answer
 
@@ -319,7 +322,7 @@ def test_each_recipe_control_normalises_its_values_and_refuses_hostile_ones(key)
         with pytest.raises(StateError) as refused:
             spec.normalise({key: value})
         assert refused.value.key == key, value
-        answer = update(LIVE, {}, {key: value}, "en", strings("en"), "test-values")
+        answer = update(LIVE, {}, {key: value}, "en", strings("en"), "test-values", sessions=SESSIONS)
         assert answer["ok"] is False, (key, value)
         assert answer["key"] == key, (key, value)
 

@@ -9,7 +9,7 @@ from contextlib import contextmanager
 import pytest
 import yaml
 
-from attention_py.figures import FIGURES, required_strings
+from attention_py.figures import FIGURES, Sessions, required_strings
 from attention_py.figures.kit.strings import OPTIONAL, Text, check_strings
 from site_hooks.content.figures import GALLERY_SECTIONS, check_strings_dir, check_strings_file
 from tests.figures.support import LANGS, MADE_UP, ROOT, STRINGS_DIR, saved_resources, strings
@@ -49,8 +49,11 @@ def used_keys(name: str, lang: str) -> set[str]:
 # short after its first checkpoint (an untrained final model, a short run to train).
 
 
+TOUR_SESSIONS = Sessions()  # the tours' running figures' work
+
+
 def tour_draw(figure, text, state, instance="tour-strings", actions=None):
-    panel, shown = figure.panel(figure.normalise(state), text, instance, actions or {})
+    panel, shown = figure.panel(figure.normalise(state), text, instance, actions or {}, TOUR_SESSIONS)
     figure.frame(shown, text, panel, instance)
     return shown
 

@@ -13,7 +13,7 @@ from attention_py.figures.kit.strings import Text
 from attention_py.figures.learning.training_app.own_puzzle import own_puzzle, refusal_text
 from attention_py.figures.learning.training_app.run import OWN_SPEC
 from tests.figures.support import LANGS, parse, strings
-from tests.figures.test_figures_learning import LIVE, live_update, session_of
+from tests.figures.test_figures_learning import LIVE, SESSIONS, live_update, session_of
 
 ANIMALS = {"en": "cat\ndog\nfox\nowl", "he": "חתול\nכלב\nשועל\nינשוף", "fa": "گربه\nسگ\nروباه\nجغد"}
 
@@ -74,13 +74,13 @@ def test_a_fair_puzzle_of_ones_own_trains_is_kept_and_imports_back(lang):
     file = json.loads(runs[-1])
     assert file["recipe"]["data"] == "own"
     assert file["recipe"]["own_people"] == ANIMALS[lang]
-    fresh = update(LIVE, {}, {"do.import": runs[-1]}, lang, strings(lang), f"test-own-import-{lang}")
+    fresh = update(LIVE, {}, {"do.import": runs[-1]}, lang, strings(lang), f"test-own-import-{lang}", sessions=SESSIONS)
     assert fresh["ok"], fresh
     assert session_of(f"test-own-import-{lang}", lang).kept.runs[-1].record["history"] == file["history"]
 
 
 @pytest.mark.parametrize("value", [7, None, ["cat"], "x" * (OWN_SPEC["own_people"].limit + 1)])
 def test_a_box_value_that_is_not_text_or_far_too_long_is_refused_like_any_bad_value(value):
-    answer = update(LIVE, {}, {"own_people": value}, "en", strings("en"), "test-own-hostile")
+    answer = update(LIVE, {}, {"own_people": value}, "en", strings("en"), "test-own-hostile", sessions=SESSIONS)
     assert answer["ok"] is False
     assert answer["key"] == "own_people"

@@ -13,7 +13,7 @@ from attention_py.figures import FIGURES, update
 from attention_py.figures.kit.strings import Text
 from attention_py.figures.learning.training_app.shelf import LIMIT, RunFileError, Shelf, read_run_file
 from tests.figures.support import LANGS, parse, strings
-from tests.figures.test_figures_learning import LIVE, live_update, run_to_end, session_of
+from tests.figures.test_figures_learning import LIVE, SESSIONS, live_update, run_to_end, session_of
 
 
 def kept_answer(changes, lang="en", instance="test-shelf"):
@@ -90,7 +90,9 @@ def answer_history(answer, instance):
 def test_a_reload_restores_the_stored_runs_and_drops_those_this_build_refuses():
     answer = kept_answer({}, instance="test-shelf-before")
     files = answer["stored"]["runs"]
-    fresh = update(LIVE, {}, {"do.restore": [*files, "{broken", 7]}, "en", strings("en"), "test-shelf-after")
+    fresh = update(
+        LIVE, {}, {"do.restore": [*files, "{broken", 7]}, "en", strings("en"), "test-shelf-after", sessions=SESSIONS
+    )
     assert fresh["ok"]
     assert shelf_rows(fresh["html"]) == ["1"]
     assert fresh["stored"]["runs"] == files, "the page stores what was kept, the broken file goes"
@@ -180,7 +182,9 @@ def test_a_refused_import_changes_nothing_and_says_why_in_the_pages_language(lan
     instance = f"test-shelf-refused-{lang}"
     answer = kept_answer({}, lang, instance)
     before = [k.number for k in session_of(instance, lang).kept.runs]
-    refused = update(LIVE, answer["state"], {"do.import": "{", "running": True}, lang, strings(lang), instance)
+    refused = update(
+        LIVE, answer["state"], {"do.import": "{", "running": True}, lang, strings(lang), instance, sessions=SESSIONS
+    )
     assert refused == {
         "ok": False,
         "error": strings(lang)[LIVE]["file_not_json"],
@@ -196,13 +200,15 @@ def test_a_hostile_export_or_forget_value_is_refused(value):
     for action in ("export", "forget"):
         if action == "forget" and value == 99:
             continue  # forgetting a run that is not there: nothing to do
-        result = update(LIVE, answer["state"], {f"do.{action}": value}, "en", strings("en"), "test-shelf-hostile")
+        result = update(
+            LIVE, answer["state"], {f"do.{action}": value}, "en", strings("en"), "test-shelf-hostile", sessions=SESSIONS
+        )
         assert result["ok"] is False, (action, value, result)
         assert result["key"] == f"do.{action}"
 
 
 def test_an_unknown_action_or_an_action_on_a_plain_figure_is_refused_like_an_unknown_key():
-    answer = update(LIVE, {}, {"do.delete_everything": 1}, "en", strings("en"), "test-shelf-unknown")
+    answer = update(LIVE, {}, {"do.delete_everything": 1}, "en", strings("en"), "test-shelf-unknown", sessions=SESSIONS)
     assert answer["ok"] is False
     assert answer["key"] == "do.delete_everything"
     plain = update("softmax", FIGURES["softmax"].default_state(), {"do.keep": True}, "en", strings("en"))
@@ -258,11 +264,11 @@ def test_a_deeply_nested_file_is_refused_before_any_parser_reads_it():
 def test_a_deeply_nested_import_is_refused_naming_the_limit_and_the_figure_goes_on(lang):
     instance = f"test-shelf-deep-{lang}"
     answer = kept_answer({}, lang, instance)
-    refused = update(LIVE, answer["state"], {"do.import": DEEP}, lang, strings(lang), instance)
+    refused = update(LIVE, answer["state"], {"do.import": DEEP}, lang, strings(lang), instance, sessions=SESSIONS)
     text = Text(strings(lang), lang, LIVE)
     assert refused["ok"] is False
     assert refused["error"] == text.plain("file_too_deep", limit=text.count(32))
-    assert update(LIVE, answer["state"], {}, lang, strings(lang), instance)["ok"]
+    assert update(LIVE, answer["state"], {}, lang, strings(lang), instance, sessions=SESSIONS)["ok"]
 
 
 NON_FINITE_FILES = {
@@ -297,13 +303,13 @@ def test_an_infinite_loss_is_refused_with_its_reason_and_the_figure_still_draws_
     state = live_update({}, {"steps": 120}, lang, instance)["state"]
     file = a_prepared_file(lang)
     file["history"][-1]["loss"] = float("inf")
-    refused = update(LIVE, state, {"do.import": json.dumps(file)}, lang, strings(lang), instance)
+    refused = update(LIVE, state, {"do.import": json.dumps(file)}, lang, strings(lang), instance, sessions=SESSIONS)
     text = Text(strings(lang), lang, LIVE)
     last = len(file["history"]) - 1
     assert refused["error"] == text.plain("file_not_finite", part=f"\u2068history[{last}].loss\u2069")
     assert session_of(instance, lang).kept is None or not session_of(instance, lang).kept.runs
-    assert update(LIVE, state, {}, lang, strings(lang), instance)["ok"], "the figure draws again"
-    trained = update(LIVE, state, {"running": True}, lang, strings(lang), instance)
+    assert update(LIVE, state, {}, lang, strings(lang), instance, sessions=SESSIONS)["ok"], "the figure draws again"
+    trained = update(LIVE, state, {"running": True}, lang, strings(lang), instance, sessions=SESSIONS)
     assert trained["ok"]
     assert trained["state"]["running"], "and trains"
 
@@ -323,7 +329,9 @@ def test_an_import_is_listed_as_the_sites_run_only_if_it_is_and_a_reload_keeps_w
     state = FIGURES[LIVE].default_state(lang)
     answer = {"state": state}
     for file in (claimed_seed, forged, genuine):
-        answer = update(LIVE, answer["state"], {"do.import": json.dumps(file)}, lang, strings(lang), instance)
+        answer = update(
+            LIVE, answer["state"], {"do.import": json.dumps(file)}, lang, strings(lang), instance, sessions=SESSIONS
+        )
         assert answer["ok"], answer
     assert shelf_rows(answer["html"]) == ["1", "2", "3"]
     assert origin_lines(answer["html"]) == [texts["shelf_origin_imported"], texts["shelf_origin_differs"]]
@@ -332,19 +340,23 @@ def test_an_import_is_listed_as_the_sites_run_only_if_it_is_and_a_reload_keeps_w
     assert kept[2].record == {k: v for k, v in genuine.items() if k not in ("format", "language")}
     # the site's own run is not hidden by the forged one: keeping it keeps the genuine run
     fresh = f"{instance}-keep"
-    answer = update(LIVE, state, {"do.import": json.dumps(forged)}, lang, strings(lang), fresh)
+    answer = update(LIVE, state, {"do.import": json.dumps(forged)}, lang, strings(lang), fresh, sessions=SESSIONS)
     assert "disabled" not in keep_button(answer["html"]).attrs
-    answer = update(LIVE, answer["state"], {"do.keep": True}, lang, strings(lang), fresh)
+    answer = update(LIVE, answer["state"], {"do.keep": True}, lang, strings(lang), fresh, sessions=SESSIONS)
     assert [k.origin for k in session_of(fresh, lang).kept.runs] == ["differs", None]
     # a reload: the stored files come back with what each is
     stored = answer["stored"]["runs"]
-    back = update(LIVE, state, {"do.restore": stored}, lang, strings(lang), f"{instance}-reloaded")
+    back = update(LIVE, state, {"do.restore": stored}, lang, strings(lang), f"{instance}-reloaded", sessions=SESSIONS)
     assert origin_lines(back["html"]) == [texts["shelf_origin_differs"]]
     assert json.loads(stored[0])["origin"] == "differs"
-    exported = update(LIVE, back["state"], {"do.export": 1}, lang, strings(lang), f"{instance}-reloaded")["file"]
+    exported = update(
+        LIVE, back["state"], {"do.export": 1}, lang, strings(lang), f"{instance}-reloaded", sessions=SESSIONS
+    )["file"]
     assert "origin" not in json.loads(exported["text"]), "a file says nothing of where it came from"
     claims = {**json.loads(exported["text"]), "origin": None}
-    again = update(LIVE, state, {"do.import": json.dumps(claims)}, lang, strings(lang), f"{instance}-claims")
+    again = update(
+        LIVE, state, {"do.import": json.dumps(claims)}, lang, strings(lang), f"{instance}-claims", sessions=SESSIONS
+    )
     assert origin_lines(again["html"]) == [texts["shelf_origin_differs"]], "an imported file's own claim is not read"
 
 
@@ -356,7 +368,7 @@ def keep_button(html):
 def test_a_file_whose_language_is_900_kb_is_refused_quoting_32_characters(lang):
     instance = f"test-shelf-language-{lang}"
     file = {**a_prepared_file(lang), "language": "\u202e" + "x" * 900_000}
-    refused = update(LIVE, {}, {"do.import": json.dumps(file)}, lang, strings(lang), instance)
+    refused = update(LIVE, {}, {"do.import": json.dumps(file)}, lang, strings(lang), instance, sessions=SESSIONS)
     text = Text(strings(lang), lang, LIVE)
     quoted = "\u2068" + "x" * 32 + "…\u2069"
     assert refused["error"] == text.plain("file_language", language=quoted)

@@ -11,7 +11,7 @@ import pytest
 from attention_py.learning import CopyTask
 from attention_py.learning.induction import CUTS, CopyTrainer, circuit, copy_scores, head_scores
 from attention_py.learning.next_token import Cut, NextTokenModel, token_gradients
-from attention_py.learning.train import drain, take
+from attention_py.pieces import drain, take
 
 LETTERS = tuple("abcdefg")
 EPS = 1e-6

@@ -58,30 +58,79 @@ def read_letters(text: str, letters: list[str], limit: int) -> tuple[list[int], 
 def draw(state: dict[str, Any], t: Text) -> Panel:
     model = views.final_model()
     letters = views.alphabet(t)
-    ids, skipped, shortened = read_letters(state["letters"], letters, model.max_length)
-    notes = []
-    if skipped:
-        shown = " ".join(esc(c) for c in skipped[:10])
-        notes.append(t.html("skipped", skipped=el("span", {"class": "apy-induction__skipped"}, shown)))
-    if shortened:
-        notes.append(t.sentence("shortened", count=model.max_length))
-    if len(ids) < 2:
-        if state["letters"].strip():
-            notes.append(t.html("empty"))
-        ids = list(views.data()["example"]["ids"])
-    n = len(ids)
-    position = n - 1 if state["position"] < 0 else min(state["position"], n - 1)
+    ids, notes = sequence_read(state["letters"], letters, model.max_length, t)
+    position = len(ids) - 1 if state["position"] < 0 else min(state["position"], len(ids) - 1)
     heads = heads_of(model)
     on = [c == "1" for c in state["on"]]
-    cut = Cut(heads_off=frozenset(head for head, kept in zip(heads, on) if not kept))
-    run = model.forward(ids, cut)
+    run = model.forward(ids, Cut(heads_off=frozenset(head for head, kept in zip(heads, on) if not kept)))
     guesses = model.guesses(run)
     attention = [
         [[row[: i + 1] for i, row in enumerate(run.attention(layer, h))] for h in range(model.heads)]
         for layer in range(model.layers)
     ]
     titles = [views.head_title(t, layer, h) for layer, h in heads]
-    switches = el(
+    body = (
+        letters_box(state["letters"], letters, t)
+        + el("p", {"class": "apy-muted"}, t.html("letters_hint", letters=esc(" ".join(letters))))
+        + switches(on, titles, t)
+        + sequence(ids, guesses, position, letters, t)
+        + el("p", {"class": "apy-muted"}, t.html("maps_caption"))
+        + views.attention_maps(attention, [letters[i] for i in ids], position, t, titles)
+    )
+    guess = guesses[position]
+    said = dict(
+        letter=esc(letters[ids[position]]),
+        position=position + 1,
+        guess=esc(letters[guess]),
+        probability=Pct(100 * run.probabilities[position][guess], 0),
+    )
+    readout = t.sentence("readout_last" if position == len(ids) - 1 else "readout", **said)
+    return Panel(body, t.sentences(readout, heads_readout(state["on"], t)), [*notes, t.html("caption")])
+
+
+def sequence_read(text: str, letters: list[str], limit: int, t: Text) -> tuple[list[int], list[str]]:
+    """The token ids the model reads (the build's example when fewer than two letters were
+    typed) and the notes on what was typed: letters skipped, the sequence cut, none read."""
+    ids, skipped, shortened = read_letters(text, letters, limit)
+    notes = []
+    if skipped:
+        shown = " ".join(esc(c) for c in skipped[:10])
+        notes.append(t.html("skipped", skipped=el("span", {"class": "apy-induction__skipped"}, shown)))
+    if shortened:
+        notes.append(t.sentence("shortened", count=limit))
+    if len(ids) < 2:
+        if text.strip():
+            notes.append(t.html("empty"))
+        ids = list(views.data()["example"]["ids"])
+    return ids, notes
+
+
+def letters_box(text: str, letters: list[str], t: Text) -> str:
+    """The box the reader types letters in (committed on Enter or leaving it)."""
+    return el(
+        "label",
+        {"class": "apy-induction__box"},
+        el("span", {}, t.html("letters")),
+        void(
+            "input",
+            {
+                "type": "text",
+                "name": "letters",
+                "value": text,
+                "maxlength": str(MAX_TEXT),
+                "data-commit": "change",
+                "data-focus-key": "letters",
+                "autocomplete": "off",
+                "spellcheck": "false",
+                "placeholder": " ".join(letters[i] for i in views.data()["example"]["ids"]),
+            },
+        ),
+    )
+
+
+def switches(on: list[bool], titles: list[str], t: Text) -> str:
+    """A switch per head, pressed while the head is on; each sends the set with it flipped."""
+    return el(
         "div",
         {"class": "apy-row apy-induction__switches", "role": "group", "aria-label": t.plain("switches")},
         el("span", {"class": "apy-muted", "aria-hidden": "true"}, t.html("switches")),
@@ -92,29 +141,14 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
                 pressed=on[k],
                 focus_key=f"switch:{k}",
             )
-            for k in range(len(heads))
+            for k in range(len(titles))
         ),
     )
-    box = el(
-        "label",
-        {"class": "apy-induction__box"},
-        el("span", {}, t.html("letters")),
-        void(
-            "input",
-            {
-                "type": "text",
-                "name": "letters",
-                "value": state["letters"],
-                "maxlength": str(MAX_TEXT),
-                "data-commit": "change",
-                "data-focus-key": "letters",
-                "autocomplete": "off",
-                "spellcheck": "false",
-                "placeholder": " ".join(letters[i] for i in views.data()["example"]["ids"]),
-            },
-        ),
-    )
-    hint = el("p", {"class": "apy-muted"}, t.html("letters_hint", letters=esc(" ".join(letters))))
+
+
+def sequence(ids: list[int], guesses: list[int], position: int, letters: list[str], t: Text) -> str:
+    """The letters read, each a button that chooses its position, and under each the model's
+    guess of the next one (marked when it is the letter that follows)."""
     row_letters = "".join(
         el(
             "td",
@@ -129,18 +163,16 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
         )
         for i, token in enumerate(ids)
     )
+    right = " apy-induction__guess--right"
     row_guesses = "".join(
         el(
             "td",
-            {
-                "class": "apy-induction__guess"
-                + (" apy-induction__guess--right" if i + 1 < n and g == ids[i + 1] else "")
-            },
+            {"class": "apy-induction__guess" + (right if i + 1 < len(ids) and g == ids[i + 1] else "")},
             esc(letters[g]),
         )
         for i, g in enumerate(guesses)
     )
-    sequence = el(
+    return el(
         "div",
         {"class": "apy-scroll"},
         el(
@@ -151,33 +183,17 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
             el("tr", {}, el("th", {"scope": "row"}, t.html("row_guesses")), row_guesses),
         ),
     )
-    body = (
-        box
-        + hint
-        + switches
-        + sequence
-        + el("p", {"class": "apy-muted"}, t.html("maps_caption"))
-        + views.attention_maps(attention, [letters[i] for i in ids], position, t, titles)
+
+
+def heads_readout(on: str, t: Text) -> str:
+    """The accuracy on the test sequences with these heads on (scored by the build)."""
+    scores = views.switch_table()[on]
+    return t.sentence(
+        "readout_heads",
+        copied=Pct(100 * scores["copied_accuracy"], 0),
+        other=Pct(100 * scores["other_accuracy"], 0),
+        loss=Num(scores["copied_loss"], 2),
     )
-    guess = guesses[position]
-    said = dict(
-        letter=esc(letters[ids[position]]),
-        position=position + 1,
-        guess=esc(letters[guess]),
-        probability=Pct(100 * run.probabilities[position][guess], 0),
-    )
-    readout = t.sentence("readout_last" if position == n - 1 else "readout", **said)
-    scores = views.switch_table()[state["on"]]
-    readout = t.sentences(
-        readout,
-        t.sentence(
-            "readout_heads",
-            copied=Pct(100 * scores["copied_accuracy"], 0),
-            other=Pct(100 * scores["other_accuracy"], 0),
-            loss=Num(scores["copied_loss"], 2),
-        ),
-    )
-    return Panel(body, readout, [*notes, t.html("caption")])
 
 
 FIGURE = Figure(

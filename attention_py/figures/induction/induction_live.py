@@ -21,10 +21,10 @@ from typing import Any
 from ...learning.induction import CopyTrainer, formed
 from ...learning.induction_run import EXAMPLE, RUN, attention_rows
 from ...learning.tasks.copying import CopyTask
-from ..kit.controls import button, segmented
 from ..kit.figure import Panel, RunningFigure
 from ..kit.html import el, esc
 from ..kit.live import Session, TrainingWork
+from ..kit.recipe import AGAIN, count_shown, rate_shown, recipe_group, run_controls
 from ..kit.state import Choice, Flag, Integer, StateSpec
 from ..kit.strings import Num, Pct, Text
 from . import views
@@ -47,7 +47,11 @@ STRINGS = tuple(
 )
 
 
-def new_run(state: dict[str, Any], lang: str) -> TrainingWork:
+LiveSession = Session[TrainingWork[CopyTrainer], None]
+"""induction_live's session: its work trains a ``CopyTrainer``; it keeps nothing across runs."""
+
+
+def new_run(state: dict[str, Any], lang: str) -> TrainingWork[CopyTrainer]:
     chosen = {k: state[k] for k in RECIPE}
     trainer = CopyTrainer(
         CopyTask(),
@@ -66,27 +70,14 @@ def is_build_recipe(state: dict[str, Any]) -> bool:
 
 
 def recipe_controls(state: dict[str, Any], t: Text) -> str:
-    def group(key: str, text: Any, direction: str | None = None) -> str:
-        field = {**RECIPE_SPEC, "steps": STEPS}[key]
-        return segmented(
-            t.plain(key), [(text(v), {key: v}, state[key] == v) for v in field.options], key=key, direction=direction
-        )
-
-    def count(v: int) -> str:
-        return esc(t.count(v))
-
-    def rate(v: float) -> str:
-        decimals = len(repr(v).partition(".")[2])
-        return el("span", {"dir": "ltr", "class": "apy-num"}, esc(t.num(v, decimals)))
-
+    fields = {**RECIPE_SPEC, "steps": STEPS}
+    count, rate = count_shown(t), rate_shown(t)
     return el(
         "div",
         {"class": "apy-row apy-recipe"},
-        group("layers", count),
-        group("heads", count),
-        group("seed", count),
-        group("learning_rate", rate, direction="ltr"),
-        group("steps", count),
+        *(recipe_group(t, state, key, fields[key], count) for key in ("layers", "heads", "seed")),
+        recipe_group(t, state, "learning_rate", fields["learning_rate"], rate, direction="ltr"),
+        recipe_group(t, state, "steps", fields["steps"], count),
     )
 
 
@@ -98,11 +89,25 @@ def verdict(history: list[dict[str, Any]], layers: int, t: Text) -> str:
     return t.sentence("verdict_one_layer" if layers == 1 else "verdict_not_formed", steps=int(history[-1]["step"]))
 
 
-def draw(state: dict[str, Any], t: Text, session: Session) -> Panel:
-    end, running, work = state["steps"], state["running"], session.work
-    trainer: CopyTrainer = work.training
+def draw(state: dict[str, Any], t: Text, session: LiveSession) -> Panel:
+    end, work = state["steps"], session.work
+    trainer = work.training
     step, history, layers = work.step, trainer.history, state["layers"]
-    done = step >= end and not running
+    body = (
+        controls(state, t, work)
+        + recipe_controls(state, t)
+        + el("p", {"class": "apy-muted"}, t.html("recipe_caption"))
+        + views.curves(history, mark=step, t=t, layers=layers, last_step=end, **faint_run(state, t, session))
+        + el("p", {"class": "apy-muted"}, t.html("maps_caption", step=esc(t.count(step))))
+        + maps(state, t, trainer)
+    )
+    return Panel(body, readout(state, t, history, done=step >= end and not state["running"]), [t.html("caption")])
+
+
+def controls(state: dict[str, Any], t: Text, work: TrainingWork[CopyTrainer]) -> str:
+    """Train / Pause / Resume / Train again, Reset and the run's status."""
+    running, step = state["running"], work.step
+    done = step >= state["steps"] and not running
     if running:
         label, status = t.html("pause"), t.html("status_running")
     elif step == 0 and not work.begun:
@@ -111,60 +116,48 @@ def draw(state: dict[str, Any], t: Text, session: Session) -> Panel:
         label, status = t.html("train_again"), t.html("status_done", steps=esc(t.count(step)))
     else:
         label, status = t.html("resume"), t.html("status_paused")
-    controls = el(
-        "div",
-        {"class": "apy-row"},
-        button(
-            label,
-            {"running": True, "step": 0} if done else {"running": not running},
-            pressed=running,
-            focus_key="train",
-        ),
-        button(t.html("reset"), {"running": False, "step": 0}, focus_key="reset", disabled=step == 0 and not running),
-        el("span", {"class": "apy-status", "role": "status"}, status),
+    return run_controls(
+        t, label, status, AGAIN if done else {"running": not running}, running=running, at_start=step == 0
     )
+
+
+def faint_run(state: dict[str, Any], t: Text, session: LiveSession) -> dict[str, Any]:
+    """The run drawn faint behind the curves: the run before, or, until there is one, where
+    the build's run of this recipe went (none for a recipe the build did not train)."""
     before = session.previous.training.history if session.previous is not None else []
     if before:
-        faint, faint_label = before, t.html("legend_before")
-    elif is_build_recipe(state):  # where this recipe goes: the build trained it
-        faint = [p for p in views.data()["history"] if p["step"] <= end]
-        faint_label = t.html("legend_build")
-    else:
-        faint, faint_label = [], t.html("legend_before")
+        return {"faint": before, "faint_label": t.html("legend_before")}
+    if is_build_recipe(state):  # where this recipe goes: the build trained it
+        faint = [p for p in views.data()["history"] if p["step"] <= state["steps"]]
+        return {"faint": faint, "faint_label": t.html("legend_build")}
+    return {"faint": [], "faint_label": t.html("legend_before")}
+
+
+def maps(state: dict[str, Any], t: Text, trainer: CopyTrainer) -> str:
+    """Every head's attention on the example sequence, as the model has it now."""
     letters = views.alphabet(t)
-    heads = [(layer, h) for layer in range(layers) for h in range(state["heads"])]
+    heads = [(layer, h) for layer in range(state["layers"]) for h in range(state["heads"])]
     titles = [t.plain("training.layer_head_n", layer=t.count(layer + 1), head=t.count(h + 1)) for layer, h in heads]
-    body = (
-        controls
-        + recipe_controls(state, t)
-        + el("p", {"class": "apy-muted"}, t.html("recipe_caption"))
-        + views.curves(history, mark=step, t=t, layers=layers, last_step=end, faint=faint, faint_label=faint_label)
-        + el("p", {"class": "apy-muted"}, t.html("maps_caption", step=esc(t.count(step))))
-        + views.attention_maps(
-            attention_rows(trainer.model, EXAMPLE.ids),
-            [letters[i] for i in EXAMPLE.ids],
-            len(EXAMPLE.ids) - 1,
-            t,
-            titles,
-        )
-    )
+    ids = EXAMPLE.ids
+    return views.attention_maps(attention_rows(trainer.model, ids), [letters[i] for i in ids], len(ids) - 1, t, titles)
+
+
+def readout(state: dict[str, Any], t: Text, history: list[dict[str, Any]], *, done: bool) -> str:
+    """The last history point's scores, and at the end the verdict."""
     if not history:
-        readout = t.html("readout_ready")
-    else:
-        point = history[-1]
-        readout = t.sentence(
-            "readout",
-            step=int(point["step"]),
-            copied=Pct(100 * point["test_copied_accuracy"], 0),
-            loss=Num(point["test_copied_loss"], 2),
-            prefix=Num(views.best(point, layers - 1, "prefix"), 2),
-        )
-        if done:
-            readout = t.sentences(readout, verdict(history, layers, t))
-    return Panel(body, readout, [t.html("caption")])
+        return t.html("readout_ready")
+    point, layers = history[-1], state["layers"]
+    said = t.sentence(
+        "readout",
+        step=int(point["step"]),
+        copied=Pct(100 * point["test_copied_accuracy"], 0),
+        loss=Num(point["test_copied_loss"], 2),
+        prefix=Num(views.best(point, layers - 1, "prefix"), 2),
+    )
+    return t.sentences(said, verdict(history, layers, t)) if done else said
 
 
-FIGURE = RunningFigure(
+FIGURE: RunningFigure[TrainingWork[CopyTrainer], None] = RunningFigure(
     name="induction_live",
     spec=StateSpec(
         {

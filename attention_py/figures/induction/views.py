@@ -15,7 +15,7 @@ from typing import Any
 from ...learning.induction_run import heads_of, switch_key
 from ...learning.next_token import NextTokenModel
 from ...resources import derived, resource
-from ..kit.chart import StepChart
+from ..kit.chart import Curve, Key, StepChart, Ticks
 from ..kit.html import el, esc
 from ..kit.matrix import matrix_table
 from ..kit.strings import Text, strings_file
@@ -170,37 +170,30 @@ def curves(
     span: int = max([p["step"] for p in (*history, *(control or ()))] + [last_step, 1])
     shown = series(history, layers)
     top: float = max((v for _, v in shown["loss"]), default=1.0) or 1.0
-
-    chart = StepChart(span, RIGHT)
-    count = t.numbers.count
-    parts = chart.frame(count(0), t.num(top, 1), (count(0), t.num(0.5, 1), count(1)), count(span))
+    lines = []
     if faint_label:
-        parts.append(
-            chart.line(
-                [(p["step"], p["test_copied_accuracy"]) for p in control or ()],
-                "apy-curve--previous apy-curve--held",
-                hidden=not control,
-            )
-        )
-    parts += [
-        chart.line(shown["previous"], "apy-curve--train"),
-        chart.line(shown["prefix"], "apy-curve--validation"),
-        chart.line(shown["copied"], "apy-curve--held"),
-        chart.line([(s, min(v / top, 1.0)) for s, v in shown["loss"]], "apy-curve--loss"),
-        chart.mark(mark),
+        copied = [(p["step"], p["test_copied_accuracy"]) for p in control or ()]
+        lines.append(Curve(copied, "apy-curve--previous apy-curve--held", hidden=not control))
+    lines += [
+        Curve(shown["previous"], "apy-curve--train"),
+        Curve(shown["prefix"], "apy-curve--validation"),
+        Curve(shown["copied"], "apy-curve--held"),
+        Curve([(s, min(v / top, 1.0)) for s, v in shown["loss"]], "apy-curve--loss"),
     ]
-    drawing = chart.drawing(parts, curves_description(history, span, layers, t))
     keys = [
-        ("loss", "legend_loss"),
-        ("held", "legend_copied"),
-        ("validation", "legend_prefix"),
-        ("train", "legend_previous"),
+        Key(cls, t.html(f"{SECTION}.{name}"))
+        for cls, name in (
+            ("loss", "legend_loss"),
+            ("held", "legend_copied"),
+            ("validation", "legend_prefix"),
+            ("train", "legend_previous"),
+        )
     ]
-    spans = [el("span", {"class": f"apy-key apy-key--{cls}"}, t.html(f"{SECTION}.{name}")) for cls, name in keys]
     if faint_label:
-        spans.append(el("span", {"class": "apy-key apy-key--previous", "hidden": not control}, faint_label))
-    legend = el("p", {"class": "apy-legend"}, " ".join(spans))
-    return drawing + legend
+        keys.append(Key("previous", faint_label, hidden=not control))
+    count = t.numbers.count
+    ticks = Ticks(count(0), t.num(top, 1), (count(0), t.num(0.5, 1), count(1)), count(span))
+    return StepChart(span, RIGHT).plot(ticks, lines, mark, curves_description(history, span, layers, t), keys)
 
 
 def curves_description(history: list[dict[str, Any]], span: int, layers: int, t: Text) -> str:

@@ -1,15 +1,18 @@
-"""The frame of a training chart: curves against the step, drawn by both training articles.
+"""A training chart: curves against the step, drawn by both training articles.
 
 A ``StepChart`` maps a step (0 to ``span``) and a fraction (0 to 1) into a drawing
 ``W`` by ``H``; it draws the axes, the grid at 0.5 and 1, the ticks (the left axis's top,
 the right axis's three, the step axis's ends), a curve through ``(step, fraction)`` points
-and the vertical mark of the step shown. The curves themselves, their legend and the text
-alternative are each article's (``learning/views.py``, ``induction/views.py``).
+and the vertical mark of the step shown; ``plot`` draws all of a chart: its curves (``Curve``)
+and under it the legend's keys (``Key``). Which curves, their ticks and the text alternative are each
+article's (``learning/views.py``, ``induction/views.py``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .html import el, void
 from .svg import f, svg
@@ -21,6 +24,41 @@ from .svg import f, svg
 W, H = 340.0, 170.0
 LEFT, TOP, BOTTOM = 40.0, 12.0, 26.0
 TICK = 15.0  # the labels' size in drawing units: figures.css says the same (.apy-curves .apy-tick)
+
+
+@dataclass(frozen=True)
+class Curve:
+    """One line of a chart through ``(step, fraction)`` points, its class (``apy-curve--held``);
+    ``hidden`` keeps it in the markup unseen (a faint run that is not there yet)."""
+
+    points: list[tuple[float, float]]
+    cls: str
+    hidden: bool = False
+
+
+@dataclass(frozen=True)
+class Key:
+    """One entry of a chart's legend: its swatch's class (``apy-key--<cls>``), its label
+    (markup); ``hidden`` while its curve is."""
+
+    cls: str
+    label: str
+    hidden: bool = False
+
+
+class Ticks(NamedTuple):
+    """The labels of a chart's axes (``StepChart.frame``)."""
+
+    zero: str
+    top: str
+    right: tuple[str, str, str]
+    last: str
+
+
+def legend(keys: Sequence[Key]) -> str:
+    """The keys of a chart's curves, one line under it."""
+    spans = (el("span", {"class": f"apy-key apy-key--{key.cls}", "hidden": key.hidden}, key.label) for key in keys)
+    return el("p", {"class": "apy-legend"}, " ".join(spans))
 
 
 @dataclass(frozen=True)
@@ -85,3 +123,9 @@ class StepChart:
     def drawing(self, parts: list[str], label: str) -> str:
         """The chart's SVG, ``label`` its text alternative."""
         return svg("".join(parts), width=W, height=H, label=label, cls="apy-curves")
+
+    def plot(self, ticks: Ticks, curves: Sequence[Curve], mark: int | None, label: str, keys: Sequence[Key]) -> str:
+        """The whole chart: its frame, the ``curves`` (the first drawn first, underneath the
+        others), the mark of step ``mark``, ``label`` its text alternative, and its legend."""
+        lines = [self.line(curve.points, curve.cls, hidden=curve.hidden) for curve in curves]
+        return self.drawing([*self.frame(*ticks), *lines, self.mark(mark)], label) + legend(keys)

@@ -3,8 +3,8 @@
 A figure is three things: a ``StateSpec`` (fields, ranges, defaults), the keys of its
 translated strings, and a pure ``draw(state, text) -> Panel`` function (``Figure``). A
 running figure (``RunningFigure``) also declares how its live work is made; its draw gets
-that work too (``live.py``). ``render``, the one way to draw a figure, normalises the state,
-draws it and wraps it in the frame below, which is the same for all figures so the page's
+that work too, from the store of sessions its caller passes in (``live.py``). ``render``, the
+one way to draw a figure, normalises the state, draws it and wraps it in the frame below, which is the same for all figures so the page's
 generic host can treat them alike::
 
     <div class="apy-fig" data-figure=... data-state=... data-strings=... lang dir role=group>
@@ -23,9 +23,9 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 from urllib.parse import urlencode
 
-from ...learning.train import take
+from ...pieces import take
 from .html import el, to_json
-from .live import SESSIONS, Session, Work
+from .live import Session, Sessions, Work
 from .state import StateError, StateSpec
 from .strings import Text
 
@@ -33,7 +33,7 @@ COMMON_STRINGS = ("direction", "digits", "static_hint", "bad_input", "text_too_l
 
 Draw = Callable[[dict[str, Any], "Text"], "Panel"]
 """A figure's draw: (normalised state, its strings) -> Panel."""
-RunningDraw = Callable[[dict[str, Any], "Text", Session], "Panel"]
+type RunningDraw[W: Work, K] = Callable[[dict[str, Any], Text, Session[W, K]], Panel]
 """A running figure's draw: also its session (the live work, and the work before it)."""
 
 
@@ -63,17 +63,18 @@ class ActionRefused(ValueError):
         self.action, self.message = action, message
 
 
-class Actions(Protocol):
-    """What a running figure does besides drawing (train_live's shelf of runs)."""
+class Actions[W: Work, K](Protocol):
+    """What a running figure does besides drawing (train_live's shelf of runs), to its session
+    of work ``W`` that keeps a ``K``."""
 
     names: tuple[str, ...]  # the actions it knows
 
-    def act(self, name: str, value: Any, session: Session, state: dict[str, Any], text: Text) -> dict[str, Any]:
+    def act(self, name: str, value: Any, session: Session[W, K], state: dict[str, Any], text: Text) -> dict[str, Any]:
         """Does action ``name`` with ``value``; returns what the host gets besides the
         drawing (``{"file": {"name", "type", "text"}}``), or raises ``ActionRefused``."""
         ...
 
-    def stored(self, session: Session) -> dict[str, Any] | None:
+    def stored(self, session: Session[W, K]) -> dict[str, Any] | None:
         """What the page should store for this figure now (it changed since the last
         answer), or None."""
         ...
@@ -110,17 +111,21 @@ class BaseFigure:
         lang: str,
         strings: Mapping[str, Any],
         instance: str | None = None,
+        sessions: Sessions | None = None,
     ) -> str:
         """The figure for ``state`` as one self-contained HTML fragment (see module doc).
 
         ``strings`` is the parsed strings file of language ``lang`` (or the ``data-strings``
-        a drawn figure carries); ``instance`` becomes the root's id. A bad state raises
+        a drawn figure carries); ``instance`` becomes the root's id. A running figure draws
+        its session in ``sessions`` (a fresh store when there is none: new work at step 0,
+        kept by no one, as the build prerenders it). A bad state raises
         ``StateError`` (a ValueError naming the key), a missing translation
         ``MissingStringError`` naming the file and the key.
         """
         if state is None or isinstance(state, Mapping):
             state = {**self.defaults(lang), **(state or {})}
-        return self.drawn(self.spec.normalise(state), lang=lang, strings=strings, instance=instance)[0]
+        clean = self.spec.normalise(state)
+        return self.drawn(clean, lang=lang, strings=strings, instance=instance, sessions=sessions)[0]
 
     def drawn(
         self,
@@ -130,16 +135,22 @@ class BaseFigure:
         strings: Mapping[str, Any],
         instance: str | None,
         actions: Mapping[str, Any] | None = None,
+        sessions: Sessions | None = None,
     ) -> tuple[str, dict[str, Any], dict[str, Any]]:
-        """The markup for a normalised state, the state it shows (a running figure's work
-        moves it on: a training chunk advances the step) and the panel's extras, once the
-        ``actions`` (names without ``ACTION``) are done."""
+        """The markup for a normalised state, the state it shows (a running figure's work in
+        ``sessions`` moves it on: a training chunk advances the step) and the panel's extras,
+        once the ``actions`` (names without ``ACTION``) are done."""
         text = Text(strings, lang, self.name, self.shared)
-        panel, shown = self.panel(clean, text, instance, actions or {})
+        panel, shown = self.panel(clean, text, instance, actions or {}, sessions)
         return self.frame(shown, text, panel, instance), shown, panel.extras
 
     def panel(
-        self, clean: dict[str, Any], text: Text, instance: str | None, actions: Mapping[str, Any]
+        self,
+        clean: dict[str, Any],
+        text: Text,
+        instance: str | None,
+        actions: Mapping[str, Any],
+        sessions: Sessions | None,
     ) -> tuple[Panel, dict[str, Any]]:
         """The drawn panel for a normalised state, and the state it shows."""
         raise NotImplementedError
@@ -196,13 +207,18 @@ class Figure(BaseFigure):
     draw: Draw
 
     def panel(
-        self, clean: dict[str, Any], text: Text, instance: str | None, actions: Mapping[str, Any]
+        self,
+        clean: dict[str, Any],
+        text: Text,
+        instance: str | None,
+        actions: Mapping[str, Any],
+        sessions: Sessions | None,
     ) -> tuple[Panel, dict[str, Any]]:
         return self.draw(clean, text), clean
 
 
 @dataclass(frozen=True, kw_only=True)
-class RunningFigure(BaseFigure):
+class RunningFigure[W: Work, K](BaseFigure):
     """A figure that works between calls and opens from a link (figures/README.md, "Running figures"
     and "Addresses"): ``train_live``.
 
@@ -213,20 +229,21 @@ class RunningFigure(BaseFigure):
     or is past ``end``, is replaced by new work at step 0 (paused when a ``key`` value
     changed, or when the state's step was past 0: that run is gone); while the state says running, the work takes pieces for ``budget`` seconds; then
     ``draw(state, text, session)`` draws the state with the step reached. The figure's own
-    code reads no clock and keeps nothing: the session is ``live.SESSIONS``'.
+    code reads no clock and keeps nothing: the session (work of type ``W``, keeping a ``K``
+    across works) is in the store of sessions its caller passes in (``live.Sessions``).
 
     ``shareable`` state keys may be set by the page's address (``#train?positions=none``);
     ``language_defaults(lang)`` gives defaults over the spec's on a page of ``lang``.
     """
 
-    draw: RunningDraw
-    start: Callable[[dict[str, Any], str], Work]
+    draw: RunningDraw[W, K]
+    start: Callable[[dict[str, Any], str], W]
     key: tuple[str, ...]
     end: str
     budget: float = 0.02  # seconds of work per call (bench/figure_latency.py --training)
     shareable: tuple[str, ...] = ()
     language_defaults: Callable[[str], dict[str, Any]] | None = None
-    actions: Actions | None = None
+    actions: Actions[W, K] | None = None
 
     def __post_init__(self) -> None:
         unknown = [k for k in (*self.shareable, *self.key, self.end, "running", "step") if k not in self.spec.fields]
@@ -237,12 +254,18 @@ class RunningFigure(BaseFigure):
         return self.language_defaults(lang) if lang is not None and self.language_defaults is not None else {}
 
     def panel(
-        self, clean: dict[str, Any], text: Text, instance: str | None, actions: Mapping[str, Any]
+        self,
+        clean: dict[str, Any],
+        text: Text,
+        instance: str | None,
+        actions: Mapping[str, Any],
+        sessions: Sessions | None,
     ) -> tuple[Panel, dict[str, Any]]:
-        slot = (instance, text.lang)
+        store = sessions if sessions is not None else Sessions()
+        slot = (self.name, instance, text.lang)
         asked = tuple(clean[k] for k in self.key)
         end = clean[self.end]
-        session = SESSIONS.get(slot)
+        session: Session[W, K] | None = store.get(slot)
         changed = session is not None and session.asked != asked  # a recipe control: start again, paused
         step = 0 if changed else clean["step"]
         # The state is past step 0 but this Python has no work there (a reload, a fresh worker):
@@ -250,7 +273,7 @@ class RunningFigure(BaseFigure):
         lost = step != 0 and (session is None or session.work.step != step) and step <= end
         running = bool(clean["running"]) and not changed and not lost
         if session is None or changed or session.work.step != step or step > end:
-            session = SESSIONS.start(slot, asked, self.start(clean, text.lang))
+            session = store.start(slot, asked, self.start(clean, text.lang))
         elif running:
             running = take(session.work.pieces(end), self.budget)
         shown = {**clean, "running": running, "step": session.work.step}
@@ -263,7 +286,7 @@ class RunningFigure(BaseFigure):
         panel.extras.update(extras, **({"stored": stored} if stored is not None else {}))
         return panel, shown
 
-    def _drawing(self, shown: dict[str, Any], text: Text, session: Session, *, fresh: bool) -> Panel:
+    def _drawing(self, shown: dict[str, Any], text: Text, session: Session[W, K], *, fresh: bool) -> Panel:
         """The session's drawing of ``shown``. A work with a ``mark`` (what changes whenever
         anything its figure draws of it changes) is drawn again only when the mark, the state
         shown or the strings changed, or an action ran: most calls of a run end inside a step

@@ -1,23 +1,30 @@
-"""The live work of the page's running figures, and its one owner (figures/README.md, "Running figures").
+"""The live work of the page's running figures, held in a store its caller owns
+(figures/README.md, "Running figures").
 
 A running figure (``RunningFigure``) keeps work between the page's calls: ``train_live``, a
-model being trained. That work lives here, not in the figure: one ``Session`` per figure
-instance and language, in ``SESSIONS``. A session holds the work, the state values it was
-started for (``asked``: another value starts new work) and the work it replaced, if that had
-begun (a figure may draw it: the run before, faint).
+model being trained. That work lives here, not in the figure: one ``Session`` per figure,
+instance and language, in a ``Sessions`` store that whoever draws passes in (the registry's
+``update`` keeps one for the page's Python; a test makes its own; a drawing without one, the
+build's, gets a fresh store of its own). A session holds the work, the state values it was
+started for (``asked``: another value starts new work), the work it replaced, if that had
+begun (a figure may draw it: the run before, faint), what the figure keeps across works (its
+``kept``: train_live's shelf) and its last drawing.
 
 Lifetime: a session lasts until its figure asks for other work (Reset, another recipe: the
 old work becomes ``previous``), until ``LIMIT`` other figures were used more recently (the
-least recently used goes), or until the Python running it ends (a reload: the page starts a
-fresh one). Nothing is written to disk or to the page.
+least recently used goes), or until its store goes (the page's: when the Python running it
+ends, a reload). Nothing is written to disk or to the page.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from .figure import Panel
 
 LIMIT = 8  # sessions kept at once: a page has one or two running figures, a test run more
 
@@ -35,43 +42,50 @@ class Work(Protocol):
         """Whether it did anything worth keeping as the run before when it is replaced."""
         ...
 
-    def pieces(self, end: int) -> Iterator[None]:
+    def pieces(self, end: int, /) -> Iterator[None]:
         """What is left to do to reach ``end``, in short pieces; after a call with another
         ``end`` it goes on from where it stopped."""
         ...
 
 
-Slot = tuple[str | None, str]  # (the figure's instance id, the page's language)
+Slot = tuple[str, str | None, str]  # (the figure's name, its instance id, the page's language)
+type Drawn = tuple[tuple[dict[str, Any], Mapping[str, Any], object], Panel]
+"""A session's last drawing: (the state shown, the strings, the work's mark) and the panel
+(``RunningFigure._drawing``)."""
 
 
 @dataclass
-class Session:
-    asked: tuple[Any, ...]  # the state values the work was started for
-    work: Any  # a Work: the figure's own type, which its draw reads
-    previous: Any = None  # the Work it replaced, if that had begun
-    kept: Any = None  # what the figure keeps across works (it makes it on first use)
-    drawn: Any = None  # ((shown state, strings, the work's mark), Panel): RunningFigure._drawing
+class Session[W: Work, K]:
+    """A running figure's work of type ``W`` and what it keeps across works, of type ``K``."""
+
+    asked: tuple[Any, ...]  # the state values the work was started for (the figure's ``key``)
+    work: W
+    previous: W | None = None  # the work it replaced, if that had begun
+    kept: K | None = None  # what the figure keeps across works (it makes it on first use)
+    drawn: Drawn | None = None
 
 
 class Sessions:
-    """The sessions of running figures by slot, the most recently used last, at most ``limit``."""
+    """The sessions of running figures by slot, the most recently used last, at most ``limit``.
+    Each figure finds its own under its name, so a slot's session holds that figure's work."""
 
     def __init__(self, limit: int = LIMIT) -> None:
         self.limit = limit
-        self._slots: OrderedDict[Slot, Session] = OrderedDict()
+        self._slots: OrderedDict[Slot, Session[Any, Any]] = OrderedDict()
 
-    def get(self, slot: Slot) -> Session | None:
+    def get(self, slot: Slot) -> Session[Any, Any] | None:
         session = self._slots.get(slot)
         if session is not None:
             self._slots.move_to_end(slot)
         return session
 
-    def start(self, slot: Slot, asked: tuple[Any, ...], work: Work) -> Session:
+    def start[W: Work](self, slot: Slot, asked: tuple[Any, ...], work: W) -> Session[W, Any]:
         """A new session for ``work`` in ``slot``; the work it replaces becomes the previous one
-        if it had begun (else the previous one stays)."""
+        if it had begun (else the previous one stays), and what the old one kept stays."""
         old = self._slots.pop(slot, None)
         previous = None if old is None else (old.work if old.work.begun else old.previous)
-        session = self._slots[slot] = Session(asked, work, previous, None if old is None else old.kept)
+        session: Session[W, Any] = Session(asked, work, previous, None if old is None else old.kept)
+        self._slots[slot] = session
         while len(self._slots) > self.limit:
             self._slots.popitem(last=False)
         return session
@@ -80,24 +94,32 @@ class Sessions:
         self._slots.clear()
 
 
-SESSIONS = Sessions()
-"""The live work of this Python's running figures."""
+class Trains(Protocol):
+    """A training that ``TrainingWork`` runs: attention_py.learning's ``Training`` (its step,
+    its history of scored points, its pieces), read without the kit importing learning."""
+
+    @property
+    def step(self) -> int: ...
+
+    @property
+    def history(self) -> Sequence[Mapping[str, float]]: ...
+
+    def pieces(self, until: int, /) -> Iterator[None]: ...
 
 
-class TrainingWork:
+class TrainingWork[T: Trains]:
     """A ``Work`` that is an attention_py.learning ``Training`` taking its steps, with nothing
     after the last one: a step (and its history point, when one is due) is a series of pieces
     (``Training.pieces``), so the page answers between them."""
 
-    def __init__(self, training: Any) -> None:
+    def __init__(self, training: T) -> None:
         self.training = training
         self._end = 0
         self._pieces: Iterator[None] | None = None
 
     @property
     def step(self) -> int:
-        step: int = self.training.step
-        return step
+        return self.training.step
 
     @property
     def begun(self) -> bool:

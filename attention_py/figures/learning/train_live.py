@@ -36,12 +36,14 @@ the shelf of kept runs ("Actions")
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
-from ..kit.controls import button, segmented
+from ...learning import Model
 from ..kit.figure import Panel, RunningFigure
 from ..kit.html import el, esc
-from ..kit.live import Session
+from ..kit.recipe import AGAIN, count_shown, rate_shown, recipe_group, run_controls
 from ..kit.state import Choice, Flag, Integer, StateSpec
 from ..kit.strings import Num, Pct, Text
 from . import views
@@ -55,6 +57,8 @@ from .training_app.run import (
     RECIPE,
     RECIPE_SPEC,
     STEPS,
+    PreparedRun,
+    Run,
     Scored,
     build_defaults,
     build_recipe,
@@ -65,8 +69,9 @@ from .training_app.run import (
     recipe_of,
     run_record,
 )
+from .training_app.shelf import Shelf
 from .training_app.shelf_view import STRINGS as SHELF_STRINGS
-from .training_app.shelf_view import ShelfActions, keep_finished, shelf_panel
+from .training_app.shelf_view import LiveSession, ShelfActions, keep_finished, shelf_panel
 
 MAX_STEPS = 100_000
 GOOD = 0.9  # test accuracy from which a run has learned (the verdict's threshold)
@@ -168,151 +173,161 @@ def report(recipe: tuple[Any, ...], scores: dict[str, Scored] | None, t: Text, e
 
 
 def recipe_controls(state: dict[str, Any], t: Text) -> str:
-    """Button groups for the recipe (segmented: a radio group without radio's traps)."""
+    """Button groups for the recipe, in one row that wraps: the big lessons first (positions,
+    the causal mask, the data), then the model's size, then the training's own settings."""
+    fields = {**RECIPE_SPEC, "steps": STEPS}
+    count, rate = count_shown(t), rate_shown(t)
 
-    def group(key: str, text: Any, direction: str | None = None) -> str:
-        field = {**RECIPE_SPEC, "steps": STEPS}[key]
-        values = field.options if isinstance(field, Choice) else (False, True)
-        return segmented(
-            t.plain(key),
-            [(text(v), {key: v}, state[key] == v) for v in values],
-            key=key,
-            direction=direction,
-        )
+    def group(key: str, shown: Callable[[Any], str], direction: str | None = None) -> str:
+        return recipe_group(t, state, key, fields[key], shown, direction)
 
-    def count(v: int) -> str:
-        return esc(t.count(v))
-
-    def rate(v: float) -> str:
-        decimals = len(repr(v).partition(".")[2])  # 0.003 as three decimals, 0.1 as one
-        return el("span", {"dir": "ltr", "class": "apy-num"}, esc(t.num(v, decimals)))
-
-    # one row that wraps: the big lessons first (positions, the causal mask, the data), then
-    # the model's size, then the training's own settings
     return el(
         "div",
         {"class": "apy-row apy-recipe"},
         group("positions", lambda v: t.html(f"positions_{v}")),
         group("causal", lambda v: t.html("causal_on" if v else "causal_off")),
         group("data", lambda v: t.html(f"data_{v}")),
-        group("layers", count),
-        group("heads", count),
-        group("d_model", count),
-        group("seed", count),
+        *(group(key, count) for key in ("layers", "heads", "d_model", "seed")),
         group("learning_rate", rate, direction="ltr"),
         group("steps", count),
     )
 
 
-def draw(state: dict[str, Any], t: Text, session: Session) -> Panel:
-    lang, end, running, run = t.lang, state["steps"], state["running"], session.work
-    recipe = recipe_of(state)
-    own = recipe != build_recipe(lang)
-    step = run.step
-    untouched = step == 0 and not running and not run.started
+@dataclass(frozen=True)
+class Showing:
+    """What the figure draws of its run: the step, model, history and each step's loss, and
+    the report's scores when they are known already (a prepared run's); ``prepared`` is the
+    build's run of the recipe, shown until the reader trains."""
+
+    step: int
+    model: Model
+    history: list[dict[str, Any]]
+    step_losses: list[float]
+    scores: dict[str, Scored] | None = None
+    prepared: PreparedRun | None = None
+
+
+def showing(state: dict[str, Any], lang: str, run: Run) -> Showing:
+    """The build's run of the recipe until the reader trains (or, for the build's recipe
+    without one, its first checkpoint: the same model), else the run itself (with the build's
+    first history point until its own is scored, for the build's recipe)."""
+    own = recipe_of(state) != build_recipe(lang)
+    untouched = run.step == 0 and not state["running"] and not run.started
     prepared = prepared_run(lang, state) if untouched else None
-    scores = None
-    if prepared is not None:  # the build ran this recipe: its result, until the reader trains
-        step, model, history, scores = prepared.step, prepared.model, prepared.history, prepared.scores
-        step_losses = prepared.step_losses
-    elif not own and untouched:  # the build's first checkpoint is this run's model
-        model, history, step_losses = views.model_at(lang, 0), views.data(lang)["history"][:1], []
-    else:  # until its first history point is scored: the build's (the same model), or none
-        model, history = run.trainer.model, run.trainer.history or ([] if own else views.data(lang)["history"][:1])
-        step_losses = run.trainer.step_losses
-    sentences = views.examples_of(run.trainer.puzzle) if state["data"] == "own" else views.examples(lang)
-    s = sentences[state["sentence"]]
-    reading = model.read(s)
-    done = step >= end and not running
+    if prepared is not None:
+        return Showing(prepared.step, prepared.model, prepared.history, prepared.step_losses, prepared.scores, prepared)
+    if not own and untouched:
+        return Showing(run.step, views.model_at(lang, 0), views.data(lang)["history"][:1], [])
+    trainer = run.trainer
+    history = trainer.history or ([] if own else views.data(lang)["history"][:1])
+    return Showing(run.step, trainer.model, history, trainer.step_losses)
+
+
+def draw(state: dict[str, Any], t: Text, session: LiveSession) -> Panel:
+    lang, end, run = t.lang, state["steps"], session.work
+    shown = showing(state, lang, run)
+    done = shown.step >= end and not state["running"]
+    scores = shown.scores
     if done and scores is None:
         scores = run.report(end)
         keep_finished(session, state, lang)
-    guess = reading.prediction
-    answer = t.sentences(
-        t.sentence("answer", word=esc(model.people[guess]), probability=Pct(100 * reading.probabilities[guess], 1)),
-        t.html("answer_right" if guess == s.label else "answer_wrong", truth=esc(s.referent)),
-    )
-    if run.refused is not None:  # the reader's puzzle: nothing to train until it is fixed
-        label, status = t.html("train"), esc(refusal_text(run.refused, t))
-    elif running:
-        label, status = t.html("pause"), t.html("status_running")
-    elif prepared is not None:
-        label, status = t.html("train"), t.html("status_prepared")
-    elif step == 0 and not run.started:
-        label, status = t.html("train"), t.html("status_idle")
-    elif done:
-        label, status = t.html("train_again"), t.html("status_done", steps=esc(t.count(step)))
-    else:
-        label, status = t.html("resume"), t.html("status_paused")
-    again = {"running": True, "step": 0}  # after a run's end: a new run of the same recipe, the old one faint
-    controls = el(
-        "div",
-        {"class": "apy-row"},
-        button(
-            label,
-            again if done and not prepared else {"running": not running},
-            pressed=running,
-            focus_key="train",
-            disabled=run.refused is not None,
-        ),
-        button(
-            t.html("reset"), {"running": False, "step": 0}, focus_key="reset", disabled=run.step == 0 and not running
-        ),
-        el("span", {"class": "apy-status", "role": "status"}, status),
-    )
-    menus = el(
-        "div",
-        {"class": "apy-row"},
-        views.example_menu("sentence", state["sentence"], lang, t, "sentence", sentences),
-        views.view_menu(state["view"], t),
-    )
-    the_report, said = report(recipe, scores if done else None, t, end)
-    if not history:
-        readout = t.html("readout_ready")
-    elif history[-1]["step"] == 0:
-        readout = t.sentence("readout_start", accuracy=Pct(100 * history[-1]["test_accuracy"], 0))
-    else:
-        point = history[-1]
-        loss = point["loss"]
-        readout = t.sentence(
-            "readout",
-            step=int(point["step"]),
-            loss=Num(loss, 2) if math.isfinite(loss) else el("span", {"dir": "ltr", "class": "apy-num"}, "∞"),
-            accuracy=Pct(100 * point["test_accuracy"], 0),
-        )
-        if said:
-            readout = t.sentences(readout, said)
+    the_report, said = report(recipe_of(state), scores if done else None, t, end)
     previous = session.previous.trainer.history if session.previous is not None else []
-    shown = shown_record(session, state, lang)
-    can_keep = shown is not None and not (session.kept is not None and session.kept.holds(shown))
     body = (
-        controls  # first: Train is the first stop of the figure's keyboard order
+        controls(state, t, run, shown, done=done)
         + recipe_controls(state, t)
         + el("p", {"class": "apy-muted"}, t.html("recipe_caption"))
         + own_editor(
             state, t, {k: state[f"own_{k}"] or v for k, v in own_texts(state, lang).items()}, made_own(state, lang)
         )
         + views.curves(
-            history,
-            mark=step,
+            shown.history,
+            mark=shown.step,
             last_step=end,
             t=t,
             validation=t.html("legend_validation"),
             previous=previous,
             previous_label=t.html("legend_previous"),
-            step_losses=step_losses,
+            step_losses=shown.step_losses,
         )
         + the_report
-        + shelf_panel(session.kept, t, can_keep)
-        + menus
-        + el("p", {"class": "apy-muted"}, t.html("maps_caption", step=esc(t.count(step))))
+        + shelf_panel(session.kept, t, can_keep(session, state, lang))
+        + sentence_views(state, t, run, shown)
+    )
+    return Panel(body, readout(shown.history, said, t), [t.html("caption")])
+
+
+def controls(state: dict[str, Any], t: Text, run: Run, shown: Showing, *, done: bool) -> str:
+    """Train / Pause / Resume / Train again (a new run of the same recipe, the old one faint),
+    Reset, and the run's status: why the reader's puzzle cannot be trained, if it cannot."""
+    running, prepared = state["running"], shown.prepared is not None
+    if run.refused is not None:  # the reader's puzzle: nothing to train until it is fixed
+        label, status = t.html("train"), esc(refusal_text(run.refused, t))
+    elif running:
+        label, status = t.html("pause"), t.html("status_running")
+    elif prepared:
+        label, status = t.html("train"), t.html("status_prepared")
+    elif shown.step == 0 and not run.started:
+        label, status = t.html("train"), t.html("status_idle")
+    elif done:
+        label, status = t.html("train_again"), t.html("status_done", steps=esc(t.count(shown.step)))
+    else:
+        label, status = t.html("resume"), t.html("status_paused")
+    train = AGAIN if done and not prepared else {"running": not running}
+    refused = run.refused is not None
+    return run_controls(t, label, status, train, running=running, at_start=run.step == 0, refused=refused)
+
+
+def sentence_views(state: dict[str, Any], t: Text, run: Run, shown: Showing) -> str:
+    """The sentence and view menus, the model's attention on that sentence, and its answer."""
+    sentences = views.examples_of(run.trainer.puzzle) if state["data"] == "own" else views.examples(t.lang)
+    s = sentences[state["sentence"]]
+    reading = shown.model.read(s)
+    guess = reading.prediction
+    answer = t.sentences(
+        t.sentence(
+            "answer", word=esc(shown.model.people[guess]), probability=Pct(100 * reading.probabilities[guess], 1)
+        ),
+        t.html("answer_right" if guess == s.label else "answer_wrong", truth=esc(s.referent)),
+    )
+    menus = el(
+        "div",
+        {"class": "apy-row"},
+        views.example_menu("sentence", state["sentence"], t.lang, t, "sentence", sentences),
+        views.view_menu(state["view"], t),
+    )
+    return (
+        menus
+        + el("p", {"class": "apy-muted"}, t.html("maps_caption", step=esc(t.count(shown.step))))
         + views.attention_maps(reading, s, state["view"], t, "apy-live")
         + el("p", {"class": "apy-answer"}, answer)
     )
-    return Panel(body, readout, [t.html("caption")])
 
 
-def shown_record(session: Session, state: dict[str, Any], lang: str) -> dict[str, Any] | None:
+def readout(history: list[dict[str, Any]], said: str, t: Text) -> str:
+    """The last history point's loss and test accuracy, and the verdict (``said``) at the end."""
+    if not history:
+        return t.html("readout_ready")
+    point = history[-1]
+    if point["step"] == 0:
+        return t.sentence("readout_start", accuracy=Pct(100 * point["test_accuracy"], 0))
+    loss = point["loss"]
+    measured = t.sentence(
+        "readout",
+        step=int(point["step"]),
+        loss=Num(loss, 2) if math.isfinite(loss) else el("span", {"dir": "ltr", "class": "apy-num"}, "∞"),
+        accuracy=Pct(100 * point["test_accuracy"], 0),
+    )
+    return t.sentences(measured, said) if said else measured
+
+
+def can_keep(session: LiveSession, state: dict[str, Any], lang: str) -> bool:
+    """Whether the finished run shown can be kept: there is one, and the shelf lacks it."""
+    shown = shown_record(session, state, lang)
+    return shown is not None and not (session.kept is not None and session.kept.holds(shown))
+
+
+def shown_record(session: LiveSession, state: dict[str, Any], lang: str) -> dict[str, Any] | None:
     """The record of the finished run the figure shows (the build's, or the reader's), if any."""
     run = session.work
     if run.step == 0 and not state["running"] and not run.started:
@@ -323,7 +338,7 @@ def shown_record(session: Session, state: dict[str, Any], lang: str) -> dict[str
     return None
 
 
-FIGURE = RunningFigure(
+FIGURE: RunningFigure[Run, Shelf] = RunningFigure(
     name="train_live",
     spec=StateSpec(
         {

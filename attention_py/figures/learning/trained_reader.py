@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...learning import Puzzle
+from ...learning import Puzzle, Sentence
+from ...learning.model import Reading
 from ..kit.controls import button
 from ..kit.figure import Figure, Panel
 from ..kit.html import el, esc
@@ -110,10 +111,9 @@ def bars(tokens: tuple[str, ...], weights: list[float], pronoun: int, label: str
 def draw(state: dict[str, Any], t: Text) -> Panel:
     lang = t.lang
     p = views.puzzle(lang)
-    model = views.final_model(lang)
     first, action, second, reason, same = picked(state, lang)
     s = p.sentence(first, action, second, reason)
-    reading = model.read(s)
+    reading = views.final_model(lang).read(s)
     menus = el(
         "div",
         {"class": "apy-row"},
@@ -122,100 +122,97 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
         menu("second", second, p.people, t.html("second")),
         menu("reason", reason, tuple(map(p.shown, p.reasons)), t.html("reason")),
     )
-    layers = []
-    for layer, heads in enumerate(reading.attention):
-        for head, weights in enumerate(heads):
-            name = views.layer_name(t, layer, head, len(heads))
-            layers.append(
-                el(
-                    "div",
-                    {"class": "apy-layer"},
-                    el("p", {"class": "apy-layer__name"}, esc(name)),
-                    bars(
-                        s.tokens,
-                        weights[s.pronoun],
-                        s.pronoun,
-                        t.plain("bars_label", layer=name, pronoun=s.tokens[s.pronoun]),
-                        t,
-                    ),
-                )
-            )
-    probs = reading.probabilities
-    guess = reading.prediction
-    others = 1.0 - probs[first] - probs[second]
-    table = el(
-        "table",
-        {"class": "apy-probs"},
-        el("caption", {}, t.html("probabilities")),
-        el(
-            "tbody",
-            {},
-            "".join(
-                el(
-                    "tr",
-                    {"class": "apy-probs__row" + (" apy-probs__row--guess" if i == guess else "")},
-                    el("th", {"scope": "row"}, word),
-                    el("td", {"class": "apy-cell", "style": shade(value)}, views.percent(value, 1, t=t)),
-                )
-                for i, word, value in (
-                    (first, esc(p.people[first]), probs[first]),
-                    (second, esc(p.people[second]), probs[second]),
-                    (-1, t.html("others"), max(others, 0.0)),
-                )
-            ),
-        ),
-    )
-    right = guess == s.label
     points = t.html(
         "points_actor" if s.points_at == "actor" else "points_patient",
         reason=esc(p.shown(s.reason)),
         truth=esc(s.referent),
     )
-    readout = t.sentences(
-        t.sentence("readout", word=esc(p.people[guess]), probability=Pct(100 * probs[guess], 1)),
-        t.html("right" if right else "wrong", truth=esc(s.referent)),
-    )
-    mistakes = views.final_mistakes(lang)
-    total = views.test_size(lang)
-    if mistakes:
-        loads = "".join(
-            el(
-                "li",
-                {},
-                button(
-                    esc(m.text),
-                    {
-                        "first": m.first,
-                        "second": m.second,
-                        "action": p.actions.index(m.action),
-                        "reason": p.reasons.index(m.reason),
-                    },
-                    focus_key=f"mistake:{k}",
-                ),
-            )
-            for k, m in enumerate(mistakes[:SHOWN_MISTAKES])
-        )
-        more = (
-            t.sentence("mistakes_more", count=len(mistakes) - SHOWN_MISTAKES) if len(mistakes) > SHOWN_MISTAKES else ""
-        )
-        failures = (
-            el("p", {}, t.sentence("mistakes", wrong=len(mistakes), total=total))
-            + el("ul", {"class": "apy-mistakes", "aria-label": t.plain("load_label")}, loads)
-            + (el("p", {}, more) if more else "")
-        )
-    else:
-        failures = el("p", {}, t.sentence("mistakes_none", total=total))
-    sentence_line = el("p", {"class": "apy-reader__sentence"}, t.html("sentence"), " ", el("q", {}, esc(s.text)))
     body = (
         menus
-        + sentence_line
+        + el("p", {"class": "apy-reader__sentence"}, t.html("sentence"), " ", el("q", {}, esc(s.text)))
         + el("p", {"class": "apy-muted", "hidden": not same}, t.html("same_person"))
-        + el("div", {"class": "apy-layers"}, "".join(layers))
-        + table
+        + layer_bars(reading, s, t)
+        + probabilities(reading, s, p, t)
         + el("p", {}, points)
-        + el("div", {"class": "apy-failures"}, failures)
+        + el("div", {"class": "apy-failures"}, failures(p, t))
+    )
+    guess = reading.prediction
+    readout = t.sentences(
+        t.sentence("readout", word=esc(p.people[guess]), probability=Pct(100 * reading.probabilities[guess], 1)),
+        t.html("right" if guess == s.label else "wrong", truth=esc(s.referent)),
     )
     return Panel(body, readout, [t.html("caption")])
+
+
+def layer_bars(reading: Reading, s: Sentence, t: Text) -> str:
+    """Each layer's (and head's) attention from the pronoun, as bars over the words."""
+    layers = []
+    for layer, heads in enumerate(reading.attention):
+        for head, weights in enumerate(heads):
+            name = views.layer_name(t, layer, head, len(heads))
+            label = t.plain("bars_label", layer=name, pronoun=s.tokens[s.pronoun])
+            layers.append(
+                el(
+                    "div",
+                    {"class": "apy-layer"},
+                    el("p", {"class": "apy-layer__name"}, esc(name)),
+                    bars(s.tokens, weights[s.pronoun], s.pronoun, label, t),
+                )
+            )
+    return el("div", {"class": "apy-layers"}, "".join(layers))
+
+
+def probabilities(reading: Reading, s: Sentence, p: Puzzle, t: Text) -> str:
+    """The probability of each of the two people and of everyone else, the guess marked."""
+    probs, guess = reading.probabilities, reading.prediction
+    first, second = s.first, s.second
+    others = 1.0 - probs[first] - probs[second]
+    rows = "".join(
+        el(
+            "tr",
+            {"class": "apy-probs__row" + (" apy-probs__row--guess" if i == guess else "")},
+            el("th", {"scope": "row"}, word),
+            el("td", {"class": "apy-cell", "style": shade(value)}, views.percent(value, 1, t=t)),
+        )
+        for i, word, value in (
+            (first, esc(p.people[first]), probs[first]),
+            (second, esc(p.people[second]), probs[second]),
+            (-1, t.html("others"), max(others, 0.0)),
+        )
+    )
+    return el("table", {"class": "apy-probs"}, el("caption", {}, t.html("probabilities")), el("tbody", {}, rows))
+
+
+def failures(p: Puzzle, t: Text) -> str:
+    """The held-out sentences the trained model gets wrong, each a button that loads it (the
+    first ``SHOWN_MISTAKES``), or that it gets none wrong."""
+    mistakes = views.final_mistakes(t.lang)
+    total = views.test_size(t.lang)
+    if not mistakes:
+        return el("p", {}, t.sentence("mistakes_none", total=total))
+    loads = "".join(
+        el(
+            "li",
+            {},
+            button(
+                esc(m.text),
+                {
+                    "first": m.first,
+                    "second": m.second,
+                    "action": p.actions.index(m.action),
+                    "reason": p.reasons.index(m.reason),
+                },
+                focus_key=f"mistake:{k}",
+            ),
+        )
+        for k, m in enumerate(mistakes[:SHOWN_MISTAKES])
+    )
+    more = t.sentence("mistakes_more", count=len(mistakes) - SHOWN_MISTAKES) if len(mistakes) > SHOWN_MISTAKES else ""
+    return (
+        el("p", {}, t.sentence("mistakes", wrong=len(mistakes), total=total))
+        + el("ul", {"class": "apy-mistakes", "aria-label": t.plain("load_label")}, loads)
+        + (el("p", {}, more) if more else "")
+    )
 
 
 FIGURE = Figure(

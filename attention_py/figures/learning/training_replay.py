@@ -1,10 +1,10 @@
 """Replay of training: the checkpoints saved while the build trained the puzzle model.
 
-A slider (and Previous / Next) runs over the checkpoints; the figure shows the curves of
-training (loss, held-out and training accuracy) with the chosen step marked, and what the
-model saved at that step attends to in a chosen sentence, layer by layer: the pronoun's row
-alone, or the whole map with that row highlighted. Nothing is trained here: each checkpoint
-is a saved model (the resource ``training/<lang>``), and the maps are its ``read``.
+A replay (``kit/replay.py``) over the checkpoints: the curves of training (loss, held-out
+and training accuracy) with the chosen step marked, and what the model saved at that step
+attends to in a chosen sentence, layer by layer: the pronoun's row alone, or the whole map
+with that row highlighted. Nothing is trained here: each checkpoint is a saved model (the
+resource ``training/<lang>``), and the maps are its ``read``.
 
 State (defaults): ``checkpoint: 9999`` (index, clamped to the last = trained), ``sentence: 0``
 (0..3: person 0 → 1 with the first actor / patient reason, then the two swapped), ``view:
@@ -15,14 +15,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..kit.controls import button, slider
-from ..kit.figure import Figure, Panel
+from ...learning import Sentence
+from ...learning.model import Reading
 from ..kit.html import el, esc
-from ..kit.state import Choice, Integer, StateSpec
+from ..kit.replay import Replay, Shown
+from ..kit.state import Choice, Integer
 from ..kit.strings import Num, Pct, Text
 from . import views
 
-LAST = 9999  # the default checkpoint: clamped to the last one, the trained model
 STRINGS = (
     "title",
     "checkpoint",
@@ -38,86 +38,58 @@ STRINGS = (
 )
 
 
-def draw(state: dict[str, Any], t: Text) -> Panel:
+def saved_steps(lang: str) -> list[int]:
+    return [saved["step"] for saved in views.checkpoints(lang)]
+
+
+def show(state: dict[str, Any], t: Text, index: int, step: int) -> Shown:
+    """The curves to the build's last checkpoint, the sentence and view menus, the maps of
+    the checkpoint's model on the chosen sentence, and what it answers."""
     lang = t.lang
-    saved = views.checkpoints(lang)
-    index = min(state["checkpoint"], len(saved) - 1)
     chosen = min(state["sentence"], views.EXAMPLES - 1)
-    step = saved[index]["step"]
-    data = views.data(lang)
-    history = data["history"]
-    last_step = saved[-1]["step"]
     s = views.examples(lang)[chosen]
     model = views.model_at(lang, index)
     reading = model.read(s)
-    point = min(history, key=lambda p: abs(p["step"] - step))  # the history point of this checkpoint
-    shown_step = t.count(step)
-    # Left to right in every language: the slider and its buttons move along the curves'
-    # step axis, which is drawn left to right like all the figures' numbers.
-    controls = el(
-        "div",
-        {"class": "apy-row", "dir": "ltr"},
-        button(t.html("previous"), {"checkpoint": max(index - 1, 0)}, disabled=index <= 0, focus_key="previous"),
-        slider(
-            "checkpoint",
-            index,
-            lo=0,
-            hi=len(saved) - 1,
-            step=1,
-            label=t.html("checkpoint"),
-            aria_label=t.plain("checkpoint"),
-            shown=f"{step}",
-            valuetext=t.plain("step_value", step=shown_step),
-            digits=0,
-        ),
-        button(
-            t.html("next"),
-            {"checkpoint": min(index + 1, len(saved) - 1)},
-            disabled=index >= len(saved) - 1,
-            focus_key="next",
-        ),
-    )
+    history = views.data(lang)["history"]
     menus = el(
         "div",
         {"class": "apy-row"},
         views.example_menu("sentence", chosen, lang, t, "sentence"),
         views.view_menu(state["view"], t),
     )
-    people = model.people
+    return Shown(
+        curves=views.curves(history, mark=step, last_step=saved_steps(lang)[-1], t=t),
+        menus=menus,
+        maps=views.attention_maps(reading, s, state["view"], t, "apy-replay"),
+        readout=readout(history, step, reading, s, model.people, t),
+    )
+
+
+def readout(
+    history: list[dict[str, Any]], step: int, reading: Reading, s: Sentence, people: tuple[str, ...], t: Text
+) -> str:
+    """The step's loss and test accuracy (its history point's), whom the model names, and
+    whether that is right."""
+    point = min(history, key=lambda p: abs(p["step"] - step))  # the history point of this checkpoint
     guess = reading.prediction
-    verdict = t.html("answer_right" if guess == s.label else "answer_wrong", truth=esc(s.referent))
-    readout = t.sentences(
-        t.sentence(
-            "readout",
-            step=step,
-            loss=Num(point["loss"], 2),
-            accuracy=Pct(100 * point["test_accuracy"], 0),
-            word=esc(people[guess]),
-            probability=Pct(100 * reading.probabilities[guess], 0),
-        ),
-        verdict,
+    said = t.sentence(
+        "readout",
+        step=step,
+        loss=Num(point["loss"], 2),
+        accuracy=Pct(100 * point["test_accuracy"], 0),
+        word=esc(people[guess]),
+        probability=Pct(100 * reading.probabilities[guess], 0),
     )
-    body = (
-        controls
-        + views.curves(history, mark=step, last_step=last_step, t=t)
-        + menus
-        + el("p", {"class": "apy-muted"}, t.html("maps_caption"))
-        + views.attention_maps(reading, s, state["view"], t, "apy-replay")
-    )
-    return Panel(body, readout, [t.html("caption")])
+    return t.sentences(said, t.html("answer_right" if guess == s.label else "answer_wrong", truth=esc(s.referent)))
 
 
-FIGURE = Figure(
+FIGURE = Replay(saved_steps, show).figure(
     name="training_replay",
-    spec=StateSpec(
-        {
-            "checkpoint": Integer(0, LAST, LAST),
-            "sentence": Integer(0, views.EXAMPLES - 1, 0),
-            "view": Choice(("pronoun", "full"), "pronoun"),
-        }
-    ),
     strings=STRINGS,
-    draw=draw,
     resource=views.key,
     shared=(views.SHARED_SECTION,),
+    fields={
+        "sentence": Integer(0, views.EXAMPLES - 1, 0),
+        "view": Choice(("pronoun", "full"), "pronoun"),
+    },
 )

@@ -13,13 +13,14 @@ only ever asked ``read`` / ``predict`` (and train_live drives a ``Trainer``).
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from typing import Any
 
 from ...learning import Model, Puzzle, Sentence
 from ...learning.model import Reading
 from ...learning.tasks.puzzle import join_words
 from ...resources import derived, resource
-from ..kit.chart import StepChart
+from ..kit.chart import Curve, Key, StepChart, Ticks
 from ..kit.controls import segmented
 from ..kit.html import el, esc
 from ..kit.matrix import matrix_table
@@ -235,57 +236,52 @@ def curves(
     run that blew up) is drawn at the top of the axis."""
     before = previous or []
     losses = [p["loss"] for p in (*history, *before) if math.isfinite(p["loss"])]
-    losses += [value for value in step_losses or () if math.isfinite(value)]
-    top_loss = max(losses, default=1.0) or 1.0
+    top_loss = max([*losses, *(v for v in step_losses or () if math.isfinite(v))], default=1.0) or 1.0
     span = max(last_step, max((p["step"] for p in before), default=0), 1)
-
-    chart = StepChart(span, RIGHT)
-
-    def scaled(value: float) -> float:
-        return min(value / top_loss, 1.0) if math.isfinite(value) else 1.0
-
-    loss = [(p["step"], scaled(p["loss"])) for p in history]
-    if step_losses and history:
-        loss = loss[:1] + [(i + 1, scaled(value)) for i, value in enumerate(step_losses)]
-    held = [(p["step"], p["test_accuracy"]) for p in history]
-    train = [(p["step"], p["train_accuracy"]) for p in history]
-    parts = chart.frame(
-        t.numbers.count(0), t.num(top_loss, 2), (t.pct(0, 0), t.pct(50, 0), t.pct(100, 0)), t.numbers.count(span)
-    )
+    loss = LossScale(top_loss)
+    lines, keys = [], [Key("loss", t.html("training.legend_loss")), Key("held", t.html("training.legend_held"))]
+    keys.append(Key("train", t.html("training.legend_train")))
     if previous_label is not None:
-        parts += [
-            chart.line(
-                [(p["step"], scaled(p["loss"])) for p in before],
-                "apy-curve--previous apy-curve--loss",
-                hidden=not before,
-            ),
-            chart.line(
-                [(p["step"], p["test_accuracy"]) for p in before],
-                "apy-curve--previous apy-curve--held",
-                hidden=not before,
-            ),
+        lines += [
+            Curve(loss.points(before), "apy-curve--previous apy-curve--loss", hidden=not before),
+            Curve(fractions(before, "test_accuracy"), "apy-curve--previous apy-curve--held", hidden=not before),
         ]
-    parts.append(chart.line(train, "apy-curve--train"))
+    lines.append(Curve(fractions(history, "train_accuracy"), "apy-curve--train"))
     if validation is not None:
-        parts.append(chart.line([(p["step"], p["validation_accuracy"]) for p in history], "apy-curve--validation"))
-    parts += [chart.line(held, "apy-curve--held"), chart.line(loss, "apy-curve--loss"), chart.mark(mark)]
-    drawing = chart.drawing(parts, curves_description(history, span, t))
-    legend = el(
-        "p",
-        {"class": "apy-legend"},
-        el("span", {"class": "apy-key apy-key--loss"}, t.html("training.legend_loss")),
-        " ",
-        el("span", {"class": "apy-key apy-key--held"}, t.html("training.legend_held")),
-        " ",
-        el("span", {"class": "apy-key apy-key--train"}, t.html("training.legend_train")),
-        *((" ", el("span", {"class": "apy-key apy-key--validation"}, validation)) if validation is not None else ()),
-        *(
-            (" ", el("span", {"class": "apy-key apy-key--previous", "hidden": not before}, previous_label))
-            if previous_label is not None
-            else ()
-        ),
-    )
-    return drawing + legend
+        lines.append(Curve(fractions(history, "validation_accuracy"), "apy-curve--validation"))
+        keys.append(Key("validation", validation))
+    lines.append(Curve(fractions(history, "test_accuracy"), "apy-curve--held"))
+    lines.append(Curve(loss.points(history, step_losses), "apy-curve--loss"))
+    if previous_label is not None:
+        keys.append(Key("previous", previous_label, hidden=not before))
+    percents = (t.pct(0, 0), t.pct(50, 0), t.pct(100, 0))
+    ticks = Ticks(t.numbers.count(0), t.num(top_loss, 2), percents, t.numbers.count(span))
+    return StepChart(span, RIGHT).plot(ticks, lines, mark, curves_description(history, span, t), keys)
+
+
+def fractions(history: list[dict[str, Any]], name: str) -> list[tuple[float, float]]:
+    """A measure between 0 and 1 (an accuracy) at each history point."""
+    return [(p["step"], p[name]) for p in history]
+
+
+@dataclass(frozen=True)
+class LossScale:
+    """Losses drawn on the left axis, 0 to ``top``; one that is not finite at the top."""
+
+    top: float
+
+    def __call__(self, value: float) -> float:
+        return min(value / self.top, 1.0) if math.isfinite(value) else 1.0
+
+    def points(
+        self, history: list[dict[str, Any]], step_losses: list[float] | None = None
+    ) -> list[tuple[float, float]]:
+        """The loss at each history point, or, with ``step_losses``, from the first point's
+        through every step's."""
+        points = [(p["step"], self(p["loss"])) for p in history]
+        if step_losses and history:
+            points = points[:1] + [(i + 1, self(value)) for i, value in enumerate(step_losses)]
+        return points
 
 
 def curves_description(history: list[dict[str, Any]], span: int, t: Text) -> str:

@@ -14,6 +14,7 @@ not the site's own run of its recipe is listed with its origin (shelf.py, ``ORIG
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextlib import suppress
 from typing import Any
 
@@ -48,17 +49,22 @@ STRINGS = tuple(
 STYLES = 6  # line styles, told apart by dash as well as colour
 
 
-def shelf_of(session: Session, lang: str) -> Shelf:
+LiveSession = Session[Run, Shelf]
+"""train_live's session: its work is a ``Run``, and it keeps a ``Shelf`` across runs."""
+Shown = Callable[[LiveSession, dict[str, Any], str], dict[str, Any] | None]
+"""(session, state, lang) -> the record of the finished run shown, or None."""
+
+
+def shelf_of(session: LiveSession, lang: str) -> Shelf:
     """The session's shelf (made on first use; a new session takes the old one over)."""
     if session.kept is None:
         session.kept = Shelf(lang)
-    shelf: Shelf = session.kept
-    return shelf
+    return session.kept
 
 
-def keep_finished(session: Session, state: dict[str, Any], lang: str) -> None:
+def keep_finished(session: LiveSession, state: dict[str, Any], lang: str) -> None:
     """Keeps the session's run on the shelf once it has reached its end (once per run)."""
-    run: Run = session.work
+    run = session.work
     if not run.kept and run.report(state["steps"]) is not None:
         shelf_of(session, lang).keep(run_record(run, state))
         run.kept = True
@@ -69,10 +75,10 @@ class ShelfActions:
 
     names: tuple[str, ...] = ("keep", "forget", "export", "import", "restore")
 
-    def __init__(self, shown: Any) -> None:
-        self.shown = shown  # (session, state, lang) -> the record of the finished run shown, or None
+    def __init__(self, shown: Shown) -> None:
+        self.shown = shown
 
-    def act(self, name: str, value: Any, session: Session, state: dict[str, Any], text: Text) -> dict[str, Any]:
+    def act(self, name: str, value: Any, session: LiveSession, state: dict[str, Any], text: Text) -> dict[str, Any]:
         lang = text.lang
         shelf = shelf_of(session, lang)
         if name == "keep":
@@ -96,8 +102,8 @@ class ShelfActions:
             shelf.reported = -1  # the page stores what was kept, so a refused file goes
         return {}
 
-    def stored(self, session: Session) -> dict[str, Any] | None:
-        shelf: Shelf | None = session.kept
+    def stored(self, session: LiveSession) -> dict[str, Any] | None:
+        shelf = session.kept
         if shelf is None or shelf.reported == shelf.version:
             return None
         shelf.reported = shelf.version
@@ -156,20 +162,34 @@ def _value(key: str, value: Any, t: Text) -> str:
 def shelf_panel(shelf: Shelf | None, t: Text, can_keep: bool) -> str:
     """The shelf: its table of runs, their chart, and the buttons that act on it."""
     runs = shelf.runs if shelf is not None else []
+    kept = runs_table(runs, t) + chart(runs, t) if runs else el("p", {"class": "apy-muted"}, t.html("shelf_empty"))
+    return el(
+        "section",
+        {"class": "apy-shelf", "aria-label": t.plain("shelf_title")},
+        el("p", {"class": "apy-shelf__title"}, t.html("shelf_title")),
+        kept,
+        shelf_buttons(runs, t, can_keep),
+    )
 
-    def act(label: str, action: str, value: Any, disabled: bool = False, cls: str = "apy-button") -> str:
-        return el(
-            "button",
-            {
-                "type": "button",
-                "class": cls,
-                "data-set": to_json({f"do.{action}": value}),
-                "data-focus-key": f"shelf:{action}:{value if isinstance(value, str) else to_json(value)}",
-                "disabled": disabled,
-            },
-            label,
-        )
 
+def action_button(label: str, action: str, value: Any, disabled: bool = False) -> str:
+    """A button that does ``action`` with ``value`` (``{"do.<action>": value}``)."""
+    return el(
+        "button",
+        {
+            "type": "button",
+            "class": "apy-button",
+            "data-set": to_json({f"do.{action}": value}),
+            "data-focus-key": f"shelf:{action}:{value if isinstance(value, str) else to_json(value)}",
+            "disabled": disabled,
+        },
+        label,
+    )
+
+
+def runs_table(runs: list[Kept], t: Text) -> str:
+    """The kept runs, a row each (number, recipe, final loss and test accuracy), then each
+    run's buttons below the table, not in it: a phone's narrow table keeps its words."""
     rows = "".join(
         el(
             "tr",
@@ -181,12 +201,11 @@ def shelf_panel(shelf: Shelf | None, t: Text, can_keep: bool) -> str:
         )
         for kept in runs
     )
-    # each run's buttons below the table, not in it: a phone's narrow table keeps its words
     per_run = el(
         "div",
         {"class": "apy-row apy-shelf__acts"},
         *(
-            act(t.html(f"shelf_{action}", number=esc(t.count(kept.number))), action, kept.number)
+            action_button(t.html(f"shelf_{action}", number=esc(t.count(kept.number))), action, kept.number)
             for kept in runs
             for action in ("export", "forget")
         ),
@@ -196,40 +215,32 @@ def shelf_panel(shelf: Shelf | None, t: Text, can_keep: bool) -> str:
         {},
         *(el("th", {"scope": "col"}, t.html(k)) for k in ("shelf_number", "shelf_recipe", "shelf_loss", "shelf_test")),
     )
-    table = (
-        el(
-            "table",
-            {"class": "apy-probs apy-shelf__runs"},
-            el("caption", {}, t.html("shelf_caption")),
-            el("thead", {}, head),
-            el("tbody", {}, rows),
-        )
-        + per_run
-        + chart(runs, t)
-        if runs
-        else el("p", {"class": "apy-muted"}, t.html("shelf_empty"))
+    table = el(
+        "table",
+        {"class": "apy-probs apy-shelf__runs"},
+        el("caption", {}, t.html("shelf_caption")),
+        el("thead", {}, head),
+        el("tbody", {}, rows),
     )
+    return table + per_run
+
+
+def shelf_buttons(runs: list[Kept], t: Text, can_keep: bool) -> str:
+    """Keep the run shown, import a file, save the chart, forget every run."""
     picker = el(
         "label",
         {"class": "apy-button apy-file"},
         el("span", {}, t.html("shelf_import")),
         void("input", {"type": "file", "accept": ".json,application/json", "data-import": "do.import"}),
     )
-    buttons = el(
+    return el(
         "div",
         {"class": "apy-row"},
-        act(t.html("shelf_keep"), "keep", True, disabled=not can_keep),
+        action_button(t.html("shelf_keep"), "keep", True, disabled=not can_keep),
         picker,
-        act(t.html("shelf_save_svg"), "export", "svg", disabled=not runs),
-        act(t.html("shelf_save_png"), "export", "png", disabled=not runs),
-        act(t.html("shelf_forget_all"), "forget", "all", disabled=not runs),
-    )
-    return el(
-        "section",
-        {"class": "apy-shelf", "aria-label": t.plain("shelf_title")},
-        el("p", {"class": "apy-shelf__title"}, t.html("shelf_title")),
-        table,
-        buttons,
+        action_button(t.html("shelf_save_svg"), "export", "svg", disabled=not runs),
+        action_button(t.html("shelf_save_png"), "export", "png", disabled=not runs),
+        action_button(t.html("shelf_forget_all"), "forget", "all", disabled=not runs),
     )
 
 
