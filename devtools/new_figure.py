@@ -39,6 +39,7 @@ import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from site_hooks.i18n.translation_checks import SOURCE_LANG
@@ -197,6 +198,15 @@ def table_row(name: str, module: str, summary: str, defaults: dict[str, Any]) ->
     return f"| `{name}` | `{module}` | {summary.replace('|', '/')} | {shown} |"
 
 
+def home(figure: object) -> ModuleType:
+    """The module of an article's folder that makes ``figure`` (one of its names is the figure)."""
+    articles = (m for n, m in list(sys.modules.items()) if n.startswith("attention_py.figures.") and ".kit" not in n)
+    found = [module for module in articles if any(value is figure for value in vars(module).values())]
+    if len(found) != 1:
+        raise SystemExit(f"figure {getattr(figure, 'name', figure)!r}: made in {len(found)} modules, not one")
+    return found[0]
+
+
 def figure_table() -> str:
     """The README's table of every registered figure, in the registry's order."""
     from attention_py.figures import FIGURES
@@ -204,7 +214,7 @@ def figure_table() -> str:
     rows = ["| name | module | what it shows (its docstring; the state's meaning is there too) | defaults |"]
     rows.append("|---|---|---|---|")
     for name, figure in FIGURES.items():
-        module = sys.modules[figure.draw.__module__]
+        module = home(figure)
         where = Path(module.__file__ or "").relative_to(ROOT / "attention_py" / "figures").as_posix()
         summary = " ".join((module.__doc__ or "").strip().split("\n\n")[0].split())
         rows.append(table_row(name, where, summary, figure.default_state()))

@@ -77,13 +77,7 @@ class Replay:
             raise ValueError(f"replay {name!r}: its strings lack {missing}")
         spec = StateSpec({"checkpoint": Integer(0, LAST, LAST), **(fields or {})})
 
-        def draw(state: dict[str, Any], t: Text) -> Panel:
-            return self.draw(state, t)
-
-        # The figure's module is the article's that configures it (its docstring is the
-        # figure's line in figures/README.md's table: devtools.new_figure --table).
-        draw.__module__ = self.show.__module__
-        return Figure(name=name, spec=spec, strings=strings, draw=draw, resource=resource, shared=shared)
+        return Figure(name=name, spec=spec, strings=strings, draw=self.draw, resource=resource, shared=shared)
 
 
 def stepper(saved: Sequence[int], index: int, t: Text) -> str:
