@@ -168,9 +168,9 @@ def problem(name: str, root: Path = ROOT) -> str | None:
     return None
 
 
-def _register(source: str, name: str, article: str) -> str:
+def _register(source: str, name: str, article: str, after: str | None = None) -> str:
     """The registry with ``name`` imported from its article's folder (in order) and in ``_ORDER``
-    after the last figure of the same article (the order of the gallery and the articles)."""
+    right after the figure ``after`` (else after its article's other figures)."""
     imports = re.search(rf"from \.{article} import \(\n((?:    \w+,\n)+)\)", source)
     order = re.search(r"_ORDER = \(\n((?:    [\w.]+,\n)+)\)", source)
     if imports is None or order is None:
@@ -180,10 +180,43 @@ def _register(source: str, name: str, article: str) -> str:
     own = set(re.findall(r"    (\w+),", imports[1]))
     modules = sorted({*own, name})
     entries = order[1].splitlines(keepends=True)
-    last = max((i for i, entry in enumerate(entries) if entry.strip().split(".")[0] in own), default=len(entries) - 1)
+    if after is not None:
+        from attention_py.figures import FIGURES
+
+        maker = home(FIGURES[after])
+        wanted = next(
+            f"    {maker.__name__.rsplit('.', 1)[1]}.{key},\n"
+            for key, value in vars(maker).items()
+            if value is FIGURES[after]
+        )
+        last = entries.index(wanted)
+    else:
+        last = max(
+            (i for i, entry in enumerate(entries) if entry.strip().split(".")[0] in own), default=len(entries) - 1
+        )
     entries.insert(last + 1, f"    {name}.FIGURE,\n")
     source = source.replace(order[1], "".join(entries), 1)
     return source.replace(imports[1], "".join(f"    {m},\n" for m in modules), 1)
+
+
+def figure_of_entry(entry: str) -> str | None:
+    """The name of the figure an entry of ``_ORDER`` names ("softmax_bars.SOFTMAX" -> "softmax")."""
+    from attention_py.figures import FIGURES
+
+    module, attribute = entry.split(".")
+    for name, figure in FIGURES.items():
+        made = home(figure)
+        if made.__name__.endswith(f".{module}") and getattr(made, attribute, None) is figure:
+            return name
+    return None
+
+
+def _with_fence(page: str, name: str, after: str) -> str:
+    """An article with the fence of ``name`` right after the fence of the figure ``after``."""
+    fence = re.search(rf'^```figure name="{after}"[^\n]*\n(?:(?!```)[^\n]*\n)*```\n', page, re.MULTILINE)
+    if fence is None:
+        raise SystemExit(f"the article has no fence of {after!r}")
+    return page[: fence.end()] + f'\n```figure name="{name}"\n```\n' + page[fence.end() :]
 
 
 # --------------------------------------------------------------------------- the README's table
@@ -229,14 +262,17 @@ def with_table(readme: str, table: str) -> str:
     return readme[: start + len(TABLE_START)] + "\n" + table + "\n" + readme[end:]
 
 
-def _readme_with_row(readme: str, name: str, folder: str, title: str) -> str:
-    """The README's table with the scaffold's row added (its module is not written yet, so the
-    row comes from the template; ``--table`` writes it again from the module)."""
+def _readme_with_row(readme: str, name: str, folder: str, title: str, before: str | None) -> str:
+    """The README's table with the scaffold's row after the row of ``before`` (the figure before it
+    in the registry; its module is not written yet, so the row comes from the template;
+    ``--table`` writes it again from the module)."""
     start, end = readme.find(TABLE_START), readme.find(TABLE_END)
     if start < 0 or end < start:
         raise SystemExit("attention_py/figures/README.md: the markers of the figures' table are missing")
     row = table_row(name, f"{folder}/{name}.py", f"{title}: one score x and the softmax of [x, 0].", {"x": 1.0})
-    return readme[:end] + row + "\n" + readme[end:]
+    previous = readme.find(f"| `{before}` |", start, end) if before else -1
+    at = end if previous < 0 else readme.index("\n", previous) + 1
+    return readme[:at] + row + "\n" + readme[at:]
 
 
 def title_of(name: str) -> str:
@@ -256,25 +292,41 @@ def _with_gallery_entry(strings: str, name: str, title: str) -> str:
     return strings
 
 
-def writes(name: str, article: str, root: Path = ROOT) -> dict[Path, str]:
+def _with_strings(text: str, values: dict[str, str]) -> str:
+    """A strings file with the figure's section before the gallery's sections (and the comment over them)."""
+    lines = text.splitlines(keepends=True)
+    at = next((i for i, line in enumerate(lines) if line.startswith("gallery_headings:")), len(lines))
+    while at > 0 and lines[at - 1].startswith("#"):
+        at -= 1
+    head = "".join(lines[:at]).rstrip("\n") + "\n" + STRINGS.format(**values)
+    return head + ("\n" if at < len(lines) else "") + "".join(lines[at:])
+
+
+def writes(name: str, article: str, root: Path = ROOT, after: str | None = None) -> dict[Path, str]:
     """Every file the new figure ``name`` of ``article`` (its page or folder) writes or changes,
-    with its new text."""
+    with its new text; with ``after``, its fence right after that figure's in every language's
+    article."""
     title = title_of(name)
     values = {"name": name, "title": title}
     figures = root / "attention_py" / "figures"
     folder = article_folder(article, root)
+    registry = _register((figures / "__init__.py").read_text(encoding="utf-8"), name, folder, after)
+    order = re.findall(r"^    (\w+\.\w+),$", registry.split("_ORDER = (", 1)[1].split(")", 1)[0], re.MULTILINE)
+    position = order.index(f"{name}.FIGURE")
+    before = figure_of_entry(order[position - 1]) if position else None
     readme = (figures / "README.md").read_text(encoding="utf-8")
     changed = {
         figures / folder / f"{name}.py": MODULE.format(**values),
-        figures / "__init__.py": _register((figures / "__init__.py").read_text(encoding="utf-8"), name, folder),
-        figures / "README.md": _readme_with_row(readme, name, folder, title),
+        figures / "__init__.py": registry,
+        figures / "README.md": _readme_with_row(readme, name, folder, title, before),
         root / "tests" / "figures" / f"test_figure_{name}.py": TEST.format(**values),
     }
     for strings in sorted((root / "docs" / "figure-strings").glob("*.yml")):
-        text = strings.read_text(encoding="utf-8")
-        own = text.index("\ngallery_headings:") if "\ngallery_headings:" in text else len(text)
-        text = text[:own].rstrip("\n") + "\n" + STRINGS.format(**values) + text[own:]
+        text = _with_strings(strings.read_text(encoding="utf-8"), values)
         changed[strings] = _with_gallery_entry(text, name, title)
+        page = root / "docs" / strings.stem / f"{folder.replace('_', '-')}.md"
+        if after is not None and page.is_file():
+            changed[page] = _with_fence(page.read_text(encoding="utf-8"), name, after)
     return changed
 
 
@@ -294,17 +346,24 @@ class Leftover:
 
 
 def leftovers(root: Path = ROOT) -> list[Leftover]:
-    """What the scaffold wrote that is still to be rewritten: the English gallery line it
-    wrote (in ``docs/figure-strings/en.yml``), and a README table that no longer says what the
-    registry's modules say (``--table`` writes it again). The other languages' gallery
-    headings and lines, still English, are the translators' (``python -m
-    devtools.translation_status`` counts those gallery sections as untranslated)."""
+    """What the scaffold wrote that is still to be rewritten: the gallery line it wrote, in
+    English in every language's strings file (a shipped language shows no English section:
+    translate the line and its heading), and a README table that no longer says what the
+    registry's modules say (``--table`` writes it again). The figure's other strings, still
+    English in other languages, are listed by ``python -m devtools.translation_status``."""
     found = []
     english = root / "docs" / "figure-strings" / f"{SOURCE_LANG}.yml"
     for number, line in enumerate(english.read_text(encoding="utf-8").splitlines(), 1):
         if line.endswith(f" {json.dumps(INTRO)}"):
             what = f"{line.split(':')[0].strip()}'s gallery line is the scaffold's: say what the reader can do"
             found.append(Leftover(english.relative_to(root).as_posix(), number, what))
+    for strings in sorted(english.parent.glob("*.yml")):
+        if strings == english:
+            continue
+        for number, line in enumerate(strings.read_text(encoding="utf-8").splitlines(), 1):
+            if line.endswith(f" {json.dumps(INTRO)}"):
+                what = f"{line.split(':')[0].strip()}'s gallery line is the scaffold's English: translate it and its heading"
+                found.append(Leftover(strings.relative_to(root).as_posix(), number, what))
     readme = root / "attention_py" / "figures" / "README.md"
     if root == ROOT and with_table(readme.read_text(encoding="utf-8"), figure_table()) != readme.read_text(
         encoding="utf-8"
@@ -320,6 +379,11 @@ def main(argv: list[str] | None = None, root: Path = ROOT) -> int:
         "--article",
         help="the page that will show it (what-matters, information-flow, learning, induction): "
         "its module goes into that article's folder of attention_py/figures/",
+    )
+    parser.add_argument(
+        "--after",
+        help="a figure of the same article: the new figure's fence goes right after that figure's, in the "
+        "article of every language, and its registry entry right after it",
     )
     parser.add_argument("--dry-run", action="store_true", help="list the files without writing them")
     parser.add_argument(
@@ -346,17 +410,16 @@ def main(argv: list[str] | None = None, root: Path = ROOT) -> int:
     if why:
         print(f"error: {why}", file=sys.stderr)
         return 2
-    for path, text in writes(args.name, args.article, root).items():
+    for path, text in writes(args.name, args.article, root, args.after).items():
         print(f"{'would write' if args.dry_run else 'wrote'} {path.relative_to(root)}")
         if not args.dry_run:
             path.write_text(text, encoding="utf-8")
     if not args.dry_run:
         print(
-            f"next: `./run check`, then make {args.name} your own (ARCHITECTURE.md, 'Recipe: add a figure'): "
-            "its module (docstring, state, drawing), its test, its English strings and gallery line in "
-            "docs/figure-strings/en.yml, and its fence in the article in every language; then `--table` "
-            "for the README. `--leftovers` lists what is still the scaffold's. The gallery shows it "
-            "after its article's other figures"
+            f"next: make {args.name} your own (ARCHITECTURE.md, 'Recipe: add a figure'): its module, its test, "
+            "its English strings and gallery line in docs/figure-strings/en.yml, and its gallery heading and line "
+            "in every other language's file (a shipped language shows no English section); then the quick "
+            "test loop, `--table`, `--leftovers` and `./run check`"
         )
     return 0
 

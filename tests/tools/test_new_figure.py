@@ -25,6 +25,7 @@ FIGURE_TESTS = (
     "tests/repo/test_*.py",
     "tests/site_hooks/test_strings_yaml_errors.py",
     "tests/site_hooks/test_site_languages.py",
+    "tests/site_hooks/test_english_sections_note.py",
     "tests/tools/test_translation_status.py",
 )
 
@@ -95,15 +96,15 @@ def test_the_readmes_table_says_what_the_registrys_modules_say():
 
 
 def test_the_scaffold_writes_its_gallery_entries_into_every_strings_file_and_no_page(tmp_path, capsys):
-    """A new figure's gallery heading and line go into every language's strings (in English:
-    translators translate them); the English line is listed by --leftovers until rewritten."""
+    """A new figure's gallery heading and line go into every language's strings (in English);
+    --leftovers lists the line in every language until it is rewritten and translated."""
     root = tmp_path / "repo"
     for name in ("attention_py/figures/README.md", "attention_py/figures/**/__init__.py"):
         for source in ROOT.glob(name):
             (root / source.relative_to(ROOT)).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy(source, root / source.relative_to(ROOT))
     shutil.copytree(ROOT / "docs" / "figure-strings", root / "docs" / "figure-strings")
-    assert new_figure.leftovers(root) == []
+    before = {str(item) for item in new_figure.leftovers(root)}
     written = new_figure.writes("softmax_shift", "what-matters", root)
     assert not any(path.suffix == ".md" and "docs" in path.parts for path in written)
     for path, text in written.items():
@@ -113,14 +114,26 @@ def test_the_scaffold_writes_its_gallery_entries_into_every_strings_file_and_no_
         loaded = yaml.safe_load(strings.read_text(encoding="utf-8"))
         assert loaded["gallery_headings"]["softmax_shift"] == "Softmax shift", strings
         assert loaded["gallery_lines"]["softmax_shift"] == new_figure.INTRO, strings
-    assert new_figure.main(["--leftovers"], root) == 1
-    (listed,) = capsys.readouterr().out.splitlines()
-    assert listed.startswith("docs/figure-strings/en.yml:")
-    assert "softmax_shift's gallery line" in listed
-    english = root / "docs" / "figure-strings" / "en.yml"
-    english.write_text(english.read_text(encoding="utf-8").replace(new_figure.INTRO, "Shift both."), encoding="utf-8")
-    assert new_figure.main(["--leftovers"], root) == 0
-    assert "nothing the scaffold wrote is left" in capsys.readouterr().out
+    new = sorted(str(item) for item in new_figure.leftovers(root) if str(item) not in before)
+    assert [line.split(":")[0] for line in new] == [f"docs/figure-strings/{lang}.yml" for lang in ("en", "fa", "he")]
+    assert all("softmax_shift's gallery line" in line for line in new)
+    for lang in ("en", "fa", "he"):
+        strings = root / "docs" / "figure-strings" / f"{lang}.yml"
+        strings.write_text(strings.read_text(encoding="utf-8").replace(new_figure.INTRO, "Shift."), encoding="utf-8")
+    assert {str(item) for item in new_figure.leftovers(root)} <= before
+
+
+def test_after_a_figure_the_fence_goes_into_every_languages_article_and_the_registry_beside_it():
+    written = new_figure.writes("softmax_shift", "what-matters", after="softmax")
+    registry = written[ROOT / "attention_py" / "figures" / "__init__.py"]
+    assert "    softmax_bars.SOFTMAX,\n    softmax_shift.FIGURE,\n    softmax_bars.SOFTMAX_SCALE," in registry
+    readme = written[ROOT / "attention_py" / "figures" / "README.md"]
+    assert readme.index("| `softmax` |") < readme.index("| `softmax_shift` |") < readme.index("| `softmax_scale` |")
+    for lang in ("en", "he", "fa"):
+        page = written[ROOT / "docs" / lang / "what-matters.md"]
+        assert '```figure name="softmax"\n```\n\n```figure name="softmax_shift"\n```\n' in page, lang
+    with pytest.raises(SystemExit, match="no fence of 'induction_live'"):
+        new_figure.writes("softmax_shift", "what-matters", after="induction_live")
 
 
 @pytest.mark.slow
@@ -130,12 +143,29 @@ def test_a_new_figure_passes_the_fast_tier_right_away(tmp_path):
     every language, in the gallery and tested."""
     copy = repository_copy(tmp_path / "repo")
     made = subprocess.run(
-        [sys.executable, "-m", "devtools.new_figure", "made_by_the_scaffold", "--article", "what-matters"],
+        [
+            sys.executable,
+            "-m",
+            "devtools.new_figure",
+            "made_by_the_scaffold",
+            "--article",
+            "what-matters",
+            "--after",
+            "qkv",
+        ],
         cwd=copy,
         capture_output=True,
         text=True,
     )
     assert made.returncode == 0, made.stderr
+    # what the recipe asks of every shipped language: the gallery heading and line translated
+    for lang, heading, line in (("he", "הזזה", "הזיזו."), ("fa", "جابه‌جایی", "جابه‌جا کنید.")):
+        strings = copy / "docs" / "figure-strings" / f"{lang}.yml"
+        text = strings.read_text(encoding="utf-8").replace(new_figure.INTRO, line)
+        strings.write_text(
+            text.replace('made_by_the_scaffold: "Made by the scaffold"', f'made_by_the_scaffold: "{heading}"'),
+            encoding="utf-8",
+        )
     for command in (
         ["-m", "ruff", "check", "."],
         ["-m", "ruff", "format", "--check", "."],
@@ -162,10 +192,10 @@ def test_a_new_figure_passes_the_fast_tier_right_away(tmp_path):
         text=True,
     )
     assert " passed" in tests.stdout, tests.stdout
-    # what is left to rewrite and translate is listed, and he is no longer "all good"
-    for command, expected in (
-        (["-m", "devtools.new_figure", "--leftovers"], "made_by_the_scaffold's gallery line is the scaffold's"),
-        (["-m", "devtools.translation_status", "--lang", "he"], "docs/he/gallery.md: 1 of "),
+    # the English gallery line is still the scaffold's, and he lists the figure's English strings
+    for command, expected, status in (
+        (["-m", "devtools.new_figure", "--leftovers"], "made_by_the_scaffold's gallery line is the scaffold's", 1),
+        (["-m", "devtools.translation_status", "--lang", "he"], "made_by_the_scaffold.title", 0),
     ):
         run = subprocess.run([sys.executable, *command], cwd=copy, capture_output=True, text=True)
-        assert (run.returncode, expected in run.stdout) == (1, True), run.stdout + run.stderr
+        assert (run.returncode, expected in run.stdout) == (status, True), run.stdout + run.stderr

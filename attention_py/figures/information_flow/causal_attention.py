@@ -1,4 +1,4 @@
-"""Figure 11: causal attention - a token sees only itself and the tokens before it.
+"""Causal attention - a token sees only itself and the tokens before it.
 
 The example sentence goes through the designed model of figure 8 with the causal mask on
 or off, and the reader steps through it one word at a time. With the mask on, the figure

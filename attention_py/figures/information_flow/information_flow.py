@@ -1,4 +1,4 @@
-"""Figure 10: information flow through one attention head, every number traceable.
+"""Information flow through one attention head, every number traceable.
 
 Three tokens pass through a ``SelfAttention`` head (weights from a fixed seed). The
 figure lays out Q, K and V, the scores Q Kᵀ / √dₖ, the softmax rows (each sums to 1) and

@@ -1,4 +1,4 @@
-"""Figure 12: multi-head attention - several heads look at the same sentence differently.
+"""Multi-head attention - several heads look at the same sentence differently.
 
 The example sentence goes through the package's ``MultiHeadAttention`` with 1, 2 or 4
 heads (d_model = 8, weights from a fixed seed, not trained). The designed vectors go in

@@ -1,4 +1,4 @@
-"""Figure 9: simplified self-attention - one token looks at every token, itself included.
+"""Simplified self-attention - one token looks at every token, itself included.
 
 Three tokens x1, x2, x3 are small 2-D vectors (type new values to change them). For the
 chosen token x_i the scores are the dot products x_i·x_j, softmax turns them into

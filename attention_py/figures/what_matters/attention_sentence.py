@@ -1,4 +1,4 @@
-"""Figure 8: attention weights over the example sentence, from a designed two-layer model.
+"""Attention weights over the example sentence, from a designed two-layer model.
 
 Changing the last word (angry / rude) flips which noun the pronoun attends to. The
 matrix is not painted: the sentence goes through two ``SelfAttention`` layers whose

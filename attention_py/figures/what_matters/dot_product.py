@@ -1,4 +1,4 @@
-"""Figure 3: the dot product as a measure of how much two vectors point the same way.
+"""The dot product as a measure of how much two vectors point the same way.
 
 Two vectors a and b can be dragged (mouse, touch, or arrow keys on the focused tip) or
 typed in. The readout shows a·b, the lengths, cos θ and the angle, all computed with the

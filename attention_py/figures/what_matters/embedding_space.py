@@ -1,4 +1,4 @@
-"""Figure 1: an embedding space - words as points, similar meanings close together.
+"""An embedding space - words as points, similar meanings close together.
 
 A hand-made 2-D plane (real embeddings have hundreds of dimensions, and their axes have
 no names): "happy" lies near "glad", "sad" points the opposite way along the same line,

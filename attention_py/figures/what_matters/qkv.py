@@ -1,4 +1,4 @@
-"""Figure 4: one word, three roles - its query, key and value vectors.
+"""One word, three roles - its query, key and value vectors.
 
 Pick a word of the example sentence; the figure shows the vector entering the designed
 second layer (see ``kit.sentence``) and its projections q = x W_Q, k = x W_K, v = x W_V as

@@ -1,4 +1,4 @@
-"""Figures 5 and 6: softmax turns scores into shares that add up to 100%.
+"""Softmax turns scores into shares that add up to 100%.
 
 ``softmax``: one slider per score z_i (two to six of them) and the resulting bars.
 ``softmax_scale``: the same with a scale (inverse temperature) that multiplies every score

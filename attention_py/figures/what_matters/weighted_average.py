@@ -1,4 +1,4 @@
-"""Figure 2: a weighted average y = sum_j alpha_j x_j of three word vectors.
+"""A weighted average y = sum_j alpha_j x_j of three word vectors.
 
 One slider per word (teacher, student, angry) sets a raw weight; the figure normalises
 the weights to sum to 1, prints them, and moves the point y, computed by the package's

@@ -1,4 +1,4 @@
-"""Figure 7: why attention divides its scores by sqrt(d_k).
+"""Why attention divides its scores by sqrt(d_k).
 
 For random q and k whose entries have mean 0 and variance 1, q·k is a sum of d_k products
 of variance 1, so its standard deviation is sqrt(d_k). The figure samples many pairs with
