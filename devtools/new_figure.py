@@ -306,6 +306,9 @@ def writes(name: str, article: str, root: Path = ROOT, after: str | None = None)
     """Every file the new figure ``name`` of ``article`` (its page or folder) writes or changes,
     with its new text; with ``after``, its fence right after that figure's in every language's
     article."""
+    why = problem(name, root)
+    if why:
+        raise SystemExit(f"error: {why}")
     title = title_of(name)
     values = {"name": name, "title": title}
     figures = root / "attention_py" / "figures"

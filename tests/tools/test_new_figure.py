@@ -61,30 +61,40 @@ def test_names_and_existing_figures_are_refused():
     assert new_figure.problem("softmax_bars") == "attention_py/figures/what_matters/softmax_bars.py exists already"
     for bad in ("Softmax", "2d_plot", "with", "a-b", "", "x__y", "../x"):
         assert new_figure.problem(bad), bad
-    assert new_figure.problem("attention_heatmap") is None
+    assert new_figure.problem("scaffold_sample") is None
     assert new_figure.problem("kit") == "'kit' names a folder or module of attention_py/figures/ already"
+
+
+def test_an_existing_name_is_refused_by_every_way_in():
+    with pytest.raises(SystemExit, match="a figure called 'softmax' exists already"):
+        new_figure.writes("softmax", "what-matters")
 
 
 def test_the_figure_goes_into_its_articles_folder_and_after_its_figures_in_the_registry():
     assert new_figure.articles() == ["induction", "information_flow", "learning", "what_matters"]
-    written = new_figure.writes("attention_heatmap", "information-flow")
-    module = ROOT / "attention_py" / "figures" / "information_flow" / "attention_heatmap.py"
+    written = new_figure.writes("scaffold_sample", "information-flow")
+    module = ROOT / "attention_py" / "figures" / "information_flow" / "scaffold_sample.py"
     assert module in written
     registry = written[ROOT / "attention_py" / "figures" / "__init__.py"]
-    assert "from .information_flow import (\n    attention_heatmap,\n    causal_attention," in registry
-    assert "    multi_head.FIGURE,\n    attention_heatmap.FIGURE,\n    training_replay.FIGURE," in registry
+    entries = registry.split("_ORDER = (\n", 1)[1].split(")", 1)[0].split()
+    before = entries[entries.index("scaffold_sample.FIGURE,") - 1].split(".")[0]
+    after = entries[entries.index("scaffold_sample.FIGURE,") + 1].split(".")[0]
+    flow = registry.split("from .information_flow import (", 1)[1].split(")", 1)[0]
+    assert "    scaffold_sample,\n" in flow  # imported from its article's folder
+    assert f"    {before},\n" in flow  # after the article's figures...
+    assert f"    {after},\n" not in flow  # ...all of them
     with pytest.raises(SystemExit, match="the articles: induction, information_flow, learning, what_matters"):
-        new_figure.writes("attention_heatmap", "gallery")
+        new_figure.writes("scaffold_sample", "gallery")
     with pytest.raises(SystemExit, match="2"):
-        new_figure.main(["attention_heatmap"])
+        new_figure.main(["scaffold_sample"])
 
 
 def test_a_dry_run_writes_nothing(capsys):
-    touched = [p for p in new_figure.writes("attention_heatmap", "what-matters") if p.exists()]
+    touched = [p for p in new_figure.writes("scaffold_sample", "what-matters") if p.exists()]
     before = {p: p.read_bytes() for p in touched}
-    assert new_figure.main(["attention_heatmap", "--article", "what-matters", "--dry-run"]) == 0
-    assert "would write attention_py/figures/what_matters/attention_heatmap.py" in capsys.readouterr().out
-    assert not (ROOT / "attention_py" / "figures" / "what_matters" / "attention_heatmap.py").exists()
+    assert new_figure.main(["scaffold_sample", "--article", "what-matters", "--dry-run"]) == 0
+    assert "would write attention_py/figures/what_matters/scaffold_sample.py" in capsys.readouterr().out
+    assert not (ROOT / "attention_py" / "figures" / "what_matters" / "scaffold_sample.py").exists()
     assert {p: p.read_bytes() for p in touched} == before
 
 
@@ -105,18 +115,18 @@ def test_the_scaffold_writes_its_gallery_entries_into_every_strings_file_and_no_
             shutil.copy(source, root / source.relative_to(ROOT))
     shutil.copytree(ROOT / "docs" / "figure-strings", root / "docs" / "figure-strings")
     before = {str(item) for item in new_figure.leftovers(root)}
-    written = new_figure.writes("softmax_shift", "what-matters", root)
+    written = new_figure.writes("scaffold_sample", "what-matters", root)
     assert not any(path.suffix == ".md" and "docs" in path.parts for path in written)
     for path, text in written.items():
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
     for strings in (root / "docs" / "figure-strings").glob("*.yml"):
         loaded = yaml.safe_load(strings.read_text(encoding="utf-8"))
-        assert loaded["gallery_headings"]["softmax_shift"] == "Softmax shift", strings
-        assert loaded["gallery_lines"]["softmax_shift"] == new_figure.INTRO, strings
+        assert loaded["gallery_headings"]["scaffold_sample"] == "Scaffold sample", strings
+        assert loaded["gallery_lines"]["scaffold_sample"] == new_figure.INTRO, strings
     new = sorted(str(item) for item in new_figure.leftovers(root) if str(item) not in before)
     assert [line.split(":")[0] for line in new] == [f"docs/figure-strings/{lang}.yml" for lang in ("en", "fa", "he")]
-    assert all("softmax_shift's gallery line" in line for line in new)
+    assert all("scaffold_sample's gallery line" in line for line in new)
     for lang in ("en", "fa", "he"):
         strings = root / "docs" / "figure-strings" / f"{lang}.yml"
         strings.write_text(strings.read_text(encoding="utf-8").replace(new_figure.INTRO, "Shift."), encoding="utf-8")
@@ -124,16 +134,17 @@ def test_the_scaffold_writes_its_gallery_entries_into_every_strings_file_and_no_
 
 
 def test_after_a_figure_the_fence_goes_into_every_languages_article_and_the_registry_beside_it():
-    written = new_figure.writes("softmax_shift", "what-matters", after="softmax")
+    written = new_figure.writes("scaffold_sample", "what-matters", after="softmax")
     registry = written[ROOT / "attention_py" / "figures" / "__init__.py"]
-    assert "    softmax_bars.SOFTMAX,\n    softmax_shift.FIGURE,\n    softmax_bars.SOFTMAX_SCALE," in registry
+    assert "    softmax_bars.SOFTMAX,\n    scaffold_sample.FIGURE,\n" in registry
     readme = written[ROOT / "attention_py" / "figures" / "README.md"]
-    assert readme.index("| `softmax` |") < readme.index("| `softmax_shift` |") < readme.index("| `softmax_scale` |")
+    softmax_row = readme.index("| `softmax` |")
+    assert readme.index("| `scaffold_sample` |") == readme.index("\n", softmax_row) + 1
     for lang in ("en", "he", "fa"):
         page = written[ROOT / "docs" / lang / "what-matters.md"]
-        assert '```figure name="softmax"\n```\n\n```figure name="softmax_shift"\n```\n' in page, lang
+        assert '```figure name="softmax"\n```\n\n```figure name="scaffold_sample"\n```\n' in page, lang
     with pytest.raises(SystemExit, match="no fence of 'induction_live'"):
-        new_figure.writes("softmax_shift", "what-matters", after="induction_live")
+        new_figure.writes("scaffold_sample", "what-matters", after="induction_live")
 
 
 @pytest.mark.slow
