@@ -254,11 +254,17 @@ def figure_table() -> str:
     return "\n".join(rows)
 
 
-def with_table(readme: str, table: str) -> str:
-    """The figures' README with ``table`` between its markers."""
+def _table_span(readme: str) -> tuple[int, int]:
+    """Where the figures' table starts and ends in the README (its two markers)."""
     start, end = readme.find(TABLE_START), readme.find(TABLE_END)
     if start < 0 or end < start:
         raise SystemExit("attention_py/figures/README.md: the markers of the figures' table are missing")
+    return start, end
+
+
+def with_table(readme: str, table: str) -> str:
+    """The figures' README with ``table`` between its markers."""
+    start, end = _table_span(readme)
     return readme[: start + len(TABLE_START)] + "\n" + table + "\n" + readme[end:]
 
 
@@ -266,9 +272,7 @@ def _readme_with_row(readme: str, name: str, folder: str, title: str, before: st
     """The README's table with the scaffold's row after the row of ``before`` (the figure before it
     in the registry; its module is not written yet, so the row comes from the template;
     ``--table`` writes it again from the module)."""
-    start, end = readme.find(TABLE_START), readme.find(TABLE_END)
-    if start < 0 or end < start:
-        raise SystemExit("attention_py/figures/README.md: the markers of the figures' table are missing")
+    start, end = _table_span(readme)
     row = table_row(name, f"{folder}/{name}.py", f"{title}: one score x and the softmax of [x, 0].", {"x": 1.0})
     previous = readme.find(f"| `{before}` |", start, end) if before else -1
     at = end if previous < 0 else readme.index("\n", previous) + 1

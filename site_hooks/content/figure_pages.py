@@ -58,8 +58,7 @@ def _language(page: Page) -> str:
 
 def on_page_markdown(markdown: str, page: Page, config: MkDocsConfig, build: Build, **kwargs: object) -> str:
     build.start_page(_language(page), page.file.src_uri)
-    order = gallery.reading_order(config.nav)
-    return gallery.expand(markdown, figures.strings_for(_language(page)), page.file.src_uri, order)
+    return gallery.expand(markdown, figures.strings_for(_language(page)), page.file.src_uri, config.nav)
 
 
 def on_page_content(html: str, page: Page, build: Build, **kwargs: object) -> str:

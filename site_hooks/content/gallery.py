@@ -24,7 +24,7 @@ gallery too).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -38,8 +38,7 @@ from site_hooks.content import figures
 MARKER = "<!-- gallery: the build writes every figure's section here (site_hooks/content/gallery.py) -->"
 SOURCE_DOCS = ROOT / "docs" / "en"  # the articles whose fences give a figure its id
 
-_FENCE_ID = re.compile(r'^```figure name="(?P<name>\w+)" id="(?P<id>[a-z][a-z0-9-]*)"', re.MULTILINE)
-_FENCE = re.compile(r'^```figure name="(?P<name>\w+)"', re.MULTILINE)
+_FENCE = re.compile(r'^```figure name="(?P<name>\w+)"(?: id="(?P<id>[a-z][a-z0-9-]*)")?', re.MULTILINE)
 
 
 def anchor_of(name: str) -> str:
@@ -53,8 +52,9 @@ def article_ids() -> dict[str, str]:
     ids: dict[str, str] = {}
     for page in sorted(SOURCE_DOCS.glob("*.md")):
         if page.name != "gallery.md":
-            for fence in _FENCE_ID.finditer(page.read_text(encoding="utf-8")):
-                ids.setdefault(fence["name"], fence["id"])
+            for fence in _FENCE.finditer(page.read_text(encoding="utf-8")):
+                if fence["id"]:
+                    ids.setdefault(fence["name"], fence["id"])
     return ids
 
 
@@ -89,13 +89,15 @@ def section(name: str, strings: Mapping[str, Any]) -> str:
     return f"## {heading} {{ #{anchor_of(name)} }}\n\n{line}\n\n{fence}\n```\n"
 
 
-def expand(markdown: str, strings: Mapping[str, Any], src: str, order: Iterable[str] = FIGURES) -> str:
+def expand(markdown: str, strings: Mapping[str, Any], src: str, nav: Any = None) -> str:
     """``markdown`` with the gallery marker, if it has one, replaced by every figure's section
-    in the language of ``strings``, in ``order`` (``reading_order``)."""
+    in the language of ``strings``, in the reading order of ``nav`` (``reading_order``; without
+    one, the registry's). Only the gallery page pays for reading the articles."""
     if MARKER not in markdown:
         return markdown
     if markdown.count(MARKER) > 1:
         raise PluginError(f"{src}: the gallery marker stands more than once")
+    order = FIGURES if nav is None else reading_order(nav)
     return markdown.replace(MARKER, "\n".join(section(name, strings) for name in order))
 
 
