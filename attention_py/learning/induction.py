@@ -56,15 +56,15 @@ from .train import Objective, Settings, Training
 class CopySettings(Settings):
     """The copy task's recipe: the model's sizes, then the training's."""
 
-    d_model: int = 32
+    d_model: int = 16
     layers: int = 2
-    heads: int = 2
-    batch_size: int = 16
-    learning_rate: float = 0.01
-    warmup: int = 0  # Adam's steps of linear warm-up (optim.py)
-    beta1: float = 0.9
-    beta2: float = 0.999
-    loss_from: int = 0  # the first position whose guess the training loss counts (unembedding.py)
+    heads: int = 1
+    batch_size: int = 8
+    learning_rate: float = 0.02
+    warmup: int = 10  # Adam's steps of linear warm-up (optim.py)
+    beta1: float = 0.8
+    beta2: float = 0.99
+    loss_from: int = 9  # the first position whose guess the training loss counts (unembedding.py)
     eval_every: int = 20
     test_size: int = 64  # fresh sequences scored at every history point
     test_seed: int = 1_000_003  # they are drawn from this seed, whatever the training seed

@@ -8,7 +8,7 @@ outputs (``Cut.heads_off``): the maps and guesses are the model run again withou
 the readout gives the accuracy on the copied tokens of the build's 64 test sequences with
 the same heads off (scored at build time for every set of heads: ``induction_run.switched``).
 
-State (defaults): ``letters: ""`` (the example), ``position: -1`` (the last), ``on: "1111"`` (a
+State (defaults): ``letters: ""`` (the example), ``position: -1`` (the last), ``on: "11"`` (a
 digit a head, layer by layer)
 """
 
@@ -18,6 +18,7 @@ import unicodedata
 from itertools import product
 from typing import Any
 
+from ...learning.induction import CopySettings
 from ...learning.induction_run import heads_of, switch_key
 from ...learning.next_token import Cut
 from ..kit.controls import button
@@ -28,7 +29,8 @@ from ..kit.strings import Num, Pct, Text
 from . import views
 
 MAX_TEXT = 200  # characters in the box; the model reads 16 letters
-SWITCHES = tuple(switch_key(on) for on in product((True, False), repeat=4))  # 2 layers x 2 heads
+BUILT = CopySettings()  # the build's model has the default sizes (induction_run.RUN: two layers)
+SWITCHES = tuple(switch_key(on) for on in product((True, False), repeat=BUILT.layers * BUILT.heads))
 STRINGS = tuple(
     """
     title letters letters_hint head_on head_off switches sequence_caption row_letters
