@@ -8,6 +8,7 @@ import pytest
 from attention_py.figures import FIGURES, Text, update
 from attention_py.figures.induction import views as views
 from attention_py.figures.induction.induction_heads import read_letters
+from attention_py.learning.induction_run import heads_of, switch_key
 from attention_py.learning.next_token import Cut
 from tests.figures.support import LANGS, parse, sentence_numbers, strings
 
@@ -44,7 +45,7 @@ def test_the_example_guesses_are_the_models_and_copy_the_segment(lang):
     numbers = sentence_numbers(lang)
     assert letters[last] in readout
     assert numbers.pct(100 * run.probabilities[-1][last], 0) in readout
-    scores = views.switch_table()["1111"]
+    scores = views.switch_table()[views.all_on(model)]
     assert numbers.pct(100 * scores["copied_accuracy"], 0) in readout
     assert numbers.pct(100 * scores["other_accuracy"], 0) in readout
 
@@ -54,7 +55,7 @@ def test_a_head_switched_off_is_the_model_without_it(lang):
     model, letters = views.final_model(), views.alphabet(text(lang))
     typed = "".join(letters[i] for i in (5, 1, 9, 2, 7, 4, 9, 2, 7, 4, 9, 2))
     induction = views.data()["circuit"]["induction"][0]
-    off = "11" + "".join("0" if h == induction else "1" for h in range(2))
+    off = switch_key([head != (1, induction) for head in heads_of(model)])
     root = drawn(lang, letters=typed, on=off)
     ids = [letters.index(c) for c in typed]
     run = model.forward(ids, Cut(heads_off=frozenset({(1, induction)})))

@@ -75,7 +75,7 @@ def test_the_verdict_is_the_runs(lang):
     early = [p for p in history if p["step"] <= 200]
     assert verdict(early, 2, text(lang)) == text(lang).sentence("verdict_not_formed", steps=200)
     one = views.control()["history"]
-    assert verdict(one, 1, text(lang)) == text(lang).sentence("verdict_one_layer", steps=1000)
+    assert verdict(one, 1, text(lang)) == text(lang).sentence("verdict_one_layer", steps=views.control()["settings"]["steps"])
 
 
 @pytest.mark.parametrize("lang", LANGS)

@@ -24,7 +24,7 @@ TOUR = {
     "causal_attention": [{}, {"causal": False}, {"step": 1}, {"causal": False, "step": 5}],
     "induction_heads": [
         {},
-        {"position": 3, "on": "0110"},
+        {"position": 3, "on": "01"},
         {"letters": "?"},
         {"letters": "ab" * 10 + "אב" * 10 + "اب" * 10},
     ],
