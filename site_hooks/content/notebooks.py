@@ -10,6 +10,9 @@ Five fixes for mkdocs-jupyter under mkdocs-static-i18n:
 2. The notebooks are executed at build time by a Jupyter kernel, a separate process: the
    repository root goes on its PYTHONPATH so it imports this attention_py, and the
    rendering cache is keyed by the package sources so changed code means fresh outputs.
+   mkdocs-jupyter keys each entry by the notebook's absolute path too, so a ``.cache``
+   copied into another clone or worktree missed every entry and the build ran every
+   notebook again; ``cache_key`` keys it by the path inside the repository instead.
 3. mkdocs-jupyter appends a MathJax loader (from a CDN) to every page. It is removed; the
    build typesets notebook math like any other (site_hooks/content/formulas.py).
 4. With ``markdown_cell_processor: mkdocs`` (Markdown cells get attr_list ids and arithmatex
@@ -45,6 +48,7 @@ from pathlib import Path
 from typing import Any
 
 import mkdocs.utils
+import mkdocs_jupyter.plugin
 from markdown import markdown as render_markdown
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
@@ -92,6 +96,25 @@ def on_config(config: MkDocsConfig) -> MkDocsConfig:
             if stale != current:
                 shutil.rmtree(stale, ignore_errors=True) if stale.is_dir() else stale.unlink()
     return config
+
+
+def cache_key(nb_path: str, config: Any, exec_nb: bool, include_mermaidjs: bool = True, root: Path = ROOT) -> str:
+    """The rendering cache's key of a notebook (mkdocs-jupyter's ``_compute_cache_key``
+    replaced): its path inside the repository at ``root``, its bytes, whether it is executed
+    and the plugin's options but ``cache_dir`` (which names this build's own folder)."""
+    path = Path(nb_path).resolve()
+    digest = hashlib.sha256(b"attention_py notebook cache 1\0")
+    digest.update(path.relative_to(root.resolve()).as_posix().encode() + b"\0")
+    digest.update(path.read_bytes())
+    digest.update(f"\0execute={exec_nb}\0mermaid={include_mermaidjs}\0".encode())
+    options = {key: value for key, value in sorted(config.items()) if key != "cache_dir"}
+    digest.update(repr(options).encode())
+    return digest.hexdigest()
+
+
+if not hasattr(mkdocs_jupyter.plugin, "_compute_cache_key"):
+    raise ImportError("mkdocs-jupyter no longer has _compute_cache_key: see site_hooks/content/notebooks.py, fix 2")
+mkdocs_jupyter.plugin._compute_cache_key = cache_key
 
 
 class NotebookDownload(File):
