@@ -75,7 +75,9 @@ def test_the_verdict_is_the_runs(lang):
     early = [p for p in history if p["step"] <= 200]
     assert verdict(early, 2, text(lang)) == text(lang).sentence("verdict_not_formed", steps=200)
     one = views.control()["history"]
-    assert verdict(one, 1, text(lang)) == text(lang).sentence("verdict_one_layer", steps=views.control()["settings"]["steps"])
+    assert verdict(one, 1, text(lang)) == text(lang).sentence(
+        "verdict_one_layer", steps=views.control()["settings"]["steps"]
+    )
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -89,6 +91,19 @@ def test_untouched_it_shows_where_the_builds_recipe_goes(lang):
         FIGURE.render({"seed": 2}, lang=lang, strings=strings(lang), instance="induction-train", sessions=SESSIONS)
     )
     assert next(e for e in other.iter() if e.has_class("apy-curve--previous")).attrs.get("visibility") == "hidden"
+    SESSIONS.clear()
+
+
+def test_the_link_to_one_layer_shows_where_the_builds_one_layer_run_went():
+    """The article's link to one layer opens the recipe of the build's control: its curve is
+    drawn faint until the reader trains, point for point."""
+    SESSIONS.clear()
+    root = parse(
+        FIGURE.render({"layers": 1}, lang="en", strings=strings("en"), instance="induction-train", sessions=SESSIONS)
+    )
+    faint = next(e for e in root.iter() if e.has_class("apy-curve--previous"))
+    assert faint.attrs.get("visibility") is None
+    assert len(faint.attrs["points"].split()) == len(views.control()["history"])
     SESSIONS.clear()
 
 
@@ -113,4 +128,44 @@ def test_a_fresh_python_brings_a_run_back_paused_at_step_0(name):
     assert (answer["state"]["running"], answer["state"]["step"]) == (False, 0)
     answer = update(name, answer["state"], {"running": True}, "en", strings("en"), "live", sessions=SESSIONS)
     assert answer["state"]["running"] is True
+    SESSIONS.clear()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_buttons_and_axes_are_in_the_pages_digits_and_one_order(lang):
+    """Issue 45: the step buttons, the learning-rate buttons and the axes write their numbers
+    alike, in the page's digits, and every group of buttons runs in the page's direction
+    (none turned left to right on its own)."""
+    numbers = sentence_numbers(lang)
+    root = parse(FIGURE.render(None, lang=lang, strings=strings(lang), sessions=Sessions()))
+    groups = {}
+    for group in root.by_class("apy-seg"):
+        buttons = group.find_all(lambda e: e.tag == "button")
+        key = buttons[0].attrs["data-focus-key"].split(":")[0]
+        groups[key] = ([b.text for b in buttons], group.by_class("apy-seg__buttons")[0].attrs.get("dir"))
+    assert groups["steps"][0] == [numbers.count(v) for v in (200, 400, 1000)]
+    assert groups["learning_rate"][0] == [numbers.num(v, 2) for v in (0.01, 0.02, 0.03)]
+    assert {direction for _, direction in groups.values()} == {None}
+    ticks = [e.text for e in root.iter() if e.has_class("apy-tick")]
+    assert ticks[-1] == numbers.count(400)
+    assert numbers.num(0.5, 1) in ticks
+
+
+def test_each_map_has_its_score_from_the_last_history_point_and_says_its_step():
+    SESSIONS.clear()
+    state = {**FIGURE.default_state("en"), "steps": 200}
+    answer = update("induction_live", state, {"running": True}, "en", strings("en"), "live", sessions=SESSIONS)
+    work = SESSIONS.get(("induction_live", "live", "en")).work
+    while work.step < 21:
+        answer = update("induction_live", answer["state"], {}, "en", strings("en"), "live", sessions=SESSIONS)
+    answer = update(
+        "induction_live", answer["state"], {"running": False}, "en", strings("en"), "live", sessions=SESSIONS
+    )
+    point = work.training.history[-1]
+    assert point["step"] != work.step
+    written = [s.text for s in parse(answer["html"]).by_class("apy-induction__score")]
+    numbers = sentence_numbers("en")
+    assert numbers.num(point["test_layer0.head0_previous"], 2) in written[0]
+    assert numbers.num(point["test_layer1.head0_prefix"], 2) in written[1]
+    assert all(f"step {point['step']}" in w for w in written)
     SESSIONS.clear()

@@ -1,9 +1,12 @@
 """The trained induction model reads the reader's letters, with heads switched off at will.
 
 The reader types a sequence in the page's letters (``induction.alphabet``; nothing typed: the
-build's example, a segment repeated); every head's attention over it is drawn as a map (the
-previous-token stripe one below the diagonal in layer 1, the induction stripe in layer 2), and
-under each letter the model's guess of the next one. The head switches remove heads'
+build's example, a segment repeated); capitals, Hebrew final forms and the Arabic forms of
+Persian letters are read as the letters they are, and what is none of them is named in a note
+(``read_letters``). Every head's attention over the sequence is drawn as a map (the
+previous-token stripe one below the diagonal in layer 1, the induction stripe in layer 2, its
+expected cells ringed) with the head's score on the build's test sequences, and under each
+letter the model's guess of the next one. The head switches remove heads'
 outputs (``Cut.heads_off``): the maps and guesses are the model run again without them, and
 the readout gives the accuracy on the copied tokens of the build's 64 test sequences with
 the same heads off (scored at build time for every set of heads: ``induction_run.switched``).
@@ -29,6 +32,7 @@ from ..kit.strings import Num, Pct, Text
 from . import views
 
 MAX_TEXT = 200  # characters in the box; the model reads 16 letters
+SKIPPED_SHOWN = 10  # the characters left out that a note names; an ellipsis says there were more
 BUILT = CopySettings()  # the build's model has the default sizes (induction_run.RUN: two layers)
 SWITCHES = tuple(switch_key(on) for on in product((True, False), repeat=BUILT.layers * BUILT.heads))
 STRINGS = tuple(
@@ -40,18 +44,40 @@ STRINGS = tuple(
 )
 
 
+SAME_LETTER = {
+    **dict(zip("םןץףך", "מנצפכ")),  # Hebrew final forms: the same letters at a word's end
+    "ي": "ی",  # Arabic yeh, as an Arabic keyboard types it: Persian yeh
+    "ى": "ی",  # Arabic alef maksura, Persian yeh without its dots (some keyboards type it)
+    "ك": "ک",  # Arabic kaf: Persian keheh
+}
+"""Characters that are another letter in another form: each is read as that letter."""
+
+
+def letter_index(c: str, index: dict[str, int]) -> int | None:
+    """The token id of the typed character ``c``: the letter itself, its lower case, its
+    compatibility form (a presentation form, a full-width letter) or the letter that
+    ``SAME_LETTER`` says it is; None when it is none of the page's letters."""
+    for form in (c, c.lower(), unicodedata.normalize("NFKC", c).lower()):
+        form = SAME_LETTER.get(form, form)
+        if form in index:
+            return index[form]
+    return None
+
+
 def read_letters(text: str, letters: list[str], limit: int) -> tuple[list[int], list[str], bool]:
-    """The token ids of the page's letters in ``text`` (spaces and invisible marks ignored), the
-    characters that are none of them (each once), and whether more than ``limit`` were typed
-    (only the first ``limit`` are read)."""
+    """The token ids of the page's letters in ``text`` (spaces and invisible marks ignored;
+    upper case, Hebrew final forms and the Arabic forms of Persian letters read as the
+    letters they are: ``letter_index``), the characters that are none of them (each once),
+    and whether more than ``limit`` were typed (only the first ``limit`` are read)."""
     index = {c: i for i, c in enumerate(letters)}
     ids: list[int] = []
     skipped: list[str] = []
     for c in text:
         if c.isspace() or unicodedata.category(c) in ("Cf", "Mn"):
             continue
-        if c in index:
-            ids.append(index[c])
+        found = letter_index(c, index)
+        if found is not None:
+            ids.append(found)
         elif c not in skipped:
             skipped.append(c)
     return ids[:limit], skipped, len(ids) > limit
@@ -66,18 +92,29 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     on = [c == "1" for c in state["on"]]
     run = model.forward(ids, Cut(heads_off=frozenset(head for head, kept in zip(heads, on) if not kept)))
     guesses = model.guesses(run)
-    attention = [
-        [[row[: i + 1] for i, row in enumerate(run.attention(layer, h))] for h in range(model.heads)]
-        for layer in range(model.layers)
-    ]
     titles = [views.head_title(t, layer, h) for layer, h in heads]
+    maps = [
+        views.HeadMap(
+            [row[: i + 1] for i, row in enumerate(run.attention(layer, h))],
+            title,
+            views.head_score(t, layer, built_score(layer, h, on)),
+            induction=layer == 1,
+        )
+        for (layer, h), title in zip(heads, titles)
+    ]
     body = (
-        letters_box(state["letters"], letters, t)
-        + el("p", {"class": "apy-muted"}, t.html("letters_hint", letters=esc(" ".join(letters))))
-        + switches(on, titles, t)
-        + sequence(ids, guesses, position, letters, t)
-        + el("p", {"class": "apy-muted"}, t.html("maps_caption"))
-        + views.attention_maps(attention, [letters[i] for i in ids], position, t, titles)
+        views.part(
+            "controls",
+            letters_box(state["letters"], letters, t)
+            + el("p", {"class": "apy-muted"}, t.html("letters_hint", letters=esc(" ".join(letters))))
+            + switches(on, titles, t),
+        )
+        + views.part("sequence", sequence(ids, guesses, position, letters, t))
+        + views.part(
+            "maps",
+            el("p", {"class": "apy-muted"}, t.html("maps_caption"))
+            + views.attention_maps(maps, letters, ids, position, t),
+        )
     )
     guess = guesses[position]
     said = dict(
@@ -90,13 +127,25 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     return Panel(body, t.sentences(readout, heads_readout(state["on"], t)), [*notes, t.html("caption")])
 
 
+def built_score(layer: int, head: int, on: list[bool]) -> float | None:
+    """The head's score (``views.score_kind``) on the test sequences, as the build measured it
+    with every head on; None for a head of layer 2 while a head of layer 1 is off: its
+    attention then reads another input, which the build did not score. (Switching a head off
+    removes its output, not its attention, so a head's own switch changes nothing here.)"""
+    first_layer_on = all(kept for (at, _), kept in zip(heads_of(views.final_model()), on) if at == 0)
+    if layer > 0 and not first_layer_on:
+        return None
+    value: float = views.data()["circuit"]["scores"][views.score_kind(layer)][layer][head]
+    return value
+
+
 def sequence_read(text: str, letters: list[str], limit: int, t: Text) -> tuple[list[int], list[str]]:
     """The token ids the model reads (the build's example when fewer than two letters were
     typed) and the notes on what was typed: letters skipped, the sequence cut, none read."""
     ids, skipped, shortened = read_letters(text, letters, limit)
     notes = []
     if skipped:
-        shown = " ".join(esc(c) for c in skipped[:10])
+        shown = " ".join(esc(c) for c in skipped[:SKIPPED_SHOWN]) + (" …" if len(skipped) > SKIPPED_SHOWN else "")
         notes.append(t.html("skipped", skipped=el("span", {"class": "apy-induction__skipped"}, shown)))
     if shortened:
         notes.append(t.sentence("shortened", count=limit))

@@ -4,8 +4,8 @@ Train starts (or resumes) a run, Pause stops it, Reset goes back to step 0; afte
 Train again starts a new run of the same recipe. The curves are those of the replay (loss and
 accuracy on the copied letters of the 64 test sequences, the best prefix-matching and
 previous-token scores), with the run before faint behind them, or, until the reader has
-trained, the build's run of the recipe; under them every head's attention on the example
-sequence, as the model has it now. At the end, a verdict: formed (at which step, by
+trained, the build's run of the recipe; beside them every head's attention on the example
+sequence, as the model has it now, with its score. At the end, a verdict: formed (at which step, by
 ``FORMED``), or not.
 
 A running figure (``RunningFigure``, figures/README.md "Running figures"): its work is a
@@ -63,10 +63,14 @@ def new_run(state: dict[str, Any], lang: str) -> TrainingWork[CopyTrainer]:
     return TrainingWork(trainer)
 
 
-def is_build_recipe(state: dict[str, Any]) -> bool:
-    """Whether the state's recipe is the one the build trained (the replay's run)."""
-    settings = views.data()["settings"]
-    return all(state[k] == settings[k] for k in RECIPE)
+def prepared_history(state: dict[str, Any]) -> list[dict[str, Any]] | None:
+    """The history of the run the build trained with the state's recipe, if it trained one:
+    the replay's run, or the one-layer control (the article's link to one layer opens it)."""
+    for record in (views.data(), views.control()):
+        if all(state[k] == record["settings"][k] for k in RECIPE):
+            history: list[dict[str, Any]] = record["history"]
+            return history
+    return None
 
 
 def recipe_controls(state: dict[str, Any], t: Text) -> str:
@@ -76,7 +80,7 @@ def recipe_controls(state: dict[str, Any], t: Text) -> str:
         "div",
         {"class": "apy-row apy-recipe"},
         *(recipe_group(t, state, key, fields[key], count) for key in ("layers", "heads", "seed")),
-        recipe_group(t, state, "learning_rate", fields["learning_rate"], rate, direction="ltr"),
+        recipe_group(t, state, "learning_rate", fields["learning_rate"], rate),
         recipe_group(t, state, "steps", fields["steps"], count),
     )
 
@@ -93,13 +97,20 @@ def draw(state: dict[str, Any], t: Text, session: LiveSession) -> Panel:
     end, work = state["steps"], session.work
     trainer = work.training
     step, history, layers = work.step, trainer.history, state["layers"]
+    curves = views.curves(history, mark=step, t=t, layers=layers, last_step=end, **faint_run(state, t, session))
     body = (
-        controls(state, t, work)
-        + recipe_controls(state, t)
-        + el("p", {"class": "apy-muted"}, t.html("recipe_caption"))
-        + views.curves(history, mark=step, t=t, layers=layers, last_step=end, **faint_run(state, t, session))
-        + el("p", {"class": "apy-muted"}, t.html("maps_caption", step=esc(t.count(step))))
-        + maps(state, t, trainer)
+        views.part(
+            "controls",
+            controls(state, t, work)
+            + recipe_controls(state, t)
+            + el("p", {"class": "apy-muted"}, t.html("recipe_caption")),
+        )
+        + views.part("chart", curves)
+        + views.part(
+            "maps",
+            el("p", {"class": "apy-muted"}, t.html("maps_caption", step=esc(t.count(step))))
+            + maps(state, t, trainer, step),
+        )
     )
     return Panel(body, readout(state, t, history, done=step >= end and not state["running"]), [t.html("caption")])
 
@@ -123,23 +134,37 @@ def controls(state: dict[str, Any], t: Text, work: TrainingWork[CopyTrainer]) ->
 
 def faint_run(state: dict[str, Any], t: Text, session: LiveSession) -> dict[str, Any]:
     """The run drawn faint behind the curves: the run before, or, until there is one, where
-    the build's run of this recipe went (none for a recipe the build did not train)."""
+    the build's run of this recipe went (``prepared_history``; none for a recipe the build
+    did not train)."""
     before = session.previous.training.history if session.previous is not None else []
     if before:
         return {"faint": before, "faint_label": t.html("legend_before")}
-    if is_build_recipe(state):  # where this recipe goes: the build trained it
-        faint = [p for p in views.data()["history"] if p["step"] <= state["steps"]]
+    prepared = prepared_history(state)
+    if prepared is not None:  # where this recipe goes: the build trained it
+        faint = [p for p in prepared if p["step"] <= state["steps"]]
         return {"faint": faint, "faint_label": t.html("legend_build")}
     return {"faint": [], "faint_label": t.html("legend_before")}
 
 
-def maps(state: dict[str, Any], t: Text, trainer: CopyTrainer) -> str:
-    """Every head's attention on the example sequence, as the model has it now."""
+def maps(state: dict[str, Any], t: Text, trainer: CopyTrainer, step: int) -> str:
+    """Every head's attention on the example sequence, as the model has it at ``step``, each
+    with its score at the last history point (its step said when it is not ``step``); with
+    two layers, the cells an induction head attends to ringed in layer 2's."""
     letters = views.alphabet(t)
     heads = [(layer, h) for layer in range(state["layers"]) for h in range(state["heads"])]
-    titles = [t.plain("training.layer_head_n", layer=t.count(layer + 1), head=t.count(h + 1)) for layer, h in heads]
-    ids = EXAMPLE.ids
-    return views.attention_maps(attention_rows(trainer.model, ids), [letters[i] for i in ids], len(ids) - 1, t, titles)
+    point = trainer.history[-1] if trainer.history else None
+    measured = None if point is None or point["step"] == step else int(point["step"])
+    attention = attention_rows(trainer.model, EXAMPLE.ids)
+    shown = [
+        views.HeadMap(
+            attention[layer][h],
+            t.plain("training.layer_head_n", layer=t.count(layer + 1), head=t.count(h + 1)),
+            views.head_score(t, layer, views.point_score(point, layer, h), measured),
+            induction=layer == 1,
+        )
+        for layer, h in heads
+    ]
+    return views.attention_maps(shown, letters, EXAMPLE.ids, len(EXAMPLE.ids) - 1, t)
 
 
 def readout(state: dict[str, Any], t: Text, history: list[dict[str, Any]], *, done: bool) -> str:

@@ -1,5 +1,11 @@
-"""The induction article's shared pieces: what its figures (induction_heads, induction_replay)
-read and draw alike: the build's run, the page's letters, the curves and the attention maps.
+"""The induction article's shared pieces: what its figures (induction_heads, induction_replay,
+induction_live) read and draw alike: the build's run, the page's letters, the curves and the
+attention maps, each map with its head's score and the cells an induction head should attend to.
+
+The figures lay out alike (figures.css, "The induction figures"): the controls with the
+readout and notes beside them, the curves with the maps beside them; each wraps its parts in
+the classes ``LAYOUT`` names. Their numbers (axes, scores) are all in the page's digits, like
+their sentences: a Persian reader sees one set of digits in the figure.
 
 The data is the resource ``induction/run`` (one for every language: the tokens are labels):
 the record of ``attention_py.learning.induction_run.induction_record``, which the build trains
@@ -10,6 +16,8 @@ its own alphabet (the strings' ``induction.alphabet``). All arithmetic is attent
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ...learning.induction_run import heads_of, switch_key
@@ -18,7 +26,7 @@ from ...resources import derived, resource
 from ..kit.chart import Curve, Key, StepChart, Ticks
 from ..kit.html import el, esc
 from ..kit.matrix import matrix_table
-from ..kit.strings import Text, strings_file
+from ..kit.strings import Num, Text, strings_file
 
 KEY = "induction/run"
 CONTROL = "induction/control"
@@ -35,7 +43,23 @@ STRINGS = (
     "legend_previous",
     "legend_control",
     "curves_picture",
+    "score_previous",
+    "score_prefix",
+    "score_at",
+    "expected",
 )
+LAYOUT = {
+    "controls": "apy-induction__controls",  # the controls, beside the readout
+    "chart": "apy-induction__chart",  # the curves and their legend, beside the maps
+    "sequence": "apy-induction__read",  # induction_heads: the letters read and the guesses
+    "maps": "apy-induction__heads",  # the maps, their scores and what the rings mean
+}
+"""The parts of an induction figure that figures.css places, by their wrappers' classes."""
+
+
+def part(name: str, markup: str) -> str:
+    """``markup`` wrapped as the figure's part ``name`` (a key of ``LAYOUT``)."""
+    return el("div", {"class": LAYOUT[name]}, markup)
 
 
 def key(lang: str) -> str:
@@ -98,36 +122,86 @@ def all_on(model: NextTokenModel) -> str:
     return switch_key([True] * len(heads_of(model)))
 
 
-def attention_maps(
-    attention: list[list[list[list[float]]]], letters: list[str], selected: int, t: Text, titles: list[str]
-) -> str:
-    """Every head's attention (rows up to their own position, as ``attention_rows`` gives
-    them) as shaded maps over the letters, position ``selected``'s row highlighted. The
-    letters follow the page's direction; the weights are shades, the numbers are there for
-    screen readers, and the caption says once what the empty (masked) cells are."""
-    n = len(letters)
+@dataclass(frozen=True)
+class HeadMap:
+    """One head's map: its attention ``rows`` (each up to its own position), its ``title``
+    (text), its ``score`` beside it (markup; "" for none) and whether it is a head of the
+    layer where an induction head is expected (``induction``: its expected cells are ringed)."""
+
+    rows: list[list[float]]
+    title: str
+    score: str
+    induction: bool
+
+
+def expected_cells(ids: Sequence[int]) -> dict[int, list[int]]:
+    """Where an induction head attends, position by position: for each position whose letter
+    occurred before, the positions just after its earlier occurrences (the letters that
+    followed it then, one of which the head copies as its guess; in a repeated segment they
+    are all the same letter). Positions whose letter is new have none."""
+    seen: dict[int, list[int]] = {}
+    cells = {}
+    for i, token in enumerate(ids):
+        if token in seen:
+            cells[i] = [j + 1 for j in seen[token]]
+        seen.setdefault(token, []).append(i)
+    return cells
+
+
+def score_kind(layer: int) -> str:
+    """The score that says whether a head of ``layer`` does its job in the circuit: the
+    previous-token score in layer 1, the prefix-matching score in layer 2."""
+    return "previous" if layer == 0 else "prefix"
+
+
+def head_score(t: Text, layer: int, value: float | None, step: int | None = None) -> str:
+    """A head's score as written beside its map ("prefix-matching score 0.62"), and the
+    step it was measured at when that is not the step its map shows; "" without a value."""
+    if value is None:
+        return ""
+    said = t.sentence(f"{SECTION}.score_{score_kind(layer)}", score=Num(value, 2))
+    return said if step is None else t.sentence(f"{SECTION}.score_at", score=said, step=step)
+
+
+def point_score(point: dict[str, Any] | None, layer: int, head: int) -> float | None:
+    """Head (``layer``, ``head``)'s score (``score_kind``) in a history point (None without one)."""
+    return None if point is None else float(point[f"test_layer{layer}.head{head}_{score_kind(layer)}"])
+
+
+def attention_maps(maps: list[HeadMap], letters: list[str], ids: Sequence[int], selected: int, t: Text) -> str:
+    """Every head's attention on the sequence ``ids`` (written in ``letters``, one per token
+    id) as a shaded map, position ``selected``'s row outlined, its score beside its title; in
+    the maps of the induction layer the cell each position should attend to is ringed
+    (``expected_cells``), and a note under the maps says so. The letters follow the page's
+    direction; the weights are shades, the numbers are there for screen readers, and each
+    caption says once what the empty (masked) cells are."""
+    n = len(ids)
     masked_note = t.html(f"{SECTION}.masked")
-    labels = [esc(c) for c in letters]
+    labels = [esc(letters[i]) for i in ids]
+    expected = expected_cells(ids)
     tables = []
-    heads = [(layer, h) for layer, row in enumerate(attention) for h in range(len(row))]
-    for (layer, head), title in zip(heads, titles):
-        rows = attention[layer][head]
-        full = [row + [0.0] * (n - len(row)) for row in rows]
+    for head in maps:
+        full = [row + [0.0] * (n - len(row)) for row in head.rows]
+        score = el("span", {"class": "apy-induction__score"}, head.score)
         table = matrix_table(
             full,
             t.numbers,
             row_labels=labels,
             col_labels=labels,
             direction=None,
-            caption=esc(title) + el("span", {"class": "apy-sr"}, ". " + masked_note),
+            caption=esc(head.title) + score + el("span", {"class": "apy-sr"}, ". " + masked_note),
             corner=t.html("training.rows_are"),
             masked=lambda i, j: j > i,
             selected=lambda i, j: i == selected,
+            marked=(lambda i, j: j in expected.get(i, ())) if head.induction else None,
             cls="apy-attn apy-induction__map",
             show_numbers=False,
         )
         tables.append(el("div", {"class": "apy-scroll"}, table))
-    return el("div", {"class": "apy-maps apy-induction__maps"}, "".join(tables))
+    many = " apy-induction__maps--many" if len(maps) > 2 else ""
+    ringed = any(head.induction for head in maps) and bool(expected)
+    note = el("p", {"class": "apy-muted apy-induction__expected", "hidden": not ringed}, t.html(f"{SECTION}.expected"))
+    return el("div", {"class": "apy-maps apy-induction__maps" + many}, "".join(tables)) + note
 
 
 # The curves: against the step, the loss on the copied tokens (left axis, 0 to its largest),
@@ -191,8 +265,9 @@ def curves(
     ]
     if faint_label:
         keys.append(Key("previous", faint_label, hidden=not control))
-    count = t.numbers.count
-    ticks = Ticks(count(0), t.num(top, 1), (count(0), t.num(0.5, 1), count(1)), count(span))
+    page = t.prose_numbers  # the page's digits, as in the figure's sentences and buttons
+    count = page.count
+    ticks = Ticks(count(0), page.num(top, 1), (count(0), page.num(0.5, 1), count(1)), count(span))
     return StepChart(span, RIGHT).plot(ticks, lines, mark, curves_description(history, span, layers, t), keys)
 
 

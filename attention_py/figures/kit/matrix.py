@@ -40,6 +40,7 @@ def matrix_table(
     selected: CellTest | None = None,
     pressed: CellTest | None = None,
     dimmed: CellTest | None = None,
+    marked: CellTest | None = None,
     corner: str = "",
     cls: str = "",
     activate_on_focus: bool = False,
@@ -59,7 +60,9 @@ def matrix_table(
     speech user can say the number to press it. ``pressed(i, j)`` says which button is the
     reader's current choice (``aria-pressed``); it defaults to ``selected``, but a figure that
     highlights the cells a choice came from presses only the chosen one, so that focusing a
-    highlighted cell still chooses it.
+    highlighted cell still chooses it. ``marked(i, j)`` cells are ringed: cells the figure
+    points out (where a head should attend), told apart from the ``selected`` outline; the
+    figure's caption or note says what the rings mean.
     """
     cells = Cells(
         numbers,
@@ -72,6 +75,7 @@ def matrix_table(
         selected=selected,
         pressed=pressed or selected,
         dimmed=dimmed,
+        marked=marked,
         table_cls=cls,
         activate_on_focus=activate_on_focus,
         show_numbers=show_numbers,
@@ -119,6 +123,7 @@ class Cells:
     selected: CellTest | None
     pressed: CellTest | None
     dimmed: CellTest | None
+    marked: CellTest | None
     table_cls: str
     activate_on_focus: bool
     show_numbers: bool
@@ -137,7 +142,7 @@ class Cells:
         return el("td", {"class": " ".join(classes), "style": style}, content)
 
     def look(self, i: int, j: int, v: float) -> tuple[list[str], str]:
-        """The cell's classes (sign, selected, dimmed) and its shade."""
+        """The cell's classes (sign, selected, dimmed, marked) and its shade."""
         classes = ["apy-cell"]
         if self.signed:
             classes.append("apy-cell--pos" if v >= 0 else "apy-cell--neg")
@@ -148,6 +153,8 @@ class Cells:
             classes.append("apy-cell--selected")
         if self.dimmed and self.dimmed(i, j):
             classes.append("apy-cell--dim")
+        if self.marked and self.marked(i, j):
+            classes.append("apy-cell--marked")
         return classes, style
 
     def button(self, i: int, j: int, change: dict[str, Any], shown: str, text: str) -> str:

@@ -54,10 +54,10 @@ def count_shown(t: Text) -> Callable[[int], str]:
 
 def rate_shown(t: Text) -> Callable[[float], str]:
     """A learning rate as a button writes it: a measured value, 0.003 with three decimals,
-    0.1 with one, left to right."""
+    0.1 with one, in the page's digits like the groups' counts beside it, kept left to right."""
 
     def shown(value: float) -> str:
         decimals = len(repr(value).partition(".")[2])
-        return el("span", {"dir": "ltr", "class": "apy-num"}, esc(t.num(value, decimals)))
+        return el("span", {"dir": "ltr", "class": "apy-num"}, esc(t.prose_numbers.num(value, decimals)))
 
     return shown
