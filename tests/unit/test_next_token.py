@@ -67,7 +67,9 @@ def test_the_copy_trainer_takes_adams_recipe_and_the_loss_positions():
     )
     adam = trainer.optimiser
     assert (adam.warmup, adam.beta1, adam.beta2) == (3, 0.8, 0.99)
-    plain = CopyTrainer(task, seed=1, d_model=4, batch_size=2, test_size=2, warmup=3, beta1=0.8, beta2=0.99, loss_from=0)
+    plain = CopyTrainer(
+        task, seed=1, d_model=4, batch_size=2, test_size=2, warmup=3, beta1=0.8, beta2=0.99, loss_from=0
+    )
     trainer.run(2)
     plain.run(2)
     assert trainer.model.parameters != plain.model.parameters  # the later positions' loss is another objective
@@ -160,7 +162,7 @@ def test_the_copy_task_keeps_its_promises(repeat):
 def test_training_is_resumable_to_the_last_bit():
     """Ten steps then ten more, or twenty in short pieces, give the same model and history."""
     task = CopyTask(tuple("abcdefghij"), length=10, segment=(2, 4))
-    settings = {"d_model": 4, "batch_size": 4, "eval_every": 5, "test_size": 4}
+    settings = {"d_model": 4, "batch_size": 4, "eval_every": 5, "test_size": 4, "loss_from": 0}
     whole = CopyTrainer(task, seed=2, **settings)
     whole.run(20)
     halves = CopyTrainer(task, seed=2, **settings)
