@@ -163,9 +163,11 @@ class Text:
 
         The one way to put a number into a sentence (a readout, a note, a caption): pass it
         as ``Num(value, digits)``, ``Pct(share, digits)`` or an ``int`` (a count), never
-        written already. Persian writes its tables and axes in Latin digits and its prose in
+        written already. Persian writes its tables of numbers in Latin digits and its prose in
         Persian ones, and a sentence holding both ("گام ۱۲۰: زیان 0.00") reads as a mistake;
-        tables, axes and controls keep ``num`` and ``pct``. A measured value keeps its
+        tables keep ``num`` and ``pct``. Buttons and axes beside counts (a recipe's steps and
+        rates, the induction curves) take the page's digits too, so that one row of controls
+        never mixes the two. A measured value keeps its
         left-to-right span (``apy-num``), so its signs stay in place in a right-to-left
         sentence. Strings are markup, as for ``html``; a sentence part may itself be a
         ``sentence`` (a list item of a readout). (``learning.views.percent`` and
