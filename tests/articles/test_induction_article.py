@@ -8,11 +8,15 @@ read as that language writes a number (devtools/examples.py, ``prose_format``). 
 the mechanism are tested by ablation on the 64 test sequences (``induction_run``: the
 circuit's cuts and every set of heads switched off); claims about the one-layer control by
 probing its model. "Fails" is checked as at most 30% of the copied letters, "changes almost
-nothing" as at least 95%.
+nothing" as within a point of the whole model.
+
+The table of ten seeds is retrained in test_induction_circuit.py (slow); here its seed 0 row is
+held to the build's record, and every row to each page.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from functools import cache
 from pathlib import Path
@@ -21,7 +25,7 @@ import pytest
 
 from attention_py.learning import CopyTask
 from attention_py.learning.induction import FORMED, CopySettings, formed
-from attention_py.learning.induction_run import RUN, switch_key
+from attention_py.learning.induction_run import RUN
 from attention_py.learning.next_token import NextTokenModel
 from devtools.examples import normalise_numbers, prose_format
 from site_hooks.content.induction import record
@@ -29,7 +33,7 @@ from site_hooks.content.induction import record
 ROOT = Path(__file__).resolve().parents[2]
 LANGUAGES = ("en", "he", "fa")
 FAILS = 0.30
-KEPT = 0.95
+POINT = 0.01
 
 
 @cache
@@ -60,90 +64,122 @@ def held_out() -> list:
 
 def test_the_run_is_the_one_the_page_describes():
     run = record("run")
-    assert run["settings"]["seed"] == RUN["seed"] == 0
-    assert run["settings"]["steps"] == RUN["steps"] == 1000
-    assert run["settings"]["learning_rate"] == 0.01
-    assert run["settings"]["test_size"] == 64
+    settings = run["settings"]
+    assert settings["seed"] == RUN["seed"] == 0
+    assert settings["steps"] == RUN["steps"] == 400
+    expected = {"learning_rate": 0.02, "warmup": 10, "batch_size": 8, "loss_from": 9, "test_size": 64}
+    assert {k: settings[k] for k in expected} == expected
     model = NextTokenModel.from_dict(run["model"])
-    assert sum(r * c for _, (r, c) in model.shapes()) == 9984
-    assert (model.layers, model.heads, model.settings["d_model"]) == (2, 2, 32)
+    assert sum(r * c for _, (r, c) in model.shapes()) == 2944
+    assert (model.layers, model.heads, model.settings["d_model"]) == (2, 1, 16)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_the_page_quotes_the_sizes(lang):
+def test_the_page_quotes_the_recipe(lang):
     text = prose(lang)
-    assert re.search(r"9,?984", text)
-    assert re.search(r"1,?000", text)
-    for number in ("16", "20", "64", "0.01", "3.00"):
+    assert re.search(r"2,?944", text)
+    for number in ("400", "16", "20", "64", "0.02", "3.00", "8", "9", "10"):
         assert re.search(rf"(?<![\d.]){re.escape(number)}(?![\d])", text), number
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_early_guesses_can_mostly_not_be_known(lang):
+    """Of the test sequences' guesses before position ``loss_from`` 12.5% are of a copied letter;
+    from it on, 92%: why the training's loss leaves the early ones out."""
+    first = record("run")["settings"]["loss_from"]
+    early, late = [0, 0], [0, 0]
+    for s in held_out():
+        for i in range(len(s.ids) - 1):
+            kept = late if i >= first else early
+            kept[0] += i in s.copied
+            kept[1] += 1
+    assert round(100 * early[0] / early[1], 1) == 12.5
+    assert round(100 * late[0] / late[1]) == 92
+    assert quoted(lang, early[0] / early[1], 1, percent=True)
+    assert quoted(lang, late[0] / late[1], 0, percent=True)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_plateau_and_the_drop_are_the_builds(lang):
-    """The loss and accuracy on the copied letters at steps 40, 200, 220 and 300, as quoted;
-    slow before step 200, fast from 220 to 300."""
+    """The loss and accuracy on the copied letters at steps 40, 120, 140 and 260, as quoted;
+    slow from 40 to 120, fast from 140 to 260."""
     h = history()
-    for step, loss, accuracy in ((40, 2.98, 0.10), (200, 2.45, 0.29), (220, 2.38, 0.31), (300, 0.86, 0.86)):
+    for step, loss, accuracy in ((40, 2.97, 0.10), (120, 2.86, 0.15), (140, 2.68, 0.18), (260, 0.94, 0.82)):
         assert round(h[step]["test_copied_loss"], 2) == loss, step
         assert round(h[step]["test_copied_accuracy"], 2) == accuracy, step
         assert quoted(lang, h[step]["test_copied_loss"], 2), (lang, step)
         assert quoted(lang, h[step]["test_copied_accuracy"], 0, percent=True), (lang, step)
-    assert h[200]["test_copied_loss"] - h[40]["test_copied_loss"] > -0.6  # 160 steps: less than 0.6
-    assert h[220]["test_copied_loss"] - h[300]["test_copied_loss"] > 1.5  # 80 steps: more than 1.5
-    assert abs(h[40]["loss"] - 3.0) < 0.1  # "to about ln 20"
+    assert h[40]["test_copied_loss"] - h[120]["test_copied_loss"] < 0.2  # 80 steps: "only creeps"
+    assert h[140]["test_copied_loss"] - h[260]["test_copied_loss"] > 1.5  # 120 steps: "falls"
+    assert abs(h[40]["loss"] - math.log(20)) < 0.05  # "to about ln 20"
 
 
-def test_the_head_formed_at_step_300_by_the_criteria_fixed_before():
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_head_formed_at_step_260_by_the_criteria_fixed_before(lang):
     run = record("run")
     assert FORMED == {"copied_accuracy": 0.8, "prefix": 0.4}
-    assert run["formed_at"] == 300
-    assert not formed(history()[280], 2)
+    assert run["formed_at"] == 260
+    assert not formed(history()[240], 2)
+    assert quoted(lang, 260, 0)
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_trained_model_copies_and_guesses_the_rest(lang):
-    final = record("run")["final"]
-    assert round(100 * final["copied_accuracy"], 1) == 99.8
-    assert round(100 * final["other_accuracy"], 1) == 5.3
-    assert abs(final["other_accuracy"] - 1 / 20) < 0.01  # "which is chance"
-    assert quoted(lang, final["copied_accuracy"], 1, percent=True)
-    assert quoted(lang, final["other_accuracy"], 1, percent=True)
-    assert quoted(lang, 300, 0)
+    """94% and 4%, as the figures show them (whole percents of the same scores)."""
+    run = record("run")
+    final = run["final"]
+    assert run["switched"]["11"] == final  # the heads figure's readout with both heads on
+    assert round(100 * final["copied_accuracy"]) == 94
+    assert round(100 * final["other_accuracy"]) == 4
+    assert abs(final["other_accuracy"] - 1 / 20) < 0.015  # "about the 5% of a blind guess"
+    assert quoted(lang, final["copied_accuracy"], 0, percent=True)
+    assert quoted(lang, final["other_accuracy"], 0, percent=True)
 
 
-def test_both_stripes_grow_together():
-    """Around step 260 both scores pass 0.38 together; at 220 both are below 0.25, at 300 above 0.5."""
+def test_at_the_first_step_no_map_has_a_stripe():
+    """From the sixth row on, no row of either head's map at step 0 puts half its attention on one letter."""
+    first = record("run")["replay"][0]
+    assert first["step"] == 0
+    for layer in first["attention"]:
+        for head in layer:
+            assert all(max(row) < 0.5 for row in head[5:])
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_both_stripes_rise_in_the_same_window(lang):
+    """At step 120 both scores are at most 0.16; at step 200 they are 0.47 and 0.50; and the
+    copied letters rise in the same 80 steps."""
     h = history()
-    for step, low, high in ((220, 0.0, 0.25), (260, 0.38, 0.45), (300, 0.5, 1.0)):
-        assert low <= best(h[step], 0, "previous") <= high, step
-        assert low <= best(h[step], 1, "prefix") <= high, step
+    assert max(best(h[120], 0, "previous"), best(h[120], 1, "prefix")) <= 0.16
+    assert (round(best(h[200], 0, "previous"), 2), round(best(h[200], 1, "prefix"), 2)) == (0.47, 0.50)
+    assert h[200]["test_copied_accuracy"] - h[120]["test_copied_accuracy"] > 0.4
+    for value in (0.16, 0.47, 0.50):
+        assert quoted(lang, value, 2), value
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_the_heads_are_named_by_their_scores(lang):
-    """Head 1 of layer 1 is the previous-token head (0.80; the other 0.08); both heads of layer 2
-    are induction heads (0.80 each) and copy (92% and 80%)."""
+    """The head of layer 1 is the previous-token head (0.64; layer 2's 0.09); the head of layer 2
+    the induction head (0.74; layer 1's 0.06), and it copies (98%)."""
     found = record("run")["circuit"]
     scores = found["scores"]
     assert found["previous"] == [0]
-    assert found["induction"] == [0, 1]
-    assert [round(v, 2) for v in scores["previous"][0]] == [0.80, 0.08]
-    assert [round(v, 2) for v in scores["prefix"][1]] == [0.80, 0.80]
-    assert [round(100 * v) for v in scores["copying"][1]] == [92, 80]
-    for value in (0.80, 0.08):
-        assert quoted(lang, value, 2)
-    for value in (0.92, 0.80):
-        assert quoted(lang, value, 0, percent=True)
+    assert found["induction"] == [0]
+    assert [round(layer[0], 2) for layer in scores["previous"]] == [0.64, 0.09]
+    assert [round(layer[0], 2) for layer in scores["prefix"]] == [0.06, 0.74]
+    assert round(100 * scores["copying"][1][0]) == 98
+    for value in (0.64, 0.09, 0.74, 0.06):
+        assert quoted(lang, value, 2), value
+    assert quoted(lang, 0.98, 0, percent=True)
 
 
-ABLATION_TABLE = {  # the article's table: cut -> (copied, others), in the table's precision
-    "none": (99.8, 5.3),
-    "previous_off": (23.7, 5.4),
-    "other_first_off": (99.3, 3.2),
-    "induction_off": (14.3, 6.4),
-    "keys_cut": (24.8, 5.4),
-    "queries_cut": (100.0, 5.1),
-    "values_cut": (99.5, 3.6),
+ABLATION_TABLE = {  # the article's table: cut -> (copied, others), in whole percents as the figures show them
+    "none": (94, 4),
+    "previous_off": (20, 3),
+    "induction_off": (4, 6),
+    "keys_cut": (20, 2),
+    "queries_cut": (95, 3),
+    "values_cut": (95, 4),
 }
 
 
@@ -152,26 +188,61 @@ def test_every_ablation_claim_holds_and_is_quoted(lang):
     ablations = record("run")["circuit"]["ablations"]
     for cut, (copied, other) in ABLATION_TABLE.items():
         scores = ablations[cut]
-        assert round(100 * scores["copied_accuracy"], 1) == copied, cut
-        assert round(100 * scores["other_accuracy"], 1) == other, cut
-        assert quoted(lang, copied / 100, 0 if copied == 100 else 1, percent=True), (lang, cut)
+        assert round(100 * scores["copied_accuracy"]) == copied, cut
+        assert round(100 * scores["other_accuracy"]) == other, cut
+        assert quoted(lang, copied / 100, 0, percent=True), (lang, cut)
+    whole = ablations["none"]["copied_accuracy"]
     assert ablations["previous_off"]["copied_accuracy"] <= FAILS  # "the copy fails"
     assert ablations["keys_cut"]["copied_accuracy"] <= FAILS  # "fails again"
-    assert ablations["induction_off"]["copied_accuracy"] <= 0.2  # "most of the way to the 5%"
-    for cut in ("queries_cut", "values_cut", "other_first_off"):
-        assert ablations[cut]["copied_accuracy"] >= KEPT, cut  # "changes almost nothing"
+    assert ablations["induction_off"]["copied_accuracy"] <= 1 / 20  # "no better than a blind guess"
+    for cut in ("queries_cut", "values_cut"):
+        assert ablations[cut]["copied_accuracy"] >= whole - POINT, cut  # "changes almost nothing"
     control = record("control")["final"]["copied_accuracy"]
     assert ablations["previous_off"]["copied_accuracy"] < control  # "below the 27% of one layer"
 
 
+# ---------------------------------------------------------------------------- ten seeds
+
+SEEDS = {  # the article's table: seed -> (formed at, copied %, previous-token score, keys cut %, queries cut %)
+    0: (260, 94, 0.64, 20, 95),
+    1: (280, 94, 0.64, 19, 95),
+    2: (220, 94, 0.65, 15, 95),
+    3: (220, 90, 0.64, 17, 91),
+    4: (240, 95, 0.64, 13, 95),
+    5: (240, 92, 0.69, 19, 92),
+    6: (200, 96, 0.72, 21, 97),
+    7: (200, 95, 0.68, 16, 96),
+    8: (220, 93, 0.66, 11, 94),
+    9: (240, 93, 0.70, 15, 94),
+}
+"""Retrained seed by seed in test_induction_circuit.py (slow)."""
+
+
+def seed_row(formed_at: int, ablations: dict[str, dict[str, float]], previous: float) -> tuple:
+    """A row of ``SEEDS`` for a trained model: its step of formation, its cuts and its layer-1 score."""
+    copied = {cut: round(100 * scores["copied_accuracy"]) for cut, scores in ablations.items()}
+    return (formed_at, copied["none"], round(previous, 2), copied["keys_cut"], copied["queries_cut"])
+
+
+def test_the_seeds_table_starts_with_the_builds_run():
+    run = record("run")
+    found = run["circuit"]
+    assert seed_row(run["formed_at"], found["ablations"], found["scores"]["previous"][0][0]) == SEEDS[0]
+
+
 @pytest.mark.parametrize("lang", LANGUAGES)
-def test_either_induction_head_alone_keeps_most_of_the_copy(lang):
-    table = record("run")["switched"]
-    head_1_alone = table[switch_key([True, True, True, False])]["copied_accuracy"]
-    head_2_alone = table[switch_key([True, True, False, True])]["copied_accuracy"]
-    assert (round(100 * head_1_alone), round(100 * head_2_alone)) == (89, 75)
-    assert quoted(lang, head_1_alone, 0, percent=True)
-    assert quoted(lang, head_2_alone, 0, percent=True)
+def test_the_page_shows_the_seeds_table(lang):
+    """Every row, in the page's table; and the range of steps and of the keys cut, in its prose."""
+    text = prose(lang)
+    for seed, (step, copied, previous, keys, queries) in SEEDS.items():
+        cells = (str(seed), str(step), f"{copied}%", f"{previous:.2f}", f"{keys}%", f"{queries}%")
+        assert re.search(r"\|\s*" + r"\s*\|\s*".join(map(re.escape, cells)) + r"\s*\|", text), (lang, seed)
+    steps = [row[0] for row in SEEDS.values()]
+    keys = [row[3] for row in SEEDS.values()]
+    for value in (min(steps), max(steps)):
+        assert quoted(lang, value, 0), value
+    for share in (min(keys), max(keys)):
+        assert quoted(lang, share / 100, 0, percent=True), share
 
 
 # ---------------------------------------------------------------------------- one layer
@@ -204,7 +275,7 @@ def control_probe() -> dict[str, float]:
 def test_one_layer_with_the_same_budget_never_forms_the_head():
     control = record("control")
     assert control["settings"]["layers"] == 1
-    assert control["settings"]["steps"] == 1000
+    assert control["settings"]["steps"] == record("run")["settings"]["steps"] == 400
     assert control["formed_at"] is None
     assert all(p["test_copied_accuracy"] < 0.4 for p in control["history"])
 
@@ -214,8 +285,8 @@ def test_one_layer_looks_back_by_distance_and_guesses_a_segment_letter(lang):
     probe = control_probe()
     assert round(100 * record("control")["final"]["copied_accuracy"]) == 27
     assert round(100 * probe["right"]) == 27
-    assert round(100 * probe["far"]) == 80
-    assert round(100 * probe["segment"]) == 81
-    assert round(100 * probe["current"], 1) == 0.2
-    for share, digits in ((0.27, 0), (0.80, 0), (0.81, 0), (0.002, 1)):
+    assert round(100 * probe["far"]) == 70
+    assert round(100 * probe["segment"]) == 80
+    assert round(100 * probe["current"], 1) == 0.7
+    for share, digits in ((0.27, 0), (0.70, 0), (0.80, 0), (0.007, 1)):
         assert quoted(lang, share, digits, percent=True), share

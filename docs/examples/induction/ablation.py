@@ -5,7 +5,7 @@ from attention_py.resources import resource
 
 run = resource("induction/run")  # what the build trained: the model of the figures
 model = NextTokenModel.from_dict(run["model"])
-previous = run["circuit"]["previous"][0]  # the heads the build named by their scores
+previous = run["circuit"]["previous"][0]  # the head the build named by its score
 induction = run["circuit"]["induction"]  # (numbered from 0)
 test = CopyTask().sequences(CopySettings().test_seed, 16)  # the first 16 test sequences
 
@@ -14,7 +14,7 @@ test = CopyTask().sequences(CopySettings().test_seed, 16)  # the first 16 test s
 cuts = {
     "nothing": Cut(),
     f"layer 1 head {previous + 1} off (previous-token)": Cut(heads_off=frozenset({(0, previous)})),
-    "layer 2 induction heads off": Cut(heads_off=frozenset((1, h) for h in induction)),
+    "layer 2 induction head off": Cut(heads_off=frozenset((1, h) for h in induction)),
     "layer 2 keys cut (no K-composition)": Cut(keys_from_embedding=frozenset({1})),
     "layer 2 queries cut": Cut(queries_from_embedding=frozenset({1})),
     "layer 2 values cut": Cut(values_from_embedding=frozenset({1})),

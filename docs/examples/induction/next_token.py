@@ -4,7 +4,7 @@ from attention_py.learning import CopyTask
 from attention_py.learning.next_token import NextTokenModel
 
 task = CopyTask()  # 16 letters from a, b, ..., t
-model = NextTokenModel.initial(task.vocabulary, task.length, 0, d_model=32, layers=2, heads=2)
+model = NextTokenModel.initial(task.vocabulary, task.length, 0, d_model=16, layers=2, heads=1)
 shapes = dict(model.shapes())
 print(sum(rows * cols for rows, cols in shapes.values()), "weights in", len(shapes), "matrices, among them:")
 for name in ("E", "P", "layer0.head0.W_Q", "layer0.W_O", "W_U"):
