@@ -80,14 +80,17 @@ class Session[W: Work, K]:
     drawn_at: float = float("-inf")  # the clock when ``drawn`` was made
     # (clock, step) after each call that worked, while the run goes on without a pause
     paces: deque[tuple[float, int]] = field(default_factory=deque)
+    worked: float = 0.0  # seconds spent taking the work's pieces: the arithmetic, without the page's calls
 
     def advance(self, end: int, budget: float) -> bool:
         """Takes the work's pieces towards ``end`` for about ``budget`` seconds (``take``); True
         while pieces are left. Each call's time and step go into the pace."""
+        began = self.clock()
         if not self.paces:
-            self.paces.append((self.clock(), self.work.step))  # where this stretch of running began
+            self.paces.append((began, self.work.step))  # where this stretch of running began
         left = take(self.work.pieces(end), budget, self.clock)
         now = self.clock()
+        self.worked += now - began
         self.paces.append((now, self.work.step))
         while len(self.paces) > 2 and now - self.paces[1][0] > PACE_WINDOW:
             self.paces.popleft()
