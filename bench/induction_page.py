@@ -43,9 +43,10 @@ READY_TIMEOUT_MS = 180_000
 ARITHMETIC_STEPS = 40  # two history points' worth (one every 20 steps), as in the run
 
 # The seconds the figure's session spent in the run's pieces (kit/live.py, Session.worked):
-# the arithmetic under the same load as the run, the rest of the run's time is the page's.
+# the arithmetic under the same load as the run, the rest of the run's time is the page's
+# (None from a build before it was measured).
 WORKED = (
-    "next(s.worked for slot, s in __import__('attention_py.figures', fromlist=['PAGE_SESSIONS'])"
+    "next(getattr(s, 'worked', None) for slot, s in __import__('attention_py.figures', fromlist=['PAGE_SESSIONS'])"
     ".PAGE_SESSIONS._slots.items() if slot[0] == 'induction_live')"
 )
 
@@ -198,10 +199,14 @@ def main(argv: list[str]) -> int:
                 f"{lang}: the readout said its verdict {verdict['at']:.1f} s after Train, at step {verdict['step']}: {verdict['text']}"
             )
         arithmetic, worked = r["arithmetic"], r["worked"]
+        if worked:
+            print(
+                f"{lang}: in the run, {worked:.1f} s in the training's pieces ({1000 * worked / max(steps, 1):.0f} ms a step): "
+                f"the page's overhead {100 * (seconds / worked - 1):.0f}% of that (goal: under 20%)"
+            )
         print(
-            f"{lang}: in the run, {worked:.1f} s in the training's pieces ({1000 * worked / max(steps, 1):.0f} ms a step): "
-            f"the page's overhead {100 * (seconds / worked - 1):.0f}% of that (goal: under 20%); "
-            f"the same steps timed alone after the run: {1000 * arithmetic:.0f} ms a step"
+            f"{lang}: the same steps timed alone after the run: {1000 * arithmetic:.0f} ms a step "
+            f"(the run's {1000 * per_step:.0f} ms a step is {100 * (per_step / arithmetic - 1):.0f}% more)"
         )
         print(f"{lang}: answers that drew: {r['drawn']} of {len(calls)} ({r['drawn'] / seconds:.1f} a second)")
         print(
