@@ -239,7 +239,7 @@ class RunningFigure[W: Work, K](BaseFigure):
     changed, or when the state's step was past 0: that run is gone); while the state says
     running, the work takes pieces for ``budget`` seconds; then ``draw(state, text, session)``
     draws the state with the step reached, at most every ``redraw_every`` seconds while the
-    run goes on (``_drawing``: drawing every step would cost the run a third of its time).
+    run goes on (``_later``: drawing every step would cost the run a third of its time).
     The figure's own code reads no clock and keeps nothing: the session (work of type ``W``,
     keeping a ``K`` across works) is in the store of sessions its caller passes in
     (``live.Sessions``), and its store's clock is the one the budget, the drawings' pace and
