@@ -67,7 +67,9 @@ def test_the_copy_trainer_takes_adams_recipe_and_the_loss_positions():
     )
     adam = trainer.optimiser
     assert (adam.warmup, adam.beta1, adam.beta2) == (3, 0.8, 0.99)
-    plain = CopyTrainer(task, seed=1, d_model=4, batch_size=2, test_size=2, warmup=3, beta1=0.8, beta2=0.99, loss_from=0)
+    plain = CopyTrainer(
+        task, seed=1, d_model=4, batch_size=2, test_size=2, warmup=3, beta1=0.8, beta2=0.99, loss_from=0
+    )
     trainer.run(2)
     plain.run(2)
     assert trainer.model.parameters != plain.model.parameters  # the later positions' loss is another objective
