@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 
 def drain(pieces: Iterator[None]) -> None:
@@ -20,12 +20,12 @@ def drain(pieces: Iterator[None]) -> None:
     deque(pieces, maxlen=0)
 
 
-def take(pieces: Iterator[None], seconds: float) -> bool:
-    """Takes ``pieces`` for about ``seconds`` (one at least; the last may overrun): True when
-    it stopped at the deadline, so pieces may be left; False once there are none.
+def take(pieces: Iterator[None], seconds: float, clock: Callable[[], float] = time.perf_counter) -> bool:
+    """Takes ``pieces`` for about ``seconds`` of ``clock`` (one at least; the last may overrun):
+    True when it stopped at the deadline, so pieces may be left; False once there are none.
 
     >>> take(iter([None, None]), 60.0), take(iter(()), 60.0), take(iter([None, None]), 0.0)
     (False, False, True)
     """
-    deadline = time.perf_counter() + seconds
-    return any(time.perf_counter() >= deadline for _ in pieces)  # each piece runs, then the clock is read
+    deadline = clock() + seconds
+    return any(clock() >= deadline for _ in pieces)  # each piece runs, then the clock is read

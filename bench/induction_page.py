@@ -8,14 +8,25 @@ In headless Chromium, on the induction article of each language asked.
 Presses Train on the article's ``induction_live`` figure (its default recipe: the build's,
 400 steps) and, while it trains, moves the replay's slider every quarter second (the input to
 updated figure: how long a reader waits for another figure meanwhile; not with ``--still``),
-and records every training call (its Python time: one short piece of training and the
-drawing), the time each figure's answers take to apply on the main thread, the main thread's
-long tasks (PerformanceObserver "longtask": over 50 ms) and the steps reached. It
-stops after ``--seconds``, or with ``--until-formed`` when the run ends, and prints the
-seconds per step and, with the step at which the build's run formed the head
+and records every training call (its Python time: one short piece of training, and the
+drawing when one is due), how many answers drew, the time each figure's answers take to apply
+on the main thread, the main thread's long tasks (PerformanceObserver "longtask": over 50 ms),
+the steps reached and the moment the figure's readout first says its verdict (``.apy-verdict``:
+the head formed, shown while the run goes on). It stops after ``--seconds``, or with
+``--until-formed`` when the run ends, and prints the seconds per step, the time from Train to
+the verdict and, with the step at which the build's run formed the head
 (``assets/induction/run.json``: the same recipe and seed, so the same step), the time the
-page takes to form it. Goals (issue 31): the head formed within 60 s of Train, no main-thread
-task over 50 ms, another figure within 50 ms p95.
+page took to reach it. Then, in the same page's Python (its worker, right after the run), the
+arithmetic alone: ``ARITHMETIC_STEPS`` steps of the same trainer, history points included, so
+the page's overhead per step is the run's seconds per step over that. Goals (issue 45): the
+head formed within 30 s of Train, the page's overhead under 20% of the arithmetic, no
+main-thread task over 50 ms, another figure within 50 ms p95.
+
+``--halves``: what a pool of two runtimes would give. One Pyodide (under Node.js, as fast as
+Chromium's worker for this recipe: bench/README.md) times a step of batch 8; then two at once,
+each a step of batch 4 (half the batch each; the Adam update, which a pool would do once, is
+in both). Their ratio is what two runtimes on this machine's cores would save a step, before
+the cost of sending the gradients between them.
 """
 
 from __future__ import annotations
@@ -29,6 +40,23 @@ from devtools.browser import CHROMIUM_FLAGS, built_site, chromium_path, use_wait
 from devtools.static_server import serve
 
 READY_TIMEOUT_MS = 180_000
+ARITHMETIC_STEPS = 40  # two history points' worth (one every 20 steps), as in the run
+
+# The seconds the figure's session spent in the run's pieces (kit/live.py, Session.worked):
+# the arithmetic under the same load as the run, the rest of the run's time is the page's
+# (None from a build before it was measured).
+WORKED = (
+    "next(getattr(s, 'worked', None) for slot, s in __import__('attention_py.figures', fromlist=['PAGE_SESSIONS'])"
+    ".PAGE_SESSIONS._slots.items() if slot[0] == 'induction_live')"
+)
+
+# The same trainer's steps timed in the page's Python: timeit through the session's call.
+ARITHMETIC_SETUP = (
+    "from attention_py.learning import CopyTask\n"
+    "from attention_py.learning.induction import CopyTrainer\n"
+    "trainer = CopyTrainer(CopyTask(), 0)\n"
+    "trainer.run(1)"
+)
 
 TRAIN = r"""
 async ({ seconds, untilFormed, still }) => {
@@ -47,13 +75,16 @@ async ({ seconds, untilFormed, still }) => {
     out.applied.replay.push(detail.appliedAt - detail.receivedAt);
     return detail.appliedAt - t0;
   };
-  const out = { calls: [], meanwhile: [], longTasks: [], steps: [], applied: { live: [], replay: [] } };
+  const out = { calls: [], drawn: 0, meanwhile: [], longTasks: [], steps: [], verdict: null, applied: { live: [], replay: [] } };
   const t0 = performance.now();
   live.addEventListener("figure-updated", (event) => {
     const d = event.detail;
     out.calls.push(d.receivedAt - d.sentAt);
+    if (d.drawn) out.drawn += 1;
     out.applied.live.push(d.appliedAt - d.receivedAt);
     out.steps.push([(performance.now() - t0) / 1000, state().step]);
+    const said = out.verdict === null && live.querySelector(".apy-fig__readout .apy-verdict");
+    if (said) out.verdict = { at: (performance.now() - t0) / 1000, step: state().step, text: said.textContent };
   });
   const observer = new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) out.longTasks.push(entry.duration);
@@ -81,8 +112,38 @@ def measure(browser, url: str, lang: str, seconds: float, until_formed: bool, st
     )
     page.wait_for_function("attentionPy.session.running === null && attentionPy.session.queue.length === 0")
     result = page.evaluate(TRAIN, {"seconds": seconds, "untilFormed": until_formed, "still": still})
+    page.wait_for_function("attentionPy.session.running === null && attentionPy.session.queue.length === 0")
+    result["worked"] = page.evaluate("(expression) => attentionPy.session.call('builtins.eval', [expression])", WORKED)
+    result["arithmetic"] = (
+        page.evaluate(
+            "([setup, number]) => attentionPy.session.call('timeit.timeit', [], {stmt: 'trainer.run(1)', setup, number},"
+            " {timeoutMs: 300000})",
+            [ARITHMETIC_SETUP, ARITHMETIC_STEPS],
+        )
+        / ARITHMETIC_STEPS
+    )
     page.close()
     return result
+
+
+def halves() -> None:
+    """One Pyodide's step of batch 8, against two at once each doing batch 4 (``--halves``)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from devtools.pyodide_runs import in_node
+
+    def cost(batch: int) -> float:
+        return in_node("bench/induction.py", ["--inside", json.dumps([{"batch_size": batch}])])["costs"][0]
+
+    alone = cost(8)
+    with ThreadPoolExecutor(2) as pool:
+        both = list(pool.map(cost, [4, 4]))
+    half_alone = cost(4)
+    print(
+        f"Pyodide under Node.js, ms a step: batch 8 alone {alone:.0f}; batch 4 alone {half_alone:.0f}; "
+        f"two runtimes at once, batch 4 each: {both[0]:.0f} and {both[1]:.0f} "
+        f"(a pool of two: {alone / max(both):.2f}x faster a step, before sending gradients)"
+    )
 
 
 def main(argv: list[str]) -> int:
@@ -92,7 +153,15 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--until-formed", action="store_true", help="train the whole default run instead")
     parser.add_argument("--langs", nargs="+", default=["en"])
     parser.add_argument("--still", action="store_true", help="do not move the replay's slider meanwhile")
+    parser.add_argument("--halves", action="store_true", help="only: two runtimes each computing half a batch")
     args = parser.parse_args(argv)
+    if args.halves:
+        from bench.training import _load_average
+
+        print(f"load average before: {_load_average()}")
+        halves()
+        print(f"load average after: {_load_average()}")
+        return 0
 
     from playwright.sync_api import sync_playwright
 
@@ -122,8 +191,24 @@ def main(argv: list[str]) -> int:
                 if reached is not None
                 else f"{formed_at * per_step:.0f} s at this pace"
             )
-            + " (goal: 60 s)"
+            + " (goal: 30 s)"
         )
+        verdict = r["verdict"]
+        if verdict is not None:
+            print(
+                f"{lang}: the readout said its verdict {verdict['at']:.1f} s after Train, at step {verdict['step']}: {verdict['text']}"
+            )
+        arithmetic, worked = r["arithmetic"], r["worked"]
+        if worked:
+            print(
+                f"{lang}: in the run, {worked:.1f} s in the training's pieces ({1000 * worked / max(steps, 1):.0f} ms a step): "
+                f"the page's overhead {100 * (seconds / worked - 1):.0f}% of that (goal: under 20%)"
+            )
+        print(
+            f"{lang}: the same steps timed alone after the run: {1000 * arithmetic:.0f} ms a step "
+            f"(the run's {1000 * per_step:.0f} ms a step is {100 * (per_step / arithmetic - 1):.0f}% more)"
+        )
+        print(f"{lang}: answers that drew: {r['drawn']} of {len(calls)} ({r['drawn'] / seconds:.1f} a second)")
         print(
             f"{lang}: training calls {len(calls)}: p50 {percentile(calls, 0.5):.0f} ms, "
             f"p95 {percentile(calls, 0.95):.0f} ms, max {max(calls):.0f} ms"

@@ -128,7 +128,8 @@ def update(
     ``state`` is the root's ``data-state``, ``strings`` its ``data-strings`` (both parsed),
     ``changes`` maps dotted state paths to the values the reader gave (and a running figure's
     actions, ``do.<name>``: README.md, "Actions"). Plain data in, plain data out (the page's
-    worker passes them as JSON): ``{"ok": True, "html", "state"}`` and the figure's extras
+    worker passes them as JSON): ``{"ok": True, "html", "state"}`` (``html`` None while a running
+    figure has nothing new to draw: the page keeps its drawing, README.md "Running figures") and the figure's extras
     (``file``, ``stored``), or for a refused value or action ``{"ok": False, "error": <in the reader's language>, "detail":
     <English>, "key": <state path>}``, short whatever the value was (the sentence quotes at most
     ``kit.strings.EXCERPT_MAX_CHARS`` of it, a text too long is named by its limit, the detail and

@@ -4,6 +4,7 @@ and what the figure says of a run is what the run did."""
 from __future__ import annotations
 
 import dataclasses
+import itertools
 
 import pytest
 
@@ -43,28 +44,42 @@ def test_training_in_the_figure_is_the_trainers_to_the_last_bit():
     SESSIONS.clear()
 
 
-def test_a_call_that_ends_inside_a_step_gives_the_last_drawing_without_drawing_again():
-    """A step is many calls' work: those that end inside it draw nothing new, so the figure
-    answers with the drawing it made, which is what drawing again would make."""
-    SESSIONS.clear()
+def test_a_run_is_drawn_a_few_times_a_second_whatever_its_step_rate():
+    """While a run goes on, a call draws only when ``redraw_every`` seconds of the store's
+    clock have passed since the last drawing and something drawn changed; the others answer
+    "nothing new to draw" (html None) with the state reached. Each drawing is what drawing
+    that state afresh makes, and a Pause is drawn at once."""
+    now = [0.0]
+    store = Sessions(clock=lambda: now[0])
     drawn = []
 
     def counting(shown, text, session):
-        drawn.append(shown["step"])
+        drawn.append(now[0])
         return FIGURE.draw(shown, text, session)
 
     figure = dataclasses.replace(FIGURE, draw=counting, budget=0.0)  # one piece a call
-    clean = figure.normalise({**FIGURE.default_state("en"), "running": True, "steps": 200})
+    clean = figure.normalise({**FIGURE.default_state("en"), "steps": 200})
+    figure.drawn(clean, lang="en", strings=strings("en"), instance="live", sessions=store)
+    clean = {**clean, "running": True}
     answers = []
-    while len(answers) < 2 or answers[-1][1]["step"] < 2:
-        html, clean, _ = figure.drawn(clean, lang="en", strings=strings("en"), instance="live", sessions=SESSIONS)
-        session = SESSIONS.get(("induction_live", "live", "en"))
-        fresh = FIGURE.frame(clean, text("en"), FIGURE.draw(clean, text("en"), session), "live")
-        answers.append((html, clean))
-        assert html == fresh
-    assert len(answers) > 2 * len(drawn) > 0, (len(answers), drawn)
-    assert len(drawn) <= 2 * len(set(drawn)), "a step is drawn when reached and when its history point is added"
-    SESSIONS.clear()
+    while clean["step"] < 3:
+        now[0] += 0.1
+        html, clean, _ = figure.drawn(clean, lang="en", strings=strings("en"), instance="live", sessions=store)
+        answers.append(html)
+        if html is not None:
+            session = store.get(("induction_live", "live", "en"))
+            assert html == FIGURE.frame(clean, text("en"), FIGURE.draw(clean, text("en"), session), "live")
+    gaps = [later - earlier for earlier, later in itertools.pairwise(drawn[1:])]  # after Train's own drawing
+    assert gaps
+    assert min(gaps) >= figure.redraw_every - 1e-9, gaps
+    assert answers.count(None) > 2 * (len(answers) - answers.count(None)), "most calls draw nothing"
+    paused = len(drawn)
+    html, clean, _ = figure.drawn(
+        {**clean, "running": False}, lang="en", strings=strings("en"), instance="live", sessions=store
+    )
+    assert html is not None
+    assert len(drawn) == paused + 1
+    assert FIGURE.render(clean, lang="en", strings=strings("en"), instance="live", sessions=store) == html
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -169,3 +184,45 @@ def test_each_map_has_its_score_from_the_last_history_point_and_says_its_step():
     assert numbers.num(point["test_layer1.head0_prefix"], 2) in written[1]
     assert all(f"step {point['step']}" in w for w in written)
     SESSIONS.clear()
+
+
+def work_at(step):
+    """An untrained trainer with the build's history up to ``step`` (what the figure reads)."""
+    from attention_py.figures.kit.live import TrainingWork
+
+    trainer = CopyTrainer(CopyTask(), 0)
+    trainer.history = [dict(p) for p in views.data()["history"] if p["step"] <= step]
+    trainer.step = step
+    return TrainingWork(trainer)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_verdict_comes_the_moment_the_head_forms_while_the_run_goes_on(lang):
+    from attention_py.figures.induction.induction_live import draw
+    from attention_py.figures.kit.live import Session
+
+    formed_at = views.data()["formed_at"]
+    running = {**FIGURE.default_state(lang), "running": True, "steps": 400}
+    said = text(lang).sentence("verdict_formed", step=formed_at)
+    before = draw(running, text(lang), Session(asked=(), work=work_at(formed_at - 1)))
+    assert said not in before.readout
+    at = draw(running, text(lang), Session(asked=(), work=work_at(formed_at)))
+    assert said in at.readout
+    assert formed_at < 400
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_while_it_trains_it_says_the_step_and_the_time_left_at_the_pace_measured(lang):
+    from attention_py.figures.induction.induction_live import draw
+    from attention_py.figures.kit.live import Session
+
+    t = text(lang)
+    running = {**FIGURE.default_state(lang), "running": True, "steps": 400}
+    session = Session(asked=(), work=work_at(100))
+    counter = t.sentence("status_step", step=100, steps=400)
+    assert counter in draw(running, t, session).body
+    assert t.sentence("time_left", seconds=24) not in draw(running, t, session).body, "no pace yet"
+    session.paces.extend([(0.0, 80), (1.6, 100)])  # 0.08 s a step: 300 steps left, 24 s
+    assert t.sentences(counter, t.sentence("time_left", seconds=24)) in draw(running, t, session).body
+    paused = draw({**running, "running": False}, t, session).body
+    assert counter not in paused

@@ -520,7 +520,6 @@ def test_a_prepared_experiment_opens_with_the_builds_run_of_it(lang):
     assert verdict_text(lang, "verdict_order") in root.by_class("apy-fig__readout")[0].text
     assert session_of(instance, lang).work.trainer.history == [], "nothing was trained"
     started = live_update(answer["state"], {"running": True}, lang, instance)
-    started = live_update(started["state"], {}, lang, instance)
     assert status_and_button(started["html"]) == (texts["status_running"], texts["pause"])
 
 

@@ -217,7 +217,8 @@ def made_up_scores(live):
 
 
 def tour_induction_live(figure, text, lang):
-    """Idle, running, paused, done (formed, not formed, one layer) and the run before; the
+    """Idle, running (with and without the time left), paused, done (formed, not formed, one
+    layer) and the run before; the
     finished runs are the build's history cut at a step, on an untrained trainer."""
     from attention_py.figures.induction import induction_live as live
     from attention_py.figures.induction import views as views
@@ -245,6 +246,9 @@ def tour_induction_live(figure, text, lang):
             if shown["steps"] == 400 and previous is not None:
                 session.work = work_at(400)
             figure.frame(shown, text, live.draw(shown, text, session), None)
+            if shown["running"]:  # and once its session has measured a pace: the time left
+                session.paces.extend([(0.0, 100), (5.0, 200)])
+                figure.frame(shown, text, live.draw(shown, text, session), None)
 
 
 LEARNING_TOURS = {

@@ -299,6 +299,34 @@ describe("the same markup again", () => {
     assert.equal(patched.length, 2);
   });
 
+  test("a running figure's answer without markup keeps the drawing and takes the state", async () => {
+    const { host, session, patched } = counted();
+    host.queue({ running: "true" }, new FakeElement("button"), null);
+    session.last.resolve(running);
+    await settled();
+    mock.timers.tick(0);
+    session.last.resolve({ ok: true, html: null, state: { running: true, step: 5 } });
+    await settled();
+    assert.deepEqual(patched, ["<p>step 3</p>"]);
+    assert.deepEqual(host.state, { running: true, step: 5 }, "the next call sends the step reached");
+    mock.timers.tick(0);
+    assert.equal(session.calls.length, 3, "and it goes on");
+    assert.deepEqual(session.last.args[1], { running: true, step: 5 });
+    session.last.resolve({ ...running, html: "<p>step 3</p>", state: { running: true, step: 6 } });
+    await settled();
+    assert.deepEqual(patched, ["<p>step 3</p>"], "the markup it has is still the last drawn");
+    assert.equal(errors.mock.callCount(), 0);
+  });
+
+  test("an answer without markup for a figure that is not running is a fault, reported", async () => {
+    const { host, session, patched } = counted();
+    host.queue({ running: "false" }, new FakeElement("button"), null);
+    session.last.resolve({ ok: true, html: null, state: { running: false, step: 5 } });
+    await settled();
+    assert.deepEqual(patched, []);
+    assert.equal(reported().length, 1);
+  });
+
   test("after an error is shown, the same markup is patched again", async () => {
     const { host, session, patched } = counted();
     host.queue({ running: "true" }, new FakeElement("button"), null);

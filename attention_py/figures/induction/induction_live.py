@@ -5,8 +5,9 @@ Train again starts a new run of the same recipe. The curves are those of the rep
 accuracy on the copied letters of the 64 test sequences, the best prefix-matching and
 previous-token scores), with the run before faint behind them, or, until the reader has
 trained, the build's run of the recipe; beside them every head's attention on the example
-sequence, as the model has it now, with its score. At the end, a verdict: formed (at which step, by
-``FORMED``), or not.
+sequence, as the model has it now, with its score. While it trains, the step reached and the
+time left (at the pace its session measured); the verdict as soon as a history point meets
+``FORMED`` (the run goes on to its steps), and at the end, if it never did, that it did not form.
 
 A running figure (``RunningFigure``, figures/README.md "Running figures"): its work is a
 ``TrainingWork`` over attention_py.learning's ``CopyTrainer`` for the recipe (``RECIPE``:
@@ -41,8 +42,9 @@ STEPS = Choice((200, 400, 1000), 400)  # seeds 0-19 form by step 280 (bench/READ
 STRINGS = tuple(
     """
     title train train_again pause resume reset status_idle status_running status_paused
-    status_done seed layers heads learning_rate steps recipe_caption legend_before legend_build
-    readout_ready readout verdict_formed verdict_not_formed verdict_one_layer maps_caption caption
+    status_done status_step time_left seed layers heads learning_rate steps recipe_caption
+    legend_before legend_build readout_ready readout verdict_formed verdict_not_formed
+    verdict_one_layer maps_caption caption
     """.split()  # noqa: SIM905
 )
 
@@ -85,9 +87,14 @@ def recipe_controls(state: dict[str, Any], t: Text) -> str:
     )
 
 
+def formed_at(history: list[dict[str, Any]], layers: int) -> int | None:
+    """The step of the first history point that meets ``FORMED``, or None."""
+    return next((int(p["step"]) for p in history if formed(p, layers)), None)
+
+
 def verdict(history: list[dict[str, Any]], layers: int, t: Text) -> str:
     """The end of a run in words: the step the head formed at, or that it did not."""
-    when = next((int(p["step"]) for p in history if formed(p, layers)), None)
+    when = formed_at(history, layers)
     if when is not None:
         return t.sentence("verdict_formed", step=when)
     return t.sentence("verdict_one_layer" if layers == 1 else "verdict_not_formed", steps=int(history[-1]["step"]))
@@ -101,7 +108,7 @@ def draw(state: dict[str, Any], t: Text, session: LiveSession) -> Panel:
     body = (
         views.part(
             "controls",
-            controls(state, t, work)
+            controls(state, t, work, session.seconds_per_step)
             + recipe_controls(state, t)
             + el("p", {"class": "apy-muted"}, t.html("recipe_caption")),
         )
@@ -115,12 +122,13 @@ def draw(state: dict[str, Any], t: Text, session: LiveSession) -> Panel:
     return Panel(body, readout(state, t, history, done=step >= end and not state["running"]), [t.html("caption")])
 
 
-def controls(state: dict[str, Any], t: Text, work: TrainingWork[CopyTrainer]) -> str:
-    """Train / Pause / Resume / Train again, Reset and the run's status."""
+def controls(state: dict[str, Any], t: Text, work: TrainingWork[CopyTrainer], pace: float | None = None) -> str:
+    """Train / Pause / Resume / Train again, Reset and the run's status: while it trains, the
+    step reached and the time left at ``pace`` (seconds a step, as its session measured it)."""
     running, step = state["running"], work.step
     done = step >= state["steps"] and not running
     if running:
-        label, status = t.html("pause"), t.html("status_running")
+        label, status = t.html("pause"), t.sentences(t.html("status_running"), progress(step, state["steps"], pace, t))
     elif step == 0 and not work.begun:
         label, status = t.html("train"), t.html("status_idle")
     elif done:
@@ -130,6 +138,14 @@ def controls(state: dict[str, Any], t: Text, work: TrainingWork[CopyTrainer]) ->
     return run_controls(
         t, label, status, AGAIN if done else {"running": not running}, running=running, at_start=step == 0
     )
+
+
+def progress(step: int, steps: int, pace: float | None, t: Text) -> str:
+    """The step counter, and the seconds left to the last step at ``pace`` once it is known."""
+    counter = t.sentence("status_step", step=step, steps=steps)
+    if pace is None:
+        return counter
+    return t.sentences(counter, t.sentence("time_left", seconds=max(1, round((steps - step) * pace))))
 
 
 def faint_run(state: dict[str, Any], t: Text, session: LiveSession) -> dict[str, Any]:
@@ -168,7 +184,8 @@ def maps(state: dict[str, Any], t: Text, trainer: CopyTrainer, step: int) -> str
 
 
 def readout(state: dict[str, Any], t: Text, history: list[dict[str, Any]], *, done: bool) -> str:
-    """The last history point's scores, and at the end the verdict."""
+    """The last history point's scores, and the verdict: as soon as the head has formed (the
+    run goes on), or at the end that it did not."""
     if not history:
         return t.html("readout_ready")
     point, layers = history[-1], state["layers"]
@@ -179,7 +196,9 @@ def readout(state: dict[str, Any], t: Text, history: list[dict[str, Any]], *, do
         loss=Num(point["test_copied_loss"], 2),
         prefix=Num(views.best(point, layers - 1, "prefix"), 2),
     )
-    return t.sentences(said, verdict(history, layers, t)) if done else said
+    if done or formed_at(history, layers) is not None:
+        return t.sentences(said, el("span", {"class": "apy-verdict"}, verdict(history, layers, t)))
+    return said
 
 
 FIGURE: RunningFigure[TrainingWork[CopyTrainer], None] = RunningFigure(

@@ -23,7 +23,6 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 from urllib.parse import urlencode
 
-from ...pieces import take
 from .html import el, to_json
 from .live import Session, Sessions, Work
 from .state import StateError, StateSpec
@@ -125,7 +124,9 @@ class BaseFigure:
         if state is None or isinstance(state, Mapping):
             state = {**self.defaults(lang), **(state or {})}
         clean = self.spec.normalise(state)
-        return self.drawn(clean, lang=lang, strings=strings, instance=instance, sessions=sessions)[0]
+        html = self.drawn(clean, lang=lang, strings=strings, instance=instance, sessions=sessions, always=True)[0]
+        assert html is not None  # always=True: a drawing
+        return html
 
     def drawn(
         self,
@@ -136,12 +137,17 @@ class BaseFigure:
         instance: str | None,
         actions: Mapping[str, Any] | None = None,
         sessions: Sessions | None = None,
-    ) -> tuple[str, dict[str, Any], dict[str, Any]]:
+        always: bool = False,
+    ) -> tuple[str | None, dict[str, Any], dict[str, Any]]:
         """The markup for a normalised state, the state it shows (a running figure's work in
         ``sessions`` moves it on: a training chunk advances the step) and the panel's extras,
-        once the ``actions`` (names without ``ACTION``) are done."""
+        once the ``actions`` (names without ``ACTION``) are done. The markup is None when a
+        running figure has nothing new to draw yet (``RunningFigure.redraw_every``): the page
+        keeps its drawing and takes the state; ``always`` asks for a drawing regardless."""
         text = Text(strings, lang, self.name, self.shared)
-        panel, shown = self.panel(clean, text, instance, actions or {}, sessions)
+        panel, shown = self.panel(clean, text, instance, actions or {}, sessions, always)
+        if panel is None:
+            return None, shown, {}
         return self.frame(shown, text, panel, instance), shown, panel.extras
 
     def panel(
@@ -151,8 +157,10 @@ class BaseFigure:
         instance: str | None,
         actions: Mapping[str, Any],
         sessions: Sessions | None,
-    ) -> tuple[Panel, dict[str, Any]]:
-        """The drawn panel for a normalised state, and the state it shows."""
+        always: bool = True,
+    ) -> tuple[Panel | None, dict[str, Any]]:
+        """The drawn panel for a normalised state (None: nothing new to draw, see ``drawn``),
+        and the state it shows."""
         raise NotImplementedError
 
     def check_actions(self, names: Mapping[str, Any]) -> None:
@@ -213,7 +221,8 @@ class Figure(BaseFigure):
         instance: str | None,
         actions: Mapping[str, Any],
         sessions: Sessions | None,
-    ) -> tuple[Panel, dict[str, Any]]:
+        always: bool = True,
+    ) -> tuple[Panel | None, dict[str, Any]]:
         return self.draw(clean, text), clean
 
 
@@ -227,10 +236,14 @@ class RunningFigure[W: Work, K](BaseFigure):
     that says how far it goes. Each call: a session whose work was started for other ``key``
     values (a recipe control), is at another step (Reset, or a fresh Python after a reload),
     or is past ``end``, is replaced by new work at step 0 (paused when a ``key`` value
-    changed, or when the state's step was past 0: that run is gone); while the state says running, the work takes pieces for ``budget`` seconds; then
-    ``draw(state, text, session)`` draws the state with the step reached. The figure's own
-    code reads no clock and keeps nothing: the session (work of type ``W``, keeping a ``K``
-    across works) is in the store of sessions its caller passes in (``live.Sessions``).
+    changed, or when the state's step was past 0: that run is gone); while the state says
+    running, the work takes pieces for ``budget`` seconds; then ``draw(state, text, session)``
+    draws the state with the step reached, at most every ``redraw_every`` seconds while the
+    run goes on (``_later``: drawing every step would cost the run a third of its time).
+    The figure's own code reads no clock and keeps nothing: the session (work of type ``W``,
+    keeping a ``K`` across works) is in the store of sessions its caller passes in
+    (``live.Sessions``), and its store's clock is the one the budget, the drawings' pace and
+    the run's pace (``Session.seconds_per_step``) are measured by.
 
     ``shareable`` state keys may be set by the page's address (``#train?positions=none``);
     ``language_defaults(lang)`` gives defaults over the spec's on a page of ``lang``.
@@ -241,6 +254,7 @@ class RunningFigure[W: Work, K](BaseFigure):
     key: tuple[str, ...]
     end: str
     budget: float = 0.02  # seconds of work per call (bench/figure_latency.py --training)
+    redraw_every: float = 0.25  # seconds between drawings while the run goes on (bench/induction_page.py)
     shareable: tuple[str, ...] = ()
     language_defaults: Callable[[str], dict[str, Any]] | None = None
     actions: Actions[W, K] | None = None
@@ -260,7 +274,8 @@ class RunningFigure[W: Work, K](BaseFigure):
         instance: str | None,
         actions: Mapping[str, Any],
         sessions: Sessions | None,
-    ) -> tuple[Panel, dict[str, Any]]:
+        always: bool = True,
+    ) -> tuple[Panel | None, dict[str, Any]]:
         store = sessions if sessions is not None else Sessions()
         slot = (self.name, instance, text.lang)
         asked = tuple(clean[k] for k in self.key)
@@ -275,29 +290,45 @@ class RunningFigure[W: Work, K](BaseFigure):
         if session is None or changed or session.work.step != step or step > end:
             session = store.start(slot, asked, self.start(clean, text.lang))
         elif running:
-            running = take(session.work.pieces(end), self.budget)
+            running = session.advance(end, self.budget)
+        else:
+            session.still()
         shown = {**clean, "running": running, "step": session.work.step}
         extras: dict[str, Any] = {}
         if self.actions is not None:
             for name, value in actions.items():
                 extras.update(self.actions.act(name, value, session, shown, text))
+        if running and not always and not actions and self._later(shown, text, session):
+            return None, shown
         panel = self._drawing(shown, text, session, fresh=bool(actions))
         stored = self.actions.stored(session) if self.actions is not None else None
         panel.extras.update(extras, **({"stored": stored} if stored is not None else {}))
         return panel, shown
 
+    def _later(self, shown: dict[str, Any], text: Text, session: Session[W, K]) -> bool:
+        """Whether a call of a run that goes on may answer "nothing new to draw": the last
+        drawing is of this state but for its step and these strings, and it is not due again
+        (``redraw_every``), or nothing drawn has changed since (the work's ``mark``)."""
+        if session.drawn is None:
+            return False
+        (drawn, strings, mark), _ = session.drawn
+        if strings != text.strings or {**drawn, "step": shown["step"]} != shown:
+            return False
+        now = getattr(session.work, "mark", None)
+        return not session.due(self.redraw_every) or (now is not None and now == mark)
+
     def _drawing(self, shown: dict[str, Any], text: Text, session: Session[W, K], *, fresh: bool) -> Panel:
         """The session's drawing of ``shown``. A work with a ``mark`` (what changes whenever
         anything its figure draws of it changes) is drawn again only when the mark, the state
-        shown or the strings changed, or an action ran: most calls of a run end inside a step
-        (a step takes longer than ``budget``), and the drawing of a step is its markup again."""
+        shown or the strings changed, or an action ran: a step takes longer than ``budget``,
+        and the drawing of a step is its markup again."""
         mark = getattr(session.work, "mark", None)
         key = (shown, text.strings, mark)
         if mark is not None and not fresh and session.drawn is not None and session.drawn[0] == key:
             last: Panel = session.drawn[1]
         else:
             last = self.draw(shown, text, session)
-            session.drawn = (key, last)
+            session.keep_drawing((key, last))
         return replace(last, extras=dict(last.extras))
 
     @property

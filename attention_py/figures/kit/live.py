@@ -14,19 +14,31 @@ Lifetime: a session lasts until its figure asks for other work (Reset, another r
 old work becomes ``previous``), until ``LIMIT`` other figures were used more recently (the
 least recently used goes), or until its store goes (the page's: when the Python running it
 ends, a reload). Nothing is written to disk or to the page.
+
+Time: the store's ``clock`` (``time.perf_counter`` unless a test gives another) is the only
+clock the running figures read, and only their sessions read it: how long a call works
+(``Session.advance``: pieces for a budget), when a drawing is due again (``Session.due``: a
+few drawings a second, whatever the step rate) and the pace of a run (``seconds_per_step``,
+which a figure may show as the time left). Figures' draw functions read no clock: they read
+what the session measured.
 """
 
 from __future__ import annotations
 
-from collections import OrderedDict
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
+import time
+from collections import OrderedDict, deque
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
+
+from ...pieces import take
 
 if TYPE_CHECKING:
     from .figure import Panel
 
 LIMIT = 8  # sessions kept at once: a page has one or two running figures, a test run more
+PACE_WINDOW = 5.0  # seconds of running the pace is measured over: recent enough to follow the load
+Clock = Callable[[], float]
 
 
 class Work(Protocol):
@@ -56,21 +68,63 @@ type Drawn = tuple[tuple[dict[str, Any], Mapping[str, Any], object], Panel]
 
 @dataclass
 class Session[W: Work, K]:
-    """A running figure's work of type ``W`` and what it keeps across works, of type ``K``."""
+    """A running figure's work of type ``W`` and what it keeps across works, of type ``K``,
+    and the times its store's clock measured of it (see the module's docstring)."""
 
     asked: tuple[Any, ...]  # the state values the work was started for (the figure's ``key``)
     work: W
     previous: W | None = None  # the work it replaced, if that had begun
     kept: K | None = None  # what the figure keeps across works (it makes it on first use)
     drawn: Drawn | None = None
+    clock: Clock = time.perf_counter
+    drawn_at: float = float("-inf")  # the clock when ``drawn`` was made
+    # (clock, step) after each call that worked, while the run goes on without a pause
+    paces: deque[tuple[float, int]] = field(default_factory=deque)
+    worked: float = 0.0  # seconds spent taking the work's pieces: the arithmetic, without the page's calls
+
+    def advance(self, end: int, budget: float) -> bool:
+        """Takes the work's pieces towards ``end`` for about ``budget`` seconds (``take``); True
+        while pieces are left. Each call's time and step go into the pace."""
+        began = self.clock()
+        if not self.paces:
+            self.paces.append((began, self.work.step))  # where this stretch of running began
+        left = take(self.work.pieces(end), budget, self.clock)
+        now = self.clock()
+        self.worked += now - began
+        self.paces.append((now, self.work.step))
+        while len(self.paces) > 2 and now - self.paces[1][0] > PACE_WINDOW:
+            self.paces.popleft()
+        if not left:
+            self.paces.clear()
+        return left
+
+    def still(self) -> None:
+        """The run is not going on (paused, ended, new): the pause does not count in the pace."""
+        self.paces.clear()
+
+    @property
+    def seconds_per_step(self) -> float | None:
+        """Seconds a step took over the last ``PACE_WINDOW`` seconds of running, calls and
+        drawings included (the reader's time, not the arithmetic's); None before a step."""
+        if len(self.paces) < 2:
+            return None
+        (start, first), (now, last) = self.paces[0], self.paces[-1]
+        return (now - start) / (last - first) if last > first else None
+
+    def due(self, every: float) -> bool:
+        """Whether ``every`` seconds have passed since the last drawing."""
+        return self.clock() - self.drawn_at >= every
+
+    def keep_drawing(self, drawn: Drawn) -> None:
+        self.drawn, self.drawn_at = drawn, self.clock()
 
 
 class Sessions:
     """The sessions of running figures by slot, the most recently used last, at most ``limit``.
     Each figure finds its own under its name, so a slot's session holds that figure's work."""
 
-    def __init__(self, limit: int = LIMIT) -> None:
-        self.limit = limit
+    def __init__(self, limit: int = LIMIT, clock: Clock = time.perf_counter) -> None:
+        self.limit, self.clock = limit, clock
         self._slots: OrderedDict[Slot, Session[Any, Any]] = OrderedDict()
 
     def get(self, slot: Slot) -> Session[Any, Any] | None:
@@ -84,7 +138,7 @@ class Sessions:
         if it had begun (else the previous one stays), and what the old one kept stays."""
         old = self._slots.pop(slot, None)
         previous = None if old is None else (old.work if old.work.begun else old.previous)
-        session: Session[W, Any] = Session(asked, work, previous, None if old is None else old.kept)
+        session: Session[W, Any] = Session(asked, work, previous, None if old is None else old.kept, clock=self.clock)
         self._slots[slot] = session
         while len(self._slots) > self.limit:
             self._slots.popitem(last=False)

@@ -168,7 +168,8 @@ export class FigureHost {
       this.showError(result.error, this.controlFor(result.key, batch.sources));
     } else {
       const { state } = result;
-      if (!state || typeof state !== "object" || Array.isArray(state) || typeof result.html !== "string") {
+      const drawn = typeof result.html === "string"; // null: a running figure has nothing new to draw yet
+      if (!state || typeof state !== "object" || Array.isArray(state) || !(drawn || (result.html === null && state.running === true))) {
         throw new Error("attention_py.figures.update answered without a state"); // reported: the figure stays as drawn
       }
       const focused = this.root.contains(document.activeElement) ? document.activeElement : null;
@@ -176,12 +177,14 @@ export class FigureHost {
       // A control keeps its own value while newer input from it waits to be sent (the thumb
       // of a dragged slider must not jump back), or while the reader is typing in it.
       const keep = (el) => Boolean(this.pending?.sources.has(el)) || (el === document.activeElement && isEditing(el, batch));
-      // A running figure's next chunk often ends inside the step it drew last: the same markup
-      // again. Patching it would cost the main thread its parse for nothing; an answer to the
+      // A running figure draws a few times a second, whatever its step rate: in between it
+      // answers with the state reached and no markup (html null), and the page keeps its
+      // drawing (attention_py/figures/README.md, "Running figures"). The same markup again is
+      // not patched either: its parse would cost the main thread for nothing; an answer to the
       // reader's input is always patched (it may put back a value the state clamped).
-      const again = batch.sources.size === 0 && !batch.address && result.html === this.lastHtml;
+      const again = !drawn || (batch.sources.size === 0 && !batch.address && result.html === this.lastHtml);
       if (!again) this.morph(this.root, result.html, keep);
-      this.lastHtml = result.html;
+      if (drawn) this.lastHtml = result.html;
       this.state = state;
       if (focused) this.keepFocus(focused, focusKey);
       this.saved.keep(this.root.dataset.state);
@@ -203,6 +206,7 @@ export class FigureHost {
           sentAt: batch.sentAt,
           receivedAt,
           appliedAt,
+          drawn: Boolean(result.ok) && typeof result.html === "string", // false: nothing new to draw
         },
       }),
     );
