@@ -28,6 +28,7 @@ from mkdocs.plugins import event_priority
 from mkdocs.structure.files import File, Files
 
 from site_hooks.assets import offline, products, snapshot, stdlib_core, vendored
+from site_hooks.content import figures
 from site_hooks.i18n import languages
 
 
@@ -74,7 +75,8 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
     fonts = vendored.font_assets(
         ((lang.locale, lang.face, lang.subsets) for lang in built), (code, languages.code_subsets(built, code))
     )
-    _publish(files, config, "assets/fonts/fonts.css", content=fonts.stylesheet)
+    numbering = "".join(list_numbering(lang.locale, figures.page_numbers(lang.locale)["digits"]) for lang in built)
+    _publish(files, config, "assets/fonts/fonts.css", content=fonts.stylesheet + numbering)
     # a sliced (CJK) face's own stylesheet, which docs/overrides/main.html links on the pages
     # of the languages whose entry names that face (extra.font)
     config.extra["face_stylesheets"] = {
@@ -87,3 +89,17 @@ def on_files(files: Files, config: MkDocsConfig) -> Files:
         for dest_uri, path in group.items():
             _publish(files, config, dest_uri, path=path)
     return files
+
+
+def list_numbering(locale: str, digits: str) -> str:
+    """The rules that number a language's lists in its prose digits (its strings' ``common.digits``):
+    Material numbers ``<ol>`` with CSS, in Latin digits whatever the Markdown wrote, and a
+    Persian reader saw "1." among Persian prose. None for Latin digits."""
+    if digits == "0123456789":
+        return ""
+    symbols = " ".join(f'"{d}"' for d in digits)
+    style = f"apy-digits-{locale}"
+    return (
+        f'@counter-style {style}{{system:numeric;symbols:{symbols};suffix:". "}}\n'
+        f':root[lang="{locale}"] .md-typeset ol:not([type]){{list-style-type:{style}}}\n'
+    )

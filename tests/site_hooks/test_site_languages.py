@@ -421,3 +421,16 @@ def test_every_cjk_script_has_a_face_that_draws_its_words(locale, script, font, 
     sheets = font_assets([("xx", face, language.subsets)]).face_sheets
     assert list(sheets) == [f"assets/fonts/{font}/{font}.css"]
     assert face.weights == (400, 700)
+
+
+def test_lists_count_in_the_digits_of_the_languages_prose():
+    """Material numbers lists with CSS: a language whose prose digits are not Latin gets a
+    counter style of its own digits (issue 45: Persian lists read "1." among Persian prose)."""
+    from site_hooks.assets.publish import list_numbering
+    from site_hooks.content.figures import page_numbers
+
+    persian = list_numbering("fa", page_numbers("fa")["digits"])
+    assert '"۰" "۱" "۲" "۳" "۴" "۵" "۶" "۷" "۸" "۹"' in persian
+    assert ':root[lang="fa"] .md-typeset ol:not([type]){list-style-type:apy-digits-fa}' in persian
+    assert list_numbering("en", page_numbers("en")["digits"]) == ""
+    assert list_numbering("he", page_numbers("he")["digits"]) == ""  # Hebrew prose writes Latin digits
