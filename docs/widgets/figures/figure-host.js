@@ -66,7 +66,6 @@ export class FigureHost {
     // to warm up one figure per file (figure-page.js); Python checks the key when it reads it
     // (attention_py/resources.py), so the page keeps no copy of that rule.
     this.resource = root.dataset.resource || null;
-    this.tick = null; // the timer of the next call of a running figure
     this.call = new FigureCall(root, session);
     this.status = new FigureStatus(root, uiStrings);
     this.saved = new SavedFigureState(root, this.name, this.instance);
@@ -260,17 +259,15 @@ export class FigureHost {
 
   /**
    * A figure whose new state says `running: true` (training in the page) is called again,
-   * with no changes, after yielding to the event loop: one short call at a time, so other
-   * figures' calls and the reader's input take their turn in between. It stops when the
-   * state says otherwise (Pause), on an error, or when the figure has left the page.
+   * with no changes, as soon as this answer is applied (the batch waits in `pending`; `flush`
+   * sends it when the call in flight is done): the worker computes while the page patches.
+   * One call at a time, each a budget's work, so another figure's call or the reader's input,
+   * each a task of its own, waits at most one short call. It stops when the state says
+   * otherwise (Pause), on an error, or when the figure has left the page.
    */
   keepRunning() {
-    clearTimeout(this.tick);
-    this.tick = setTimeout(() => {
-      this.tick = null;
-      if (!this.root.isConnected || this.pending || this.inFlight) return; // the next answer decides
-      if (this.state.running === true) this.queue({}, null, null);
-    }, 0);
+    if (!this.root.isConnected || this.pending) return; // what is pending goes next: its answer decides
+    this.queue({}, null, null);
   }
 
   controlFor(key, sources) {
