@@ -34,6 +34,25 @@ EXAMPLE = Copied(ids=(15, 3, 11, 0, 7, 2, 9, 4, 0, 7, 2, 9, 4, 0, 7, 2), first=3
 the end ("p d l | a h c j e | a h c j e | a h c" in the default letters)."""
 
 
+EXPERIMENTS: tuple[dict[str, Any], ...] = ({"seed": 1}, {"heads": 2}, {"learning_rate": 0.03})
+"""The recipes the article's experiments link to besides the build's and one layer (each a
+change to ``CopySettings`` or the seed): the build trains them too, so that the live figure can
+draw, faint, where a reader's run of one is going."""
+
+
+def experiment_histories(steps: int | None = None) -> dict[str, Any]:
+    """The history of each of ``EXPERIMENTS``, trained like the build's run (``RUN``'s steps,
+    two layers); each entry's ``settings`` say its recipe."""
+    runs = []
+    for change in EXPERIMENTS:
+        settings = {k: v for k, v in change.items() if k != "seed"}
+        trainer = CopyTrainer(CopyTask(), change.get("seed", RUN["seed"]), layers=2, **settings)
+        trainer.run(steps or RUN["steps"])
+        recipe: dict[str, Any] = {**trainer.settings.as_dict(), "seed": trainer.seed}
+        runs.append({"settings": recipe, "history": trainer.history})
+    return {"format": FORMAT, "runs": runs}
+
+
 def rounded(model: NextTokenModel, digits: int) -> NextTokenModel:
     """The model with every weight kept to ``digits`` significant digits."""
     data = model.to_dict()

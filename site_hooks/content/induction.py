@@ -30,6 +30,7 @@ from site_hooks.assets.products import cached_product, digest
 log = get_plugin_logger("induction")
 
 RECORDS = {"run": 2, "control": 1}  # each published record (assets/induction/<name>.json) and its layers
+PUBLISHED = (*RECORDS, "experiments")  # and the histories of the article's other recipes (induction_run.EXPERIMENTS)
 CODE = (
     *(
         ROOT / "attention_py" / name
@@ -51,12 +52,20 @@ def _record(layers: int) -> dict[str, Any]:
     return induction_record(layers=layers)
 
 
+def _experiments() -> dict[str, Any]:
+    from attention_py.learning.induction_run import experiment_histories
+
+    return experiment_histories()
+
+
 def _train(folder: Path) -> None:
     with ProcessPoolExecutor(max_workers=len(RECORDS)) as pool:
         # MkDocs loads this hook from its path; the worker processes get the importable module's function
         import site_hooks.content.induction as importable
 
+        experiments = pool.submit(importable._experiments)
         records = dict(zip(RECORDS, pool.map(importable._record, RECORDS.values())))
+        records["experiments"] = experiments.result()
     two, one = records["run"], records["control"]
     log.info(
         f"trained the induction model: formed at step {two['formed_at']}, "
@@ -67,7 +76,7 @@ def _train(folder: Path) -> None:
 
 
 def record_file(name: str) -> Path:
-    """The cached record ``name`` ("run", "control"), trained now if absent."""
+    """The cached record ``name`` (one of ``PUBLISHED``), trained now if absent."""
     return cached_product("induction", _key(), _train) / f"{name}.json"
 
 
@@ -79,7 +88,7 @@ def record(name: str) -> dict[str, Any]:
 
 @event_priority(-200)  # after static-i18n (-100), like training.py
 def on_files(files: Files, config: MkDocsConfig) -> Files:
-    for name in RECORDS:
+    for name in PUBLISHED:
         dest_uri = f"assets/induction/{name}.json"
         existing = files.get_file_from_path(dest_uri)
         if existing is not None:

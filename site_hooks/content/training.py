@@ -248,17 +248,20 @@ def load_resource(key: str) -> Any:
     """The data of a figure resource, natively (attention_py/resources.py): the same
     dict the page fetches as ``assets/<key>.json``. ``training/<lang>``: the model trained at
     build time (this module, which also publishes the file); ``training/<lang>-runs``: the
-    prepared runs of "Train it yourself"; ``induction/run`` and ``induction/control``: the
-    induction article's runs of two layers and of one (site_hooks/content/induction.py)."""
+    prepared runs of "Train it yourself"; ``induction/run``, ``induction/control`` and
+    ``induction/experiments``: the induction article's runs of two layers and of one, and the
+    histories of its other experiments (site_hooks/content/induction.py)."""
     kind, _, lang = key.partition("/")
     if kind == "training" and lang:
         return prepared_runs(lang.removesuffix(RUNS)) if lang.endswith(RUNS) else trained(lang)
     if kind == "induction":
-        from site_hooks.content.induction import RECORDS, record
+        from site_hooks.content.induction import PUBLISHED, record
 
-        if lang in RECORDS:
+        if lang in PUBLISHED:
             return record(lang)
-    raise ValueError(f"no figure resource {key!r}: the build knows training/<lang> and induction/<run or control>")
+    raise ValueError(
+        f"no figure resource {key!r}: the build knows training/<lang> and induction/<{'|'.join(PUBLISHED)}>"
+    )
 
 
 def use_build_resources() -> None:

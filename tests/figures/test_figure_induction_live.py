@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import re
+from pathlib import Path
 
 import pytest
 
@@ -16,6 +18,7 @@ from attention_py.learning.induction import CopyTrainer
 from tests.figures.support import LANGS, parse, sentence_numbers, strings
 
 FIGURE = FIGURES["induction_live"]
+ROOT = Path(__file__).resolve().parents[2]
 SESSIONS = Sessions()  # this module's running figures' work; cleared: a fresh Python
 
 
@@ -226,3 +229,27 @@ def test_while_it_trains_it_says_the_step_and_the_time_left_at_the_pace_measured
     assert t.sentences(counter, t.sentence("time_left", seconds=24)) in draw(running, t, session).body
     paused = draw({**running, "running": False}, t, session).body
     assert counter not in paused
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_experiment_the_article_links_to_has_its_faint_curve(lang):
+    """Each ``#induction-train?…`` link of the article opens a recipe the build trained (the
+    replay's, the one-layer control or one of ``induction_run.EXPERIMENTS``), so the live
+    figure draws, faint, where the reader's run of it is going; the curve is that recipe's."""
+    from urllib.parse import parse_qsl
+
+    from attention_py.figures.induction.induction_live import RECIPE, prepared_history
+    from attention_py.figures.kit.figure import address_value
+
+    text = (ROOT / "docs" / lang / "induction.md").read_text(encoding="utf-8")
+    links = re.findall(r"\(#induction-train\?([^)]*)\)", text)
+    assert len(links) >= 4
+    for query in links:
+        state = dict(FIGURE.default_state(lang))
+        for name, written in parse_qsl(query):
+            state[name] = next(v for v in FIGURE.spec.fields[name].options if address_value(v) == written)
+        history = prepared_history(state)
+        assert history is not None, query
+        trained = next(r for r in (views.data(), views.control(), *views.experiments()) if r["history"] is history)
+        assert all(trained["settings"][k] == state[k] for k in RECIPE)
+        assert history[-1]["step"] >= state["steps"]

@@ -17,6 +17,7 @@ host advances between the page's calls; ``draw`` only draws.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from ...learning.induction import CopyTrainer, formed
@@ -67,8 +68,15 @@ def new_run(state: dict[str, Any], lang: str) -> TrainingWork[CopyTrainer]:
 
 def prepared_history(state: dict[str, Any]) -> list[dict[str, Any]] | None:
     """The history of the run the build trained with the state's recipe, if it trained one:
-    the replay's run, or the one-layer control (the article's link to one layer opens it)."""
-    for record in (views.data(), views.control()):
+    the replay's run, the one-layer control, or one of the article's other experiments (read
+    only when neither of the first two is the recipe)."""
+
+    def records() -> Iterator[dict[str, Any]]:
+        yield views.data()
+        yield views.control()
+        yield from views.experiments()
+
+    for record in records():
         if all(state[k] == record["settings"][k] for k in RECIPE):
             history: list[dict[str, Any]] = record["history"]
             return history

@@ -30,6 +30,7 @@ from ..kit.strings import Num, Text, strings_file
 
 KEY = "induction/run"
 CONTROL = "induction/control"
+EXPERIMENTS = "induction/experiments"
 SECTION = "induction"  # the strings the induction figures share (carried by each in data-strings)
 STRINGS = (
     "alphabet",
@@ -76,6 +77,13 @@ def control() -> dict[str, Any]:
     """The one-layer run's record (``assets/induction/control.json``)."""
     record: dict[str, Any] = resource(CONTROL)
     return record
+
+
+def experiments() -> list[dict[str, Any]]:
+    """The histories of the article's other recipes (``assets/induction/experiments.json``:
+    ``induction_run.EXPERIMENTS``), each with its ``settings``."""
+    runs: list[dict[str, Any]] = resource(EXPERIMENTS)["runs"]
+    return runs
 
 
 def final_model() -> NextTokenModel:
