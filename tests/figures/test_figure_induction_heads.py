@@ -185,3 +185,13 @@ def test_the_induction_heads_map_rings_the_expected_cells_and_attends_there(lang
     copied = range(example["second"], len(ids) - 1)
     assert all(weights[i] > 0.8 for i in copied), weights
     assert "hidden" not in root.by_class("apy-induction__expected")[0].attrs
+
+
+def test_the_readout_counts_positions_from_0_as_the_article_does():
+    """The article numbers positions from 0 (the loss counts "positions 9 to 14")."""
+    letters = views.alphabet(text("en"))
+    typed = "".join(letters[i] for i in (5, 1, 9, 2, 7, 4, 9, 2, 7, 4))
+    readout = drawn("en", letters=typed, position=3).by_class("apy-fig__readout")[0].text
+    assert "at position 3 " in readout
+    last = drawn("en", letters=typed).by_class("apy-fig__readout")[0].text
+    assert "at position 9," in last

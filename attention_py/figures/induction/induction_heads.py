@@ -119,7 +119,7 @@ def draw(state: dict[str, Any], t: Text) -> Panel:
     guess = guesses[position]
     said = dict(
         letter=esc(letters[ids[position]]),
-        position=position + 1,
+        position=position,  # counted from 0, as the article counts them
         guess=esc(letters[guess]),
         probability=Pct(100 * run.probabilities[position][guess], 0),
     )
