@@ -35,16 +35,12 @@ def run_controls(
     )
 
 
-def recipe_group(
-    t: Text, state: Mapping[str, Any], key: str, field: Field, shown: Callable[[Any], str], direction: str | None = None
-) -> str:
+def recipe_group(t: Text, state: Mapping[str, Any], key: str, field: Field, shown: Callable[[Any], str]) -> str:
     """The buttons of one recipe key (a ``Choice``'s values, or off and on for a flag), each
     value written by ``shown``, the state's pressed (``segmented``: a radio group without
-    radio's traps)."""
+    radio's traps), in the page's direction like every group (a value keeps its own)."""
     values = field.options if isinstance(field, Choice) else (False, True)
-    return segmented(
-        t.plain(key), [(shown(v), {key: v}, state[key] == v) for v in values], key=key, direction=direction
-    )
+    return segmented(t.plain(key), [(shown(v), {key: v}, state[key] == v) for v in values], key=key)
 
 
 def count_shown(t: Text) -> Callable[[int], str]:

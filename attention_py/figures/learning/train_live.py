@@ -178,8 +178,8 @@ def recipe_controls(state: dict[str, Any], t: Text) -> str:
     fields = {**RECIPE_SPEC, "steps": STEPS}
     count, rate = count_shown(t), rate_shown(t)
 
-    def group(key: str, shown: Callable[[Any], str], direction: str | None = None) -> str:
-        return recipe_group(t, state, key, fields[key], shown, direction)
+    def group(key: str, shown: Callable[[Any], str]) -> str:
+        return recipe_group(t, state, key, fields[key], shown)
 
     return el(
         "div",
@@ -188,7 +188,7 @@ def recipe_controls(state: dict[str, Any], t: Text) -> str:
         group("causal", lambda v: t.html("causal_on" if v else "causal_off")),
         group("data", lambda v: t.html(f"data_{v}")),
         *(group(key, count) for key in ("layers", "heads", "d_model", "seed")),
-        group("learning_rate", rate, direction="ltr"),
+        group("learning_rate", rate),
         group("steps", count),
     )
 
