@@ -219,6 +219,11 @@ def formed(point: dict[str, float], layers: int) -> bool:
     return point["test_copied_accuracy"] >= FORMED["copied_accuracy"] and max(prefixes) >= FORMED["prefix"]
 
 
+def formed_at(history: Sequence[dict[str, Any]], layers: int) -> int | None:
+    """The step of the first history point that meets ``FORMED``, or None."""
+    return next((int(p["step"]) for p in history if formed(p, layers)), None)
+
+
 def _named_heads(scores: list[float], threshold: float) -> list[int]:
     """The heads scoring at least ``threshold``, or the best one if none does."""
     chosen = [h for h, v in enumerate(scores) if v >= threshold]

@@ -21,7 +21,7 @@ from __future__ import annotations
 from itertools import product
 from typing import Any
 
-from .induction import CopyTrainer, circuit, copy_scores, formed
+from .induction import CopyTrainer, circuit, copy_scores, formed_at
 from .next_token import Cut, NextTokenModel
 from .tasks.copying import Copied, CopyTask
 
@@ -110,13 +110,13 @@ def induction_record(layers: int = 2, task: CopyTask | None = None, *, digits: i
         trainer.run(min(every, settings["steps"] - trainer.step))
         replay.append({"step": trainer.step, "attention": attention_rows(trainer.model, EXAMPLE.ids)})
     model = rounded(trainer.model, digits)
-    formed_at = next((p["step"] for p in trainer.history if formed(p, layers)), None)
+    first = formed_at(trainer.history, layers)
     record: dict[str, Any] = {
         "format": FORMAT,
         "settings": {**trainer.settings.as_dict(), "seed": trainer.seed, **settings, "digits": digits},
         "task": {"length": task.length, "segment": list(task.segment), "vocabulary": len(task.vocabulary)},
         "history": trainer.history,
-        "formed_at": formed_at,
+        "formed_at": first,
         "example": {"ids": list(EXAMPLE.ids), "first": EXAMPLE.first, "second": EXAMPLE.second},
         "replay": replay,
         "model": model.to_dict(),

@@ -14,17 +14,16 @@ from typing import Any
 import pytest
 
 from attention_py.learning import CopyTask
-from attention_py.learning.induction import CopyTrainer, circuit, formed
+from attention_py.learning.induction import CopyTrainer, circuit, formed_at
 from tests.articles.test_induction_article import SEEDS, seed_row
 
 pytestmark = pytest.mark.slow
 STEPS = 400  # the build's budget (attention_py.learning.induction_run.RUN)
 
 
-def formed_at(trainer: CopyTrainer) -> int | None:
-    """The first history step that meets FORMED, or None."""
-    layers = trainer.settings.layers
-    return next((p["step"] for p in trainer.history if formed(p, layers)), None)
+def first_formed(trainer: CopyTrainer) -> int | None:
+    """The step ``trainer``'s history first meets FORMED, or None."""
+    return formed_at(trainer.history, trainer.settings.layers)
 
 
 def trained(seed: int, steps: int = STEPS, task: CopyTask | None = None, **settings: Any) -> CopyTrainer:
@@ -36,9 +35,9 @@ def trained(seed: int, steps: int = STEPS, task: CopyTask | None = None, **setti
 def until_formed(seed: int, **settings: Any) -> int | None:
     """The step ``seed`` forms the head at with ``settings``, trained no further than it needs."""
     trainer = CopyTrainer(CopyTask(), seed, **settings)
-    while trainer.step < STEPS and formed_at(trainer) is None:
+    while trainer.step < STEPS and first_formed(trainer) is None:
         trainer.run(trainer.settings.eval_every)
-    return formed_at(trainer)
+    return first_formed(trainer)
 
 
 @pytest.mark.parametrize("seed", sorted(SEEDS))
@@ -48,7 +47,9 @@ def test_each_seed_forms_the_circuit_of_its_row(seed):
     within a point)."""
     trainer = trained(seed)
     found = circuit(trainer.model, trainer.test)
-    assert seed_row(formed_at(trainer), found.ablations, found.scores["previous"][0][found.previous[0]]) == SEEDS[seed]
+    assert (
+        seed_row(first_formed(trainer), found.ablations, found.scores["previous"][0][found.previous[0]]) == SEEDS[seed]
+    )
     copied = {cut: scores["copied_accuracy"] for cut, scores in found.ablations.items()}
     assert found.previous == [0]
     assert found.scores["previous"][0][0] >= 0.6
@@ -62,7 +63,7 @@ def test_with_the_loss_on_every_position_no_seed_forms_the_head():
     copied = []
     for seed in SEEDS:
         trainer = trained(seed, loss_from=0)
-        assert formed_at(trainer) is None, seed
+        assert first_formed(trainer) is None, seed
         copied.append(round(100 * trainer.history[-1]["test_copied_accuracy"]))
     assert (min(copied), max(copied)) == (22, 27)
 

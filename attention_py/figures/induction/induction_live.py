@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ...learning.induction import CopyTrainer, formed
+from ...learning.induction import CopyTrainer, formed_at
 from ...learning.induction_run import EXAMPLE, RUN, attention_rows
 from ...learning.tasks.copying import CopyTask
 from ..kit.figure import Panel, RunningFigure
@@ -93,11 +93,6 @@ def recipe_controls(state: dict[str, Any], t: Text) -> str:
         recipe_group(t, state, "learning_rate", fields["learning_rate"], rate),
         recipe_group(t, state, "steps", fields["steps"], count),
     )
-
-
-def formed_at(history: list[dict[str, Any]], layers: int) -> int | None:
-    """The step of the first history point that meets ``FORMED``, or None."""
-    return next((int(p["step"]) for p in history if formed(p, layers)), None)
 
 
 def verdict(history: list[dict[str, Any]], layers: int, t: Text) -> str:
